@@ -1,0 +1,65 @@
+# Salaula: `make run` to start the server, `make test` to run every test.
+SHELL := bash
+.SHELLFLAGS := -eu -o pipefail -c
+.DEFAULT_GOAL := run
+
+BIN      := bin/salaula
+WEB_DIST := internal/webapp/dist
+GO_SRC   := $(shell find cmd internal -name '*.go' -o -name '*.sql' -o -name '*.txt' | grep -v _test.go)
+WEB_SRC  := $(shell find web/src web/public web/index.html web/vite.config.ts web/tsconfig.json -type f 2>/dev/null)
+VERSION  := $(shell git describe --always --dirty 2>/dev/null || echo dev)
+
+.PHONY: run build test test-go test-web test-e2e test-supabase bench deps chromium clean
+
+## run: install what is missing, build, and serve on http://localhost:8080 with data in ./data
+run: build
+	./$(BIN) serve --http :8080 --data ./data
+
+## build: the binary with the built web app embedded
+build: $(BIN)
+
+$(BIN): web/node_modules/.installed $(WEB_SRC) $(GO_SRC) go.mod go.sum
+	cd web && npm run build
+	touch $(WEB_DIST)/.gitkeep
+	go mod download
+	go build -trimpath -ldflags "-s -w -X main.version=$(VERSION)" -o $(BIN) ./cmd/salaula
+
+web/node_modules/.installed: web/package.json web/package-lock.json
+	cd web && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --no-audit --no-fund
+	touch $@
+
+deps: web/node_modules/.installed
+	go mod download
+
+## chromium: install Debian's Chromium for the browser tests when it is missing
+chromium:
+	@if [ ! -x /usr/bin/chromium ]; then \
+		echo "Installing Chromium from Debian's packages..."; \
+		SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+		$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq chromium chromium-driver; \
+	fi
+
+## test: every test: Go (both stores), web unit tests, supabase-js in Node, browser tests
+test: test-go test-web test-supabase test-e2e
+
+test-go: build
+	go vet ./...
+	go test -count=1 ./...
+
+test-web: web/node_modules/.installed
+	cd web && npm run typecheck && npm test
+
+test-supabase: build
+	cd web && npm run test:supabase
+
+test-e2e: build chromium
+	cd web && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npx playwright test
+
+## bench: Go benchmarks and the home page's first-load weight
+bench: build
+	go test -run '^$$' -bench . -benchmem ./...
+	cd web && node scripts/first-load-weight.mjs
+
+clean:
+	rm -rf bin web/test-results
+	find $(WEB_DIST) -mindepth 1 ! -name .gitkeep -delete

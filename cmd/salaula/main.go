@@ -1,0 +1,66 @@
+// Command salaula is the whole Salaula backend in one binary: `salaula serve`
+// serves the React app, the APIs and media; the other subcommands migrate the
+// database and help the operators (see `salaula help`).
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := run(ctx, os.Args, os.Getenv, os.Stdout, os.Stderr); err != nil {
+		fmt.Fprintln(os.Stderr, "salaula:", err)
+		os.Exit(1)
+	}
+}
+
+const usage = `salaula: the Salaula marketplace server
+
+Usage:
+  salaula serve   [--http ADDR] [--data DIR] [--public-url URL]   serve the app and the APIs
+  salaula migrate [--data DIR]                                    apply database migrations and exit
+  salaula admin grant  EMAIL [--data DIR]                         make an account an operator
+  salaula admin revoke EMAIL [--data DIR]                         take the operator role away
+  salaula admin export waitlist [--program NAME] [--data DIR]     waitlist sign-ups as CSV on stdout
+  salaula admin export messages [--data DIR]                      contact messages as CSV on stdout
+  salaula admin export profiles [--data DIR]                      profiles as CSV on stdout
+  salaula version                                                 print the version
+
+DATABASE_URL=postgres://... switches every command from SQLite to PostgreSQL.
+Every setting is listed in README.md.
+`
+
+// version is set at build time with -ldflags "-X main.version=...".
+var version = "dev"
+
+// run is the program with its outside world passed in, so tests can call it.
+func run(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+	if len(args) < 2 {
+		fmt.Fprint(stderr, usage)
+		return fmt.Errorf("missing command")
+	}
+	switch cmd, rest := args[1], args[2:]; cmd {
+	case "serve":
+		return serve(ctx, rest, getenv, stdout, stderr)
+	case "migrate":
+		return migrate(ctx, rest, getenv, stdout, stderr)
+	case "admin":
+		return admin(ctx, rest, getenv, stdout, stderr)
+	case "version":
+		fmt.Fprintln(stdout, "salaula", version)
+		return nil
+	case "help", "-h", "--help":
+		fmt.Fprint(stdout, usage)
+		return nil
+	default:
+		fmt.Fprint(stderr, usage)
+		return fmt.Errorf("unknown command %q", cmd)
+	}
+}

@@ -1,0 +1,131 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"log/slog"
+	"net"
+	"net/http"
+	"path/filepath"
+	"time"
+
+	"salaula/internal/config"
+	"salaula/internal/mail"
+	"salaula/internal/media"
+	"salaula/internal/server"
+	"salaula/internal/store"
+	"salaula/internal/webapp"
+)
+
+// appFS is the app the server serves; tests replace it.
+var appFS = func() fs.FS { return webapp.FS() }
+
+// openStore opens and migrates the configured database.
+func openStore(ctx context.Context, cfg *config.Config, logger *slog.Logger) (*store.DB, error) {
+	db, err := store.Open(ctx, cfg.DatabaseURL, cfg.DataDir)
+	if err != nil {
+		return nil, err
+	}
+	applied, err := db.Migrate(ctx)
+	if err != nil {
+		db.Close()
+		return nil, err
+	}
+	for _, name := range applied {
+		logger.Info("migration applied", "name", name)
+	}
+	return db, nil
+}
+
+// openMedia returns the configured media store.
+func openMedia(cfg *config.Config) (media.Store, error) {
+	return media.Open(cfg.S3, filepath.Join(cfg.DataDir, "media"))
+}
+
+// serve runs the HTTP server until ctx ends, then stops accepting, lets
+// in-flight requests finish (up to the shutdown timeout) and closes the database.
+func serve(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+	cfg, err := config.Parse("serve", args, getenv, stderr)
+	if err != nil {
+		return err
+	}
+	logger := slog.New(slog.NewJSONHandler(stdout, nil))
+	secret, err := cfg.Secret()
+	if err != nil {
+		return err
+	}
+	db, err := openStore(ctx, cfg, logger)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	mediaStore, err := openMedia(cfg)
+	if err != nil {
+		return err
+	}
+	mailer, err := mail.New(db, cfg.MailFrom, cfg.SMTPURL, logger)
+	if err != nil {
+		return err
+	}
+	handler, err := server.New(server.Deps{Config: cfg, DB: db, Secret: secret, Mailer: mailer, Media: mediaStore, Logger: logger, App: appFS()})
+	if err != nil {
+		return err
+	}
+	ln, err := net.Listen("tcp", cfg.HTTPAddr)
+	if err != nil {
+		return err
+	}
+	srv := &http.Server{
+		Handler:           handler,
+		ReadHeaderTimeout: 10 * time.Second,
+		ReadTimeout:       2 * time.Minute, // slow phones uploading photos
+		WriteTimeout:      2 * time.Minute,
+		IdleTimeout:       2 * time.Minute,
+		MaxHeaderBytes:    64 << 10,
+		ErrorLog:          slog.NewLogLogger(logger.Handler(), slog.LevelWarn),
+	}
+	logger.Info("serving", "addr", ln.Addr().String(), "url", cfg.PublicURL, "database", string(db.Dialect()), "data", cfg.DataDir)
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+	}
+	logger.Info("shutting down", "timeout", cfg.ShutdownTimeout.String())
+	shutdownCtx, cancel := context.WithTimeout(context.Background(), cfg.ShutdownTimeout)
+	defer cancel()
+	if err := srv.Shutdown(shutdownCtx); err != nil {
+		return fmt.Errorf("shutdown: %w", err)
+	}
+	if err := <-errc; err != nil && !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	logger.Info("stopped")
+	return nil
+}
+
+// migrate applies the migrations and exits.
+func migrate(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+	cfg, err := config.Parse("migrate", args, getenv, stderr)
+	if err != nil {
+		return err
+	}
+	db, err := store.Open(ctx, cfg.DatabaseURL, cfg.DataDir)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	applied, err := db.Migrate(ctx)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "%d migration(s) applied\n", len(applied))
+	for _, name := range applied {
+		fmt.Fprintln(stdout, " ", name)
+	}
+	return nil
+}

@@ -1,0 +1,223 @@
+// Package config reads the settings of `salaula serve` and the other
+// subcommands from flags and environment variables (a flag wins over the
+// environment), and creates the server's signing secret on first start.
+package config
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Config is every setting of the server. Each field names its flag and
+// environment variable; README.md lists them all.
+type Config struct {
+	HTTPAddr        string        // --http, SALAULA_HTTP: listen address (":8080")
+	DataDir         string        // --data, SALAULA_DATA: folder for SQLite, media and the secret ("./data")
+	DatabaseURL     string        // DATABASE_URL: postgres://... switches the store to PostgreSQL
+	PublicURL       string        // --public-url, SALAULA_PUBLIC_URL: base URL the browser reaches (default http://localhost:PORT)
+	PublicURLSet    bool          // PublicURL was given; otherwise /config.json uses the request's own host
+	JWTSecret       string        // SALAULA_JWT_SECRET: signing secret; default generated into DATA/jwt-secret
+	AccessTokenTTL  time.Duration // SALAULA_ACCESS_TOKEN_TTL: access-token lifetime (1h)
+	ConfirmEmail    bool          // SALAULA_CONFIRM_EMAIL: require e-mail confirmation before sign-in (false)
+	SupportEmail    string        // SALAULA_SUPPORT_EMAIL: where contact messages go, shown in the footer
+	MailFrom        string        // SALAULA_MAIL_FROM: sender of outgoing e-mail
+	SMTPURL         string        // SALAULA_SMTP_URL: smtp://user:pass@host:port; empty logs mail instead
+	AuthRateLimit   Rate          // SALAULA_RATE_AUTH: sign-in/sign-up attempts per client IP ("30/5m")
+	FormRateLimit   Rate          // SALAULA_RATE_FORMS: contact/waitlist submissions per client IP ("20/10m")
+	UploadRateLimit Rate          // SALAULA_RATE_UPLOADS: uploads per client IP ("60/10m")
+	TrustProxy      bool          // SALAULA_TRUST_PROXY: take the client IP from X-Forwarded-For (false)
+	MaxUploadBytes  int64         // SALAULA_MAX_UPLOAD_BYTES: largest accepted image (10 MB)
+	ShutdownTimeout time.Duration // SALAULA_SHUTDOWN_TIMEOUT: how long in-flight requests may finish (15s)
+	S3              S3Config      // SALAULA_S3_*: store media in an S3-compatible bucket instead of DATA/media
+}
+
+// S3Config selects an S3-compatible media store; Bucket empty means local disk.
+type S3Config struct {
+	Endpoint     string // SALAULA_S3_ENDPOINT, e.g. https://s3.af-south-1.amazonaws.com or http://127.0.0.1:9000
+	Region       string // SALAULA_S3_REGION ("us-east-1")
+	Bucket       string // SALAULA_S3_BUCKET
+	AccessKey    string // SALAULA_S3_ACCESS_KEY
+	SecretKey    string // SALAULA_S3_SECRET_KEY
+	UsePathStyle bool   // SALAULA_S3_PATH_STYLE: bucket in the path, as MinIO expects (true)
+}
+
+// Rate is a number of events allowed per window; Count 0 turns a limit off.
+type Rate struct {
+	Count  int
+	Window time.Duration
+}
+
+// String formats a rate as "count/window".
+func (r Rate) String() string { return fmt.Sprintf("%d/%s", r.Count, r.Window) }
+
+// ParseRate reads "30/5m" (count per duration); "0" or "off" turns the limit off.
+func ParseRate(s string) (Rate, error) {
+	s = strings.TrimSpace(s)
+	if s == "0" || s == "off" {
+		return Rate{}, nil
+	}
+	count, window, ok := strings.Cut(s, "/")
+	n, err := strconv.Atoi(count)
+	if !ok || err != nil || n < 0 {
+		return Rate{}, fmt.Errorf("rate %q: want COUNT/DURATION such as 30/5m", s)
+	}
+	d, err := time.ParseDuration(window)
+	if err != nil || d <= 0 {
+		return Rate{}, fmt.Errorf("rate %q: want COUNT/DURATION such as 30/5m", s)
+	}
+	return Rate{Count: n, Window: d}, nil
+}
+
+// Parse reads the flags in args (after the subcommand name) over the
+// environment given by getenv.
+func Parse(name string, args []string, getenv func(string) string, stderr io.Writer) (*Config, error) {
+	env := func(key, def string) string {
+		if v := getenv(key); v != "" {
+			return v
+		}
+		return def
+	}
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	c := &Config{DatabaseURL: getenv("DATABASE_URL"), JWTSecret: getenv("SALAULA_JWT_SECRET"), SMTPURL: getenv("SALAULA_SMTP_URL")}
+	fs.StringVar(&c.HTTPAddr, "http", env("SALAULA_HTTP", ":8080"), "listen address (SALAULA_HTTP)")
+	fs.StringVar(&c.DataDir, "data", env("SALAULA_DATA", "./data"), "data folder for SQLite, media and the signing secret (SALAULA_DATA)")
+	fs.StringVar(&c.PublicURL, "public-url", getenv("SALAULA_PUBLIC_URL"), "public base URL (SALAULA_PUBLIC_URL)")
+	if err := fs.Parse(args); err != nil {
+		return nil, err
+	}
+	if fs.NArg() > 0 {
+		return nil, fmt.Errorf("%s: unexpected argument %q", name, fs.Arg(0))
+	}
+	var errs []error
+	dur := func(key string, def time.Duration) time.Duration {
+		v := getenv(key)
+		if v == "" {
+			return def
+		}
+		d, err := time.ParseDuration(v)
+		if err != nil || d <= 0 {
+			errs = append(errs, fmt.Errorf("%s=%q: want a duration such as 1h or 30s", key, v))
+			return def
+		}
+		return d
+	}
+	rate := func(key, def string) Rate {
+		r, err := ParseRate(env(key, def))
+		if err != nil {
+			errs = append(errs, fmt.Errorf("%s: %w", key, err))
+		}
+		return r
+	}
+	boolean := func(key string, def bool) bool {
+		v := getenv(key)
+		if v == "" {
+			return def
+		}
+		b, err := strconv.ParseBool(v)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("%s=%q: want true or false", key, v))
+		}
+		return b
+	}
+	c.AccessTokenTTL = dur("SALAULA_ACCESS_TOKEN_TTL", time.Hour)
+	c.ShutdownTimeout = dur("SALAULA_SHUTDOWN_TIMEOUT", 15*time.Second)
+	c.ConfirmEmail = boolean("SALAULA_CONFIRM_EMAIL", false)
+	c.TrustProxy = boolean("SALAULA_TRUST_PROXY", false)
+	c.SupportEmail = env("SALAULA_SUPPORT_EMAIL", "support@salaula.co.zm")
+	c.MailFrom = env("SALAULA_MAIL_FROM", "Salaula <no-reply@salaula.co.zm>")
+	c.AuthRateLimit = rate("SALAULA_RATE_AUTH", "30/5m")
+	c.FormRateLimit = rate("SALAULA_RATE_FORMS", "20/10m")
+	c.UploadRateLimit = rate("SALAULA_RATE_UPLOADS", "60/10m")
+	c.MaxUploadBytes = 10 << 20
+	if v := getenv("SALAULA_MAX_UPLOAD_BYTES"); v != "" {
+		n, err := strconv.ParseInt(v, 10, 64)
+		if err != nil || n <= 0 {
+			errs = append(errs, fmt.Errorf("SALAULA_MAX_UPLOAD_BYTES=%q: want a positive number of bytes", v))
+		} else {
+			c.MaxUploadBytes = n
+		}
+	}
+	c.S3 = S3Config{
+		Endpoint:     getenv("SALAULA_S3_ENDPOINT"),
+		Region:       env("SALAULA_S3_REGION", "us-east-1"),
+		Bucket:       getenv("SALAULA_S3_BUCKET"),
+		AccessKey:    getenv("SALAULA_S3_ACCESS_KEY"),
+		SecretKey:    getenv("SALAULA_S3_SECRET_KEY"),
+		UsePathStyle: boolean("SALAULA_S3_PATH_STYLE", true),
+	}
+	c.PublicURLSet = c.PublicURL != ""
+	if c.PublicURL == "" {
+		c.PublicURL = "http://localhost" + portOf(c.HTTPAddr)
+	}
+	c.PublicURL = strings.TrimRight(c.PublicURL, "/")
+	if len(errs) > 0 {
+		return nil, errors.Join(errs...)
+	}
+	return c, nil
+}
+
+func portOf(addr string) string {
+	if i := strings.LastIndex(addr, ":"); i >= 0 {
+		if addr[i+1:] == "80" {
+			return ""
+		}
+		return addr[i:]
+	}
+	return ":8080"
+}
+
+// Secret returns the JWT signing secret: SALAULA_JWT_SECRET when given, else
+// the contents of DATA/jwt-secret, creating that file (mode 0600) with 32
+// random bytes on first start.
+func (c *Config) Secret() ([]byte, error) {
+	if c.JWTSecret != "" {
+		if len(c.JWTSecret) < 32 {
+			return nil, errors.New("SALAULA_JWT_SECRET must be at least 32 characters")
+		}
+		return []byte(c.JWTSecret), nil
+	}
+	path := filepath.Join(c.DataDir, "jwt-secret")
+	if b, err := os.ReadFile(path); err == nil {
+		s := strings.TrimSpace(string(b))
+		if len(s) < 32 {
+			return nil, fmt.Errorf("%s is shorter than 32 characters: remove it to make a new one", path)
+		}
+		return []byte(s), nil
+	} else if !errors.Is(err, os.ErrNotExist) {
+		return nil, err
+	}
+	if err := os.MkdirAll(c.DataDir, 0o750); err != nil {
+		return nil, err
+	}
+	raw := make([]byte, 32)
+	if _, err := rand.Read(raw); err != nil {
+		return nil, err
+	}
+	s := hex.EncodeToString(raw)
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		if errors.Is(err, os.ErrExist) { // another process won the race
+			return c.Secret()
+		}
+		return nil, err
+	}
+	if _, err := f.WriteString(s + "\n"); err != nil {
+		f.Close()
+		return nil, err
+	}
+	if err := f.Sync(); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return []byte(s), f.Close()
+}

@@ -1,0 +1,71 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"strings"
+
+	"salaula/internal/token"
+)
+
+// Errors of authenticate.
+var (
+	errNoToken      = errors.New("Missing authorization header: sign in first")
+	errBadToken     = errors.New("invalid JWT: unable to parse or verify signature")
+	errNotUserToken = errors.New("This call needs a signed-in user's token, not the anon key")
+	errSessionEnded = errors.New("Session not found: it has ended or was signed out")
+)
+
+// bearerToken returns the token of an "Authorization: Bearer ..." header.
+func bearerToken(r *http.Request) string {
+	h := r.Header.Get("Authorization")
+	if len(h) > 7 && strings.EqualFold(h[:7], "bearer ") {
+		return strings.TrimSpace(h[7:])
+	}
+	return ""
+}
+
+// authenticate returns the claims of the caller's access token after
+// checking its signature, expiry, role and that its session is still active,
+// so a signed-out session's tokens stop working at once everywhere.
+func (s *Server) authenticate(ctx context.Context, r *http.Request) (*token.Claims, error) {
+	raw := bearerToken(r)
+	if raw == "" {
+		return nil, errNoToken
+	}
+	claims, err := token.Parse(raw, s.secret, s.now())
+	if err != nil {
+		return nil, err
+	}
+	if claims.Role != "authenticated" || claims.Subject == "" || claims.SessionID == "" {
+		return nil, errNotUserToken
+	}
+	ok, err := s.db.SessionActive(ctx, claims.SessionID, claims.Subject)
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		return nil, errSessionEnded
+	}
+	return claims, nil
+}
+
+// authError is the Supabase Auth error body. supabase-js reads error_code
+// (or code, with API version 2024-01-01), msg and, for weak passwords,
+// weak_password.reasons.
+type authError struct {
+	Code         int               `json:"code"`
+	ErrorCode    string            `json:"error_code"`
+	Msg          string            `json:"msg"`
+	WeakPassword *weakPasswordInfo `json:"weak_password,omitempty"`
+}
+
+type weakPasswordInfo struct {
+	Reasons []string `json:"reasons"`
+}
+
+// writeAuthError answers an auth failure in the Supabase Auth shape.
+func writeAuthError(w http.ResponseWriter, status int, code, msg string) {
+	writeJSON(w, status, authError{Code: status, ErrorCode: code, Msg: msg})
+}

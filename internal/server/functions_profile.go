@@ -1,0 +1,31 @@
+package server
+
+import (
+	"errors"
+	"net/http"
+
+	"salaula/internal/store"
+)
+
+// handleGetProfileMe returns the caller's profile; role is null until
+// onboarding has set it. 401 without a valid session.
+func (s *Server) handleGetProfileMe() http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		claims, err := s.authenticate(r.Context(), r)
+		if err != nil {
+			writeFunctionError(w, http.StatusUnauthorized, err.Error(), nil)
+			return
+		}
+		p, err := s.db.ProfileByUser(r.Context(), claims.Subject)
+		if errors.Is(err, store.ErrNotFound) {
+			writeJSON(w, http.StatusOK, map[string]any{"user_id": claims.Subject, "email": claims.Email, "role": nil})
+			return
+		}
+		if err != nil {
+			s.logger.Error("get profile", "err", err)
+			writeFunctionError(w, http.StatusInternalServerError, "Could not read your profile. Please try again.", nil)
+			return
+		}
+		writeJSON(w, http.StatusOK, p)
+	})
+}

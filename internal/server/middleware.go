@@ -1,0 +1,174 @@
+package server
+
+import (
+	"net"
+	"net/http"
+	"runtime/debug"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// contentSecurityPolicy allows scripts only from the app's own origin.
+// Styles allow 'unsafe-inline' because MUI (Emotion) injects <style> tags.
+const contentSecurityPolicy = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; " +
+	"img-src 'self' data: blob:; font-src 'self' data:; connect-src 'self'; media-src 'self' blob:; " +
+	"object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'"
+
+// securityHeaders adds the security headers every answer carries.
+func (s *Server) securityHeaders(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		h := w.Header()
+		h.Set("Content-Security-Policy", contentSecurityPolicy)
+		h.Set("X-Content-Type-Options", "nosniff")
+		h.Set("Referrer-Policy", "strict-origin-when-cross-origin")
+		h.Set("X-Frame-Options", "DENY")
+		h.Set("Permissions-Policy", "geolocation=(), microphone=(), camera=()")
+		if isAPIPath(r.URL.Path) {
+			// Tokens travel in headers, never cookies, so any origin may call the API.
+			h.Set("Access-Control-Allow-Origin", "*")
+			h.Set("Access-Control-Expose-Headers", "X-Supabase-Api-Version, Content-Range, ETag")
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// handlePreflight answers CORS preflight requests for the API.
+func (s *Server) handlePreflight() http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		h := w.Header()
+		h.Set("Access-Control-Allow-Methods", "GET, POST, PUT, DELETE, OPTIONS")
+		h.Set("Access-Control-Allow-Headers", "authorization, apikey, content-type, x-client-info, x-supabase-api-version, x-upsert, cache-control, range")
+		h.Set("Access-Control-Max-Age", "86400")
+		w.WriteHeader(http.StatusNoContent)
+	})
+}
+
+// apiPrefixes are the paths that are never the React app.
+var apiPrefixes = []string{"/auth/v1/", "/functions/v1/", "/storage/v1/"}
+
+func isAPIPath(p string) bool {
+	for _, prefix := range apiPrefixes {
+		if strings.HasPrefix(p, prefix) || p+"/" == prefix {
+			return true
+		}
+	}
+	return false
+}
+
+// statusRecorder remembers the status and size of an answer.
+type statusRecorder struct {
+	http.ResponseWriter
+	status int
+	bytes  int64
+}
+
+func (rec *statusRecorder) WriteHeader(code int) {
+	if rec.status == 0 {
+		rec.status = code
+	}
+	rec.ResponseWriter.WriteHeader(code)
+}
+
+func (rec *statusRecorder) Write(b []byte) (int, error) {
+	if rec.status == 0 {
+		rec.status = http.StatusOK
+	}
+	n, err := rec.ResponseWriter.Write(b)
+	rec.bytes += int64(n)
+	return n, err
+}
+
+// Unwrap lets http.ResponseController reach the underlying writer.
+func (rec *statusRecorder) Unwrap() http.ResponseWriter { return rec.ResponseWriter }
+
+// logRequests writes one structured line per request (never its body, query
+// string, tokens or passwords) and counts it in the metrics.
+func (s *Server) logRequests(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		start := time.Now()
+		rec := &statusRecorder{ResponseWriter: w}
+		next.ServeHTTP(rec, r)
+		if rec.status == 0 {
+			rec.status = http.StatusOK
+		}
+		d := time.Since(start)
+		route := r.Pattern
+		if route == "" {
+			route = "unmatched"
+		}
+		s.metrics.observe(r.Method, route, rec.status, d)
+		s.logger.Info("request", "method", r.Method, "path", r.URL.Path, "status", rec.status,
+			"duration_ms", float64(d.Microseconds())/1000, "bytes", rec.bytes)
+	})
+}
+
+// recoverPanics turns a panic in a handler into a logged 500 instead of a
+// dropped connection.
+func (s *Server) recoverPanics(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		defer func() {
+			if v := recover(); v != nil {
+				if v == http.ErrAbortHandler {
+					panic(v)
+				}
+				s.logger.Error("panic", "path", r.URL.Path, "panic", v, "stack", string(debug.Stack()))
+				writeJSON(w, http.StatusInternalServerError, map[string]string{"error": "Internal server error"})
+			}
+		}()
+		next.ServeHTTP(w, r)
+	})
+}
+
+// clientIP is the caller's address: the first X-Forwarded-For hop when the
+// server is told to trust its proxy, else the connection's address.
+func (s *Server) clientIP(r *http.Request) string {
+	if s.cfg.TrustProxy {
+		if xff := r.Header.Get("X-Forwarded-For"); xff != "" {
+			first, _, _ := strings.Cut(xff, ",")
+			if ip := net.ParseIP(strings.TrimSpace(first)); ip != nil {
+				return ip.String()
+			}
+		}
+	}
+	host, _, err := net.SplitHostPort(r.RemoteAddr)
+	if err != nil {
+		return r.RemoteAddr
+	}
+	return host
+}
+
+// limit answers 429 with onLimit's body when the caller's IP has used up l.
+func (s *Server) limit(name string, l interface {
+	Allow(string) (bool, time.Duration)
+}, onLimit func(http.ResponseWriter), next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if ok, wait := l.Allow(name + "|" + s.clientIP(r)); !ok {
+			w.Header().Set("Retry-After", strconv.Itoa(int(wait.Seconds())+1))
+			onLimit(w)
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// limitAuth applies the sign-in/sign-up rate limit with the auth service's 429 body.
+func (s *Server) limitAuth(next http.Handler) http.Handler {
+	return s.limit("auth", s.authLimiter, func(w http.ResponseWriter) {
+		writeAuthError(w, http.StatusTooManyRequests, "over_request_rate_limit", "Request rate limit reached")
+	}, next)
+}
+
+// limitForms applies the public-forms rate limit.
+func (s *Server) limitForms(next http.Handler) http.Handler {
+	return s.limit("forms", s.formLimiter, func(w http.ResponseWriter) {
+		writeFunctionError(w, http.StatusTooManyRequests, "Too many requests. Please wait a few minutes and try again.", nil)
+	}, next)
+}
+
+// limitUploads applies the upload rate limit.
+func (s *Server) limitUploads(next http.Handler) http.Handler {
+	return s.limit("uploads", s.uploadLimiter, func(w http.ResponseWriter) {
+		writeStorageError(w, http.StatusTooManyRequests, "Too many uploads. Please wait a few minutes and try again.")
+	}, next)
+}

@@ -1,0 +1,174 @@
+package server
+
+import (
+	"compress/gzip"
+	"io"
+	"net/http"
+	"strings"
+	"testing"
+
+	"testing/fstest"
+	"time"
+
+	"salaula/internal/config"
+	"salaula/internal/store/storetest"
+	"salaula/internal/token"
+)
+
+type fstestEmpty = fstest.MapFS
+
+func TestHealthAnswersOKWhenTheDatabaseAnswers(t *testing.T) {
+	eachEngine(t, nil, func(t *testing.T, env *testEnv) {
+		res := env.do(t, "GET", "/healthz", nil, nil)
+		wantStatus(t, res, http.StatusOK)
+		if body := decode(t, res); body["status"] != "ok" {
+			t.Fatalf("body = %v", body)
+		}
+	})
+}
+
+func TestHealthAnswers503WhenTheDatabaseIsGone(t *testing.T) {
+	for _, engine := range storetest.Engines {
+		t.Run(string(engine), func(t *testing.T) {
+			db := storetest.Open(t, engine)
+			env := newTestEnv(t, db, nil)
+			db.Close()
+			res := env.do(t, "GET", "/healthz", nil, nil)
+			wantStatus(t, res, http.StatusServiceUnavailable)
+		})
+	}
+}
+
+func TestConfigGivesURLAndAnonKey(t *testing.T) {
+	eachEngine(t, nil, func(t *testing.T, env *testEnv) {
+		res := env.do(t, "GET", "/config.json", nil, nil)
+		wantStatus(t, res, http.StatusOK)
+		body := decode(t, res)
+		if body["url"] != env.URL {
+			t.Fatalf("url = %v, want %s", body["url"], env.URL)
+		}
+		claims, err := token.Parse(body["anonKey"].(string), testSecret, time.Now())
+		if err != nil || claims.Role != "anon" {
+			t.Fatalf("anonKey claims = %+v, %v; want role anon signed by the server", claims, err)
+		}
+	})
+}
+
+func TestConfigUsesThePublicURLWhenSet(t *testing.T) {
+	db := storetest.Open(t, "sqlite")
+	env := newTestEnv(t, db, func(c *config.Config) { c.PublicURL, c.PublicURLSet = "https://salaula.co.zm", true })
+	body := decode(t, env.do(t, "GET", "/config.json", nil, nil))
+	if body["url"] != "https://salaula.co.zm" {
+		t.Fatalf("url = %v", body["url"])
+	}
+}
+
+func TestAppFallbackAndCaching(t *testing.T) {
+	db := storetest.Open(t, "sqlite")
+	env := newTestEnv(t, db, nil)
+	for _, path := range []string{"/", "/about", "/sign_up", "/no/such/page", "/404"} {
+		res := env.do(t, "GET", path, nil, nil)
+		wantStatus(t, res, http.StatusOK)
+		b, _ := io.ReadAll(res.Body)
+		if !strings.Contains(string(b), `<div id="root">`) {
+			t.Errorf("%s: not index.html: %s", path, b)
+		}
+		if cc := res.Header.Get("Cache-Control"); cc != "no-cache" {
+			t.Errorf("%s: Cache-Control = %q, want no-cache", path, cc)
+		}
+		if ct := res.Header.Get("Content-Type"); !strings.HasPrefix(ct, "text/html") {
+			t.Errorf("%s: Content-Type = %q", path, ct)
+		}
+	}
+	res := env.do(t, "GET", "/assets/index-abc123.js", nil, map[string]string{"Accept-Encoding": "gzip"})
+	wantStatus(t, res, http.StatusOK)
+	if cc := res.Header.Get("Cache-Control"); cc != "public, max-age=31536000, immutable" {
+		t.Errorf("asset Cache-Control = %q", cc)
+	}
+	if res.Header.Get("Content-Encoding") != "gzip" {
+		t.Fatalf("asset not gzipped: %v", res.Header)
+	}
+	zr, err := gzip.NewReader(res.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	plain, _ := io.ReadAll(zr)
+	if !strings.HasPrefix(string(plain), "console.log('salaula');") {
+		t.Fatalf("gunzipped asset = %.40q", plain)
+	}
+	res = env.do(t, "GET", "/assets/index-abc123.js", nil, map[string]string{"Accept-Encoding": "identity"})
+	if res.Header.Get("Content-Encoding") != "" {
+		t.Fatal("gzip sent to a client that did not ask for it")
+	}
+	etag := res.Header.Get("ETag")
+	res = env.do(t, "GET", "/assets/index-abc123.js", nil, map[string]string{"If-None-Match": etag})
+	wantStatus(t, res, http.StatusNotModified)
+	res = env.do(t, "GET", "/assets/missing-123.js", nil, nil)
+	wantStatus(t, res, http.StatusNotFound)
+	res = env.do(t, "POST", "/about", "x", nil)
+	wantStatus(t, res, http.StatusMethodNotAllowed)
+}
+
+func TestUnknownAPIPathsAnswerJSON404(t *testing.T) {
+	db := storetest.Open(t, "sqlite")
+	env := newTestEnv(t, db, nil)
+	for _, path := range []string{"/auth/v1/nope", "/functions/v1/no-such-function", "/storage/v1/bucket", "/auth/v1/"} {
+		res := env.do(t, "GET", path, nil, nil)
+		wantStatus(t, res, http.StatusNotFound)
+		if ct := res.Header.Get("Content-Type"); !strings.HasPrefix(ct, "application/json") {
+			t.Errorf("%s: Content-Type = %q, want JSON", path, ct)
+		}
+		decode(t, res)
+	}
+}
+
+func TestSecurityHeadersOnEveryAnswer(t *testing.T) {
+	db := storetest.Open(t, "sqlite")
+	env := newTestEnv(t, db, nil)
+	for _, path := range []string{"/", "/healthz", "/config.json", "/auth/v1/nope", "/assets/index-abc123.js"} {
+		res := env.do(t, "GET", path, nil, nil)
+		csp := res.Header.Get("Content-Security-Policy")
+		if !strings.Contains(csp, "script-src 'self'") || !strings.Contains(csp, "frame-ancestors 'none'") {
+			t.Errorf("%s: CSP = %q", path, csp)
+		}
+		if res.Header.Get("X-Content-Type-Options") != "nosniff" || res.Header.Get("Referrer-Policy") == "" {
+			t.Errorf("%s: headers = %v", path, res.Header)
+		}
+	}
+}
+
+func TestMetricsCountRequestsByRoute(t *testing.T) {
+	db := storetest.Open(t, "sqlite")
+	env := newTestEnv(t, db, nil)
+	env.do(t, "GET", "/healthz", nil, nil)
+	env.do(t, "GET", "/healthz", nil, nil)
+	res := env.do(t, "GET", "/metrics", nil, nil)
+	wantStatus(t, res, http.StatusOK)
+	b, _ := io.ReadAll(res.Body)
+	want := `salaula_http_requests_total{method="GET",route="GET /healthz",code="200"} 2`
+	if !strings.Contains(string(b), want) {
+		t.Fatalf("metrics lack %q:\n%s", want, b)
+	}
+}
+
+func TestOneLogLinePerRequestWithoutSecrets(t *testing.T) {
+	db := storetest.Open(t, "sqlite")
+	env := newTestEnv(t, db, nil)
+	env.do(t, "GET", "/healthz?token=supersecret", nil, map[string]string{"Authorization": "Bearer abc.def.ghi"})
+	logs := env.Logs.String()
+	if !strings.Contains(logs, `"path":"/healthz"`) || !strings.Contains(logs, `"status":200`) || !strings.Contains(logs, `"duration_ms"`) {
+		t.Fatalf("log line missing fields: %s", logs)
+	}
+	if strings.Contains(logs, "supersecret") || strings.Contains(logs, "abc.def.ghi") {
+		t.Fatalf("log leaks secrets: %s", logs)
+	}
+}
+
+func TestNewRefusesAnAppWithoutIndex(t *testing.T) {
+	db := storetest.Open(t, "sqlite")
+	_, err := New(Deps{Config: &config.Config{}, DB: db, Secret: testSecret, App: fstestEmpty{}})
+
+	if err == nil || !strings.Contains(err.Error(), "index.html") {
+		t.Fatalf("err = %v", err)
+	}
+}

@@ -1,0 +1,46 @@
+package server
+
+import "net/http"
+
+// routes lists every HTTP route the server answers.
+func (s *Server) routes(mux *http.ServeMux) {
+	// Operations.
+	mux.Handle("GET /healthz", s.handleHealth())
+	mux.Handle("GET /metrics", s.handleMetrics())
+	mux.Handle("GET /config.json", s.handleConfig())
+
+	// Auth: the Supabase Auth contract used by supabase-js v2.
+	mux.Handle("GET /auth/v1/settings", s.handleAuthSettings())
+	mux.Handle("POST /auth/v1/signup", s.limitAuth(s.handleSignup()))
+	mux.Handle("POST /auth/v1/token", s.limitAuth(s.handleToken()))
+	mux.Handle("GET /auth/v1/user", s.handleGetUser())
+	mux.Handle("PUT /auth/v1/user", s.handleUpdateUser())
+	mux.Handle("POST /auth/v1/logout", s.handleLogout())
+	mux.Handle("POST /auth/v1/recover", s.limitAuth(s.handleRecover()))
+	mux.Handle("POST /auth/v1/verify", s.limitAuth(s.handleVerify()))
+	mux.Handle("/auth/v1/", s.handleAPINotFound())
+
+	// Functions: the serverless functions the app invokes.
+	mux.Handle("POST /functions/v1/contact-form-submit", s.limitForms(s.handleContactFormSubmit()))
+	mux.Handle("POST /functions/v1/waitlist-signup", s.limitForms(s.handleWaitlistSignup()))
+	mux.Handle("GET /functions/v1/waitlist-unsubscribe", s.handleWaitlistUnsubscribe())
+	mux.Handle("POST /functions/v1/get-profile-me", s.handleGetProfileMe())
+	mux.Handle("POST /functions/v1/onboard-new-user", s.handleOnboardNewUser())
+	mux.Handle("POST /functions/v1/onboard-seller", s.handleOnboardSeller())
+	mux.Handle("OPTIONS /functions/v1/", s.handlePreflight())
+	mux.Handle("/functions/v1/", s.handleAPINotFound())
+
+	// Storage: the Supabase Storage contract for the user-media bucket.
+	mux.Handle("POST /storage/v1/object/{bucket}/{path...}", s.limitUploads(s.handleUploadObject()))
+	mux.Handle("PUT /storage/v1/object/{bucket}/{path...}", s.limitUploads(s.handleUploadObject()))
+	mux.Handle("GET /storage/v1/object/public/{bucket}/{path...}", s.handlePublicObject())
+	mux.Handle("DELETE /storage/v1/object/{bucket}", s.handleRemoveObjects())
+	mux.Handle("/storage/v1/", s.handleAPINotFound())
+
+	// CORS preflight for every API path.
+	mux.Handle("OPTIONS /auth/v1/", s.handlePreflight())
+	mux.Handle("OPTIONS /storage/v1/", s.handlePreflight())
+
+	// Everything else is the React app.
+	mux.Handle("/", s.handleApp())
+}

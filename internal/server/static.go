@@ -1,0 +1,137 @@
+package server
+
+import (
+	"bytes"
+	"compress/gzip"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"io/fs"
+	"mime"
+	"net/http"
+	"path"
+	"strconv"
+	"strings"
+)
+
+// appFile is one file of the built app, held in memory with its gzip form.
+type appFile struct {
+	body        []byte
+	gzipped     []byte // nil when compressing does not pay
+	contentType string
+	etag        string
+}
+
+// appFiles is the built React app, loaded once at start.
+type appFiles struct {
+	files map[string]*appFile // by path without leading slash
+}
+
+// compressible lists the content types worth gzipping.
+func compressible(ct string) bool {
+	return strings.HasPrefix(ct, "text/") || strings.Contains(ct, "javascript") ||
+		strings.Contains(ct, "json") || strings.Contains(ct, "svg") || strings.Contains(ct, "xml") ||
+		strings.Contains(ct, "manifest")
+}
+
+// loadApp reads every file of the app into memory and gzips the text ones.
+// An app without index.html is refused: the binary was built without the web app.
+func loadApp(app fs.FS) (*appFiles, error) {
+	a := &appFiles{files: map[string]*appFile{}}
+	err := fs.WalkDir(app, ".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || strings.HasPrefix(d.Name(), ".") {
+			return err
+		}
+		body, err := fs.ReadFile(app, p)
+		if err != nil {
+			return err
+		}
+		ct := mime.TypeByExtension(path.Ext(p))
+		if ct == "" {
+			ct = "application/octet-stream"
+		}
+		sum := sha256.Sum256(body)
+		f := &appFile{body: body, contentType: ct, etag: `"` + hex.EncodeToString(sum[:12]) + `"`}
+		if compressible(ct) && len(body) > 512 {
+			var buf bytes.Buffer
+			zw, _ := gzip.NewWriterLevel(&buf, gzip.BestCompression)
+			zw.Write(body)
+			zw.Close()
+			if buf.Len() < len(body) {
+				f.gzipped = buf.Bytes()
+			}
+		}
+		a.files[p] = f
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	if a.files["index.html"] == nil {
+		return nil, errors.New("index.html is missing: build the web app first (make build)")
+	}
+	return a, nil
+}
+
+// handleApp serves the app's files, and index.html for every other path so
+// the app's router can show the page (or redirect to /404).
+func (s *Server) handleApp() http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodGet && r.Method != http.MethodHead {
+			w.Header().Set("Allow", "GET, HEAD")
+			http.Error(w, "Method not allowed", http.StatusMethodNotAllowed)
+			return
+		}
+		name := strings.TrimPrefix(path.Clean("/"+r.URL.Path), "/")
+		f, ok := s.app.files[name]
+		switch {
+		case ok && name != "index.html" && strings.HasPrefix(name, "assets/"):
+			// Vite puts a content hash in every asset's name.
+			w.Header().Set("Cache-Control", "public, max-age=31536000, immutable")
+		case ok && name != "index.html":
+			w.Header().Set("Cache-Control", "public, max-age=3600")
+		case strings.HasPrefix(name, "assets/"):
+			// A missing hashed asset is an error, not a page.
+			http.Error(w, "Not found", http.StatusNotFound)
+			return
+		default:
+			f = s.app.files["index.html"]
+			w.Header().Set("Cache-Control", "no-cache")
+		}
+		serveAppFile(w, r, f)
+	})
+}
+
+func serveAppFile(w http.ResponseWriter, r *http.Request, f *appFile) {
+	h := w.Header()
+	h.Set("Content-Type", f.contentType)
+	h.Set("ETag", f.etag)
+	h.Add("Vary", "Accept-Encoding")
+	if match := r.Header.Get("If-None-Match"); match != "" && match == f.etag {
+		w.WriteHeader(http.StatusNotModified)
+		return
+	}
+	body := f.body
+	if f.gzipped != nil && acceptsGzip(r) {
+		h.Set("Content-Encoding", "gzip")
+		body = f.gzipped
+	}
+	h.Set("Content-Length", itoa64(len(body)))
+	w.WriteHeader(http.StatusOK)
+	if r.Method != http.MethodHead {
+		w.Write(body)
+	}
+}
+
+func itoa64(n int) string { return strconv.Itoa(n) }
+
+// acceptsGzip reports whether the client takes gzip (q=0 refuses it).
+func acceptsGzip(r *http.Request) bool {
+	for _, part := range strings.Split(r.Header.Get("Accept-Encoding"), ",") {
+		enc, params, _ := strings.Cut(strings.TrimSpace(part), ";")
+		if strings.EqualFold(strings.TrimSpace(enc), "gzip") {
+			return strings.ReplaceAll(params, " ", "") != "q=0"
+		}
+	}
+	return false
+}

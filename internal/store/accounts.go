@@ -1,0 +1,134 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"time"
+
+	"github.com/google/uuid"
+)
+
+// User is an account that can sign in.
+type User struct {
+	ID               string
+	Email            string
+	PasswordHash     string
+	IsAdmin          bool
+	EmailConfirmedAt *time.Time
+	UserMetadata     string // JSON object
+	LastSignInAt     *time.Time
+	CreatedAt        time.Time
+	UpdatedAt        time.Time
+}
+
+// Session is one signed-in device of a user. Access tokens carry its id; a
+// revoked session's tokens stop working at once.
+type Session struct {
+	ID        string
+	UserID    string
+	UserAgent string
+	IP        string
+	CreatedAt time.Time
+	UpdatedAt time.Time
+	RevokedAt *time.Time
+}
+
+// ErrEmailTaken is returned by CreateUser when the e-mail already has an account.
+var ErrEmailTaken = errors.New("email already registered")
+
+// NewID returns a new random UUID string.
+func NewID() string { return uuid.NewString() }
+
+// Now returns the current time in UTC, truncated to microseconds so that it
+// survives a round trip through either engine unchanged.
+func Now() time.Time { return time.Now().UTC().Truncate(time.Microsecond) }
+
+const userColumns = `id, email, password_hash, is_admin, email_confirmed_at, user_metadata, last_sign_in_at, created_at, updated_at`
+
+func scanUser(row interface{ Scan(...any) error }) (*User, error) {
+	var u User
+	var confirmed, lastSignIn sql.NullTime
+	err := row.Scan(&u.ID, &u.Email, &u.PasswordHash, &u.IsAdmin, &confirmed, &u.UserMetadata, &lastSignIn, &u.CreatedAt, &u.UpdatedAt)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, ErrNotFound
+	}
+	if err != nil {
+		return nil, err
+	}
+	if confirmed.Valid {
+		t := confirmed.Time.UTC()
+		u.EmailConfirmedAt = &t
+	}
+	if lastSignIn.Valid {
+		t := lastSignIn.Time.UTC()
+		u.LastSignInAt = &t
+	}
+	u.CreatedAt = u.CreatedAt.UTC()
+	u.UpdatedAt = u.UpdatedAt.UTC()
+	return &u, nil
+}
+
+// CreateUser stores a new account. u.ID, CreatedAt and UpdatedAt are filled
+// in when empty. It returns ErrEmailTaken when the e-mail is in use.
+func (db *DB) CreateUser(ctx context.Context, u *User) error {
+	if u.ID == "" {
+		u.ID = NewID()
+	}
+	if u.CreatedAt.IsZero() {
+		u.CreatedAt = Now()
+	}
+	u.UpdatedAt = u.CreatedAt
+	if u.UserMetadata == "" {
+		u.UserMetadata = "{}"
+	}
+	_, err := db.Exec(ctx, `INSERT INTO users (`+userColumns+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		u.ID, u.Email, u.PasswordHash, u.IsAdmin, u.EmailConfirmedAt, u.UserMetadata, u.LastSignInAt, u.CreatedAt, u.UpdatedAt)
+	if IsUniqueViolation(err) {
+		return ErrEmailTaken
+	}
+	return err
+}
+
+// UserByID returns the account with the given id, or ErrNotFound.
+func (db *DB) UserByID(ctx context.Context, id string) (*User, error) {
+	return scanUser(db.QueryRow(ctx, `SELECT `+userColumns+` FROM users WHERE id = ?`, id))
+}
+
+// UserByEmail returns the account with the given (already normalised) e-mail, or ErrNotFound.
+func (db *DB) UserByEmail(ctx context.Context, email string) (*User, error) {
+	return scanUser(db.QueryRow(ctx, `SELECT `+userColumns+` FROM users WHERE email = ?`, email))
+}
+
+// SetAdmin grants or removes the operator role of the account with the given e-mail.
+func (db *DB) SetAdmin(ctx context.Context, email string, admin bool) error {
+	res, err := db.Exec(ctx, `UPDATE users SET is_admin = ?, updated_at = ? WHERE email = ?`, admin, Now(), email)
+	if err != nil {
+		return err
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return ErrNotFound
+	}
+	return nil
+}
+
+// CreateSession stores a new session for a user; ID and times are filled in when empty.
+func (db *DB) CreateSession(ctx context.Context, s *Session) error {
+	if s.ID == "" {
+		s.ID = NewID()
+	}
+	if s.CreatedAt.IsZero() {
+		s.CreatedAt = Now()
+	}
+	s.UpdatedAt = s.CreatedAt
+	_, err := db.Exec(ctx, `INSERT INTO sessions (id, user_id, user_agent, ip, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)`,
+		s.ID, s.UserID, s.UserAgent, s.IP, s.CreatedAt, s.UpdatedAt)
+	return err
+}
+
+// SessionActive reports whether the session exists, belongs to userID and has not been revoked.
+func (db *DB) SessionActive(ctx context.Context, sessionID, userID string) (bool, error) {
+	var n int
+	err := db.QueryRow(ctx, `SELECT COUNT(*) FROM sessions WHERE id = ? AND user_id = ? AND revoked_at IS NULL`, sessionID, userID).Scan(&n)
+	return n > 0, err
+}

@@ -1,0 +1,179 @@
+// Package store keeps Salaula's data in SQLite (the default, a file under the
+// data folder) or PostgreSQL (when DATABASE_URL is set). Both engines are used
+// through database/sql with the same SQL: queries are written with '?'
+// placeholders and rewritten to '$n' for PostgreSQL, and the schema comes from
+// one set of embedded migrations that both engines accept.
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	_ "github.com/jackc/pgx/v5/stdlib" // registers the "pgx" driver
+	_ "modernc.org/sqlite"             // registers the "sqlite" driver
+)
+
+// Dialect names the SQL engine behind a DB.
+type Dialect string
+
+// The engines Salaula runs on.
+const (
+	SQLite   Dialect = "sqlite"
+	Postgres Dialect = "postgres"
+)
+
+// ErrNotFound is returned when a looked-up row does not exist.
+var ErrNotFound = errors.New("not found")
+
+// DB is an open database with its dialect.
+type DB struct {
+	sql     *sql.DB
+	dialect Dialect
+}
+
+// Open connects to PostgreSQL when databaseURL is set, else opens (creating
+// if needed) the SQLite file salaula.db in dataDir. It does not migrate.
+func Open(ctx context.Context, databaseURL, dataDir string) (*DB, error) {
+	if databaseURL != "" {
+		return openPostgres(ctx, databaseURL)
+	}
+	return openSQLite(ctx, dataDir)
+}
+
+func openSQLite(ctx context.Context, dataDir string) (*DB, error) {
+	if err := os.MkdirAll(dataDir, 0o750); err != nil {
+		return nil, fmt.Errorf("create data folder: %w", err)
+	}
+	path := filepath.Join(dataDir, "salaula.db")
+	dsn := "file:" + path + "?_pragma=journal_mode(WAL)&_pragma=synchronous(FULL)" +
+		"&_pragma=busy_timeout(10000)&_pragma=foreign_keys(ON)&_txlock=immediate"
+	sqlDB, err := sql.Open("sqlite", dsn)
+	if err != nil {
+		return nil, fmt.Errorf("open sqlite %s: %w", path, err)
+	}
+	// One writer at a time is what SQLite allows; a small pool keeps readers
+	// going while a write waits on busy_timeout.
+	sqlDB.SetMaxOpenConns(4)
+	db := &DB{sql: sqlDB, dialect: SQLite}
+	if err := db.Ping(ctx); err != nil {
+		sqlDB.Close()
+		return nil, fmt.Errorf("open sqlite %s: %w", path, err)
+	}
+	return db, nil
+}
+
+func openPostgres(ctx context.Context, url string) (*DB, error) {
+	sqlDB, err := sql.Open("pgx", url)
+	if err != nil {
+		return nil, fmt.Errorf("open postgres: %w", err)
+	}
+	sqlDB.SetMaxOpenConns(20)
+	sqlDB.SetConnMaxIdleTime(5 * time.Minute)
+	db := &DB{sql: sqlDB, dialect: Postgres}
+	if err := db.Ping(ctx); err != nil {
+		sqlDB.Close()
+		return nil, fmt.Errorf("connect to postgres: %w", err)
+	}
+	return db, nil
+}
+
+// Dialect reports which engine the DB runs on.
+func (db *DB) Dialect() Dialect { return db.dialect }
+
+// Ping checks that the database answers within ctx.
+func (db *DB) Ping(ctx context.Context) error {
+	var one int
+	return db.sql.QueryRowContext(ctx, "SELECT 1").Scan(&one)
+}
+
+// Close closes the database.
+func (db *DB) Close() error { return db.sql.Close() }
+
+// rebind rewrites '?' placeholders to '$1', '$2'... for PostgreSQL.
+func (db *DB) rebind(query string) string {
+	if db.dialect != Postgres || !strings.Contains(query, "?") {
+		return query
+	}
+	var b strings.Builder
+	n := 0
+	for _, r := range query {
+		if r == '?' {
+			n++
+			b.WriteByte('$')
+			b.WriteString(strconv.Itoa(n))
+			continue
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// Exec runs a statement written with '?' placeholders.
+func (db *DB) Exec(ctx context.Context, query string, args ...any) (sql.Result, error) {
+	return db.sql.ExecContext(ctx, db.rebind(query), args...)
+}
+
+// Query runs a query written with '?' placeholders.
+func (db *DB) Query(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
+	return db.sql.QueryContext(ctx, db.rebind(query), args...)
+}
+
+// QueryRow runs a one-row query written with '?' placeholders.
+func (db *DB) QueryRow(ctx context.Context, query string, args ...any) *sql.Row {
+	return db.sql.QueryRowContext(ctx, db.rebind(query), args...)
+}
+
+// Tx is a transaction with the same '?' placeholder helpers as DB.
+type Tx struct {
+	tx *sql.Tx
+	db *DB
+}
+
+// Exec runs a statement inside the transaction.
+func (t *Tx) Exec(ctx context.Context, query string, args ...any) (sql.Result, error) {
+	return t.tx.ExecContext(ctx, t.db.rebind(query), args...)
+}
+
+// Query runs a query inside the transaction.
+func (t *Tx) Query(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
+	return t.tx.QueryContext(ctx, t.db.rebind(query), args...)
+}
+
+// QueryRow runs a one-row query inside the transaction.
+func (t *Tx) QueryRow(ctx context.Context, query string, args ...any) *sql.Row {
+	return t.tx.QueryRowContext(ctx, t.db.rebind(query), args...)
+}
+
+// InTx runs fn in a transaction, committing when fn returns nil and rolling
+// back otherwise.
+func (db *DB) InTx(ctx context.Context, fn func(*Tx) error) error {
+	tx, err := db.sql.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	if err := fn(&Tx{tx: tx, db: db}); err != nil {
+		tx.Rollback()
+		return err
+	}
+	return tx.Commit()
+}
+
+// IsUniqueViolation reports whether err is a unique-constraint violation on
+// either engine.
+func IsUniqueViolation(err error) bool {
+	if err == nil {
+		return false
+	}
+	msg := err.Error()
+	return strings.Contains(msg, "UNIQUE constraint failed") || strings.Contains(msg, "SQLSTATE 23505")
+}
+
+// Stats reports the connection pool's state.
+func (db *DB) Stats() sql.DBStats { return db.sql.Stats() }

@@ -1,0 +1,112 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"time"
+)
+
+// Profile is a user's marketplace profile, made by onboarding. Role is nil
+// until the user has chosen buyer, seller or both.
+type Profile struct {
+	UserID                string    `json:"user_id"`
+	Role                  *string   `json:"role"`
+	FullName              string    `json:"full_name"`
+	Location              string    `json:"location"`
+	Age                   *int      `json:"age"`
+	PhoneNumber           string    `json:"phone_number"`
+	Gender                string    `json:"gender"`
+	Height                string    `json:"height"`
+	WaistSize             string    `json:"waist_size"`
+	StyleDescription      string    `json:"style_description"`
+	ClothingAesthetics    []string  `json:"clothing_aesthetics"`
+	Inspiration           string    `json:"inspiration"`
+	WantsClearanceProgram bool      `json:"wants_clearance_program"`
+	BodyPhotoURLs         []string  `json:"body_photo_urls"`
+	ProfilePicURL         *string   `json:"profile_pic_url"`
+	BusinessName          string    `json:"business_name"`
+	RegistrationNumber    *string   `json:"registration_number"`
+	BusinessMode          string    `json:"business_mode"`
+	LogoURLs              []string  `json:"logo_urls"`
+	CreatedAt             time.Time `json:"created_at"`
+	UpdatedAt             time.Time `json:"updated_at"`
+}
+
+const profileColumns = `user_id, role, full_name, location, age, phone_number, gender, height, waist_size,
+	style_description, clothing_aesthetics, inspiration, wants_clearance_program, body_photo_urls,
+	profile_pic_url, business_name, registration_number, business_mode, logo_urls, created_at, updated_at`
+
+// ProfileByUser returns the profile of a user, or ErrNotFound when the user has none yet.
+func (db *DB) ProfileByUser(ctx context.Context, userID string) (*Profile, error) {
+	row := db.QueryRow(ctx, `SELECT `+profileColumns+` FROM profiles WHERE user_id = ?`, userID)
+	var p Profile
+	var role, pic, reg sql.NullString
+	var age sql.NullInt64
+	var aesthetics, photos, logos string
+	err := row.Scan(&p.UserID, &role, &p.FullName, &p.Location, &age, &p.PhoneNumber, &p.Gender, &p.Height, &p.WaistSize,
+		&p.StyleDescription, &aesthetics, &p.Inspiration, &p.WantsClearanceProgram, &photos,
+		&pic, &p.BusinessName, &reg, &p.BusinessMode, &logos, &p.CreatedAt, &p.UpdatedAt)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, ErrNotFound
+	}
+	if err != nil {
+		return nil, err
+	}
+	if role.Valid {
+		p.Role = &role.String
+	}
+	if pic.Valid {
+		p.ProfilePicURL = &pic.String
+	}
+	if reg.Valid {
+		p.RegistrationNumber = &reg.String
+	}
+	if age.Valid {
+		a := int(age.Int64)
+		p.Age = &a
+	}
+	for _, l := range []struct {
+		raw string
+		dst *[]string
+	}{{aesthetics, &p.ClothingAesthetics}, {photos, &p.BodyPhotoURLs}, {logos, &p.LogoURLs}} {
+		*l.dst = []string{}
+		if err := json.Unmarshal([]byte(l.raw), l.dst); err != nil {
+			return nil, err
+		}
+	}
+	p.CreatedAt, p.UpdatedAt = p.CreatedAt.UTC(), p.UpdatedAt.UTC()
+	return &p, nil
+}
+
+// UpsertProfile stores p as the whole profile of p.UserID, creating it or
+// replacing every field of the existing one (created_at is kept).
+func (db *DB) UpsertProfile(ctx context.Context, p *Profile) error {
+	now := Now()
+	if p.CreatedAt.IsZero() {
+		p.CreatedAt = now
+	}
+	p.UpdatedAt = now
+	list := func(v []string) string {
+		if v == nil {
+			v = []string{}
+		}
+		b, _ := json.Marshal(v)
+		return string(b)
+	}
+	_, err := db.Exec(ctx, `INSERT INTO profiles (`+profileColumns+`)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+		ON CONFLICT (user_id) DO UPDATE SET role = excluded.role, full_name = excluded.full_name,
+		location = excluded.location, age = excluded.age, phone_number = excluded.phone_number,
+		gender = excluded.gender, height = excluded.height, waist_size = excluded.waist_size,
+		style_description = excluded.style_description, clothing_aesthetics = excluded.clothing_aesthetics,
+		inspiration = excluded.inspiration, wants_clearance_program = excluded.wants_clearance_program,
+		body_photo_urls = excluded.body_photo_urls, profile_pic_url = excluded.profile_pic_url,
+		business_name = excluded.business_name, registration_number = excluded.registration_number,
+		business_mode = excluded.business_mode, logo_urls = excluded.logo_urls, updated_at = excluded.updated_at`,
+		p.UserID, p.Role, p.FullName, p.Location, p.Age, p.PhoneNumber, p.Gender, p.Height, p.WaistSize,
+		p.StyleDescription, list(p.ClothingAesthetics), p.Inspiration, p.WantsClearanceProgram, list(p.BodyPhotoURLs),
+		p.ProfilePicURL, p.BusinessName, p.RegistrationNumber, p.BusinessMode, list(p.LogoURLs), p.CreatedAt, p.UpdatedAt)
+	return err
+}

@@ -1,0 +1,87 @@
+package store_test
+
+import (
+	"context"
+	"errors"
+	"testing"
+	"time"
+
+	"salaula/internal/store"
+	"salaula/internal/store/storetest"
+)
+
+func TestMigrateIsIdempotent(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		applied, err := db.Migrate(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(applied) != 0 {
+			t.Fatalf("second Migrate applied %v, want nothing", applied)
+		}
+	})
+}
+
+func TestUsersAndSessions(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		ctx := context.Background()
+		u := &store.User{Email: "thandi@example.com", PasswordHash: "hash"}
+		if err := db.CreateUser(ctx, u); err != nil {
+			t.Fatal(err)
+		}
+		if err := db.CreateUser(ctx, &store.User{Email: "thandi@example.com", PasswordHash: "x"}); !errors.Is(err, store.ErrEmailTaken) {
+			t.Fatalf("duplicate e-mail: err = %v, want ErrEmailTaken", err)
+		}
+		got, err := db.UserByEmail(ctx, "thandi@example.com")
+		if err != nil || got.ID != u.ID || !got.CreatedAt.Equal(u.CreatedAt) {
+			t.Fatalf("UserByEmail = %+v, %v; want id %s created %v", got, err, u.ID, u.CreatedAt)
+		}
+		if _, err := db.UserByID(ctx, "missing"); !errors.Is(err, store.ErrNotFound) {
+			t.Fatalf("UserByID(missing) err = %v", err)
+		}
+		s := &store.Session{UserID: u.ID}
+		if err := db.CreateSession(ctx, s); err != nil {
+			t.Fatal(err)
+		}
+		if ok, err := db.SessionActive(ctx, s.ID, u.ID); err != nil || !ok {
+			t.Fatalf("SessionActive = %v, %v", ok, err)
+		}
+		if ok, _ := db.SessionActive(ctx, s.ID, "someone-else"); ok {
+			t.Fatal("session active for another user")
+		}
+	})
+}
+
+func TestProfileUpsertReplacesAndKeepsCreatedAt(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		ctx := context.Background()
+		u := &store.User{Email: "seller@example.com", PasswordHash: "hash"}
+		if err := db.CreateUser(ctx, u); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := db.ProfileByUser(ctx, u.ID); !errors.Is(err, store.ErrNotFound) {
+			t.Fatalf("no profile yet: err = %v", err)
+		}
+		role, age := "seller", 31
+		p := &store.Profile{UserID: u.ID, Role: &role, FullName: "Mwila Banda", Age: &age, LogoURLs: []string{"a", "b"}}
+		if err := db.UpsertProfile(ctx, p); err != nil {
+			t.Fatal(err)
+		}
+		created := p.CreatedAt
+		time.Sleep(2 * time.Millisecond)
+		p2 := &store.Profile{UserID: u.ID, Role: &role, FullName: "Mwila B.", ClothingAesthetics: []string{"DENIM WEAR"}}
+		if err := db.UpsertProfile(ctx, p2); err != nil {
+			t.Fatal(err)
+		}
+		got, err := db.ProfileByUser(ctx, u.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got.FullName != "Mwila B." || got.Age != nil || len(got.LogoURLs) != 0 || got.ClothingAesthetics[0] != "DENIM WEAR" || *got.Role != "seller" {
+			t.Fatalf("profile = %+v", got)
+		}
+		if !got.CreatedAt.Equal(created) {
+			t.Fatalf("created_at changed: %v -> %v", created, got.CreatedAt)
+		}
+	})
+}

@@ -1,0 +1,57 @@
+import { Suspense, useEffect, useState } from 'react';
+import { Outlet, useLocation } from 'react-router';
+import Box from '@mui/material/Box';
+import LinearProgress from '@mui/material/LinearProgress';
+import { FIRST_LOAD_SKELETON_MS, ROUTE_LOADING_BAR_MS, SCROLL_RESET_DELAYS_MS, TOP_NAV_PATHS } from '../config/constants';
+import { PageSkeleton } from '../components/PageSkeleton';
+import { TopNav } from '../components/TopNav';
+
+/** True for the paths that show the top navigation bar (/ and /sign_up). */
+export function showsTopNav(pathname: string): boolean {
+  return (TOP_NAV_PATHS as readonly string[]).includes(pathname);
+}
+
+/**
+ * The shared layout of every route: the full skeleton for the first second,
+ * then the page; on each later path change a thin loading bar for 300 ms and
+ * a scroll to the top at 0, 50, 150 and 500 ms.
+ */
+export function AppLayout() {
+  const { pathname } = useLocation();
+  const [booting, setBooting] = useState(true);
+  const [firstPath] = useState(pathname);
+  const [routeLoading, setRouteLoading] = useState(false);
+
+  useEffect(() => {
+    const t = window.setTimeout(() => setBooting(false), FIRST_LOAD_SKELETON_MS);
+    return () => window.clearTimeout(t);
+  }, []);
+
+  useEffect(() => {
+    const timers = SCROLL_RESET_DELAYS_MS.map((ms) => window.setTimeout(() => window.scrollTo(0, 0), ms));
+    if (pathname !== firstPath || !booting) {
+      setRouteLoading(true);
+      timers.push(window.setTimeout(() => setRouteLoading(false), ROUTE_LOADING_BAR_MS));
+    }
+    return () => timers.forEach((t) => window.clearTimeout(t));
+    // Runs on path changes only; booting and firstPath are read, not watched.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [pathname]);
+
+  if (booting) return <PageSkeleton />;
+
+  return (
+    <Box sx={{ minHeight: '100vh', display: 'flex', flexDirection: 'column' }}>
+      {routeLoading && (
+        <LinearProgress
+          aria-label="Loading page"
+          sx={{ position: 'fixed', top: 0, left: 0, right: 0, height: 3, zIndex: (t) => t.zIndex.tooltip + 1 }}
+        />
+      )}
+      {showsTopNav(pathname) && <TopNav />}
+      <Suspense fallback={<PageSkeleton />}>
+        <Outlet />
+      </Suspense>
+    </Box>
+  );
+}

@@ -1,0 +1,27 @@
+import { createTheme } from '@mui/material/styles';
+import { BREAKPOINTS, SPACING_UNIT_PX } from '../config/constants';
+
+/** Salaula's MUI theme: the spec's breakpoints and spacing, colours with AA contrast. */
+export const theme = createTheme({
+  breakpoints: { values: { ...BREAKPOINTS } },
+  spacing: SPACING_UNIT_PX,
+  palette: {
+    primary: { main: '#1b4332', contrastText: '#ffffff' },
+    secondary: { main: '#9c4221', contrastText: '#ffffff' },
+    background: { default: '#fbf8f3', paper: '#ffffff' },
+    text: { primary: '#1f2421', secondary: '#4a524d' },
+  },
+  shape: { borderRadius: 10 },
+  typography: {
+    fontFamily: 'system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif',
+    button: { fontWeight: 700 },
+  },
+  components: {
+    MuiButtonBase: { defaultProps: { disableRipple: false } },
+    MuiCssBaseline: {
+      styleOverrides: {
+        ':focus-visible': { outline: '3px solid #f4a261', outlineOffset: 2 },
+      },
+    },
+  },
+});

@@ -1,0 +1,100 @@
+/**
+ * The spec's business constants (section 9) and fixed lists (section 3), in
+ * one place. The server keeps its own copy of the lists it validates in
+ * internal/validate; the shared table testdata/validation-cases.json keeps
+ * the two sides in step.
+ */
+
+/** Full-page skeleton shown on first load. */
+export const FIRST_LOAD_SKELETON_MS = 1000;
+/** Thin loading bar shown on every later path change. */
+export const ROUTE_LOADING_BAR_MS = 300;
+/** The page scrolls to the top at each of these delays after a path change. */
+export const SCROLL_RESET_DELAYS_MS = [0, 50, 150, 500] as const;
+/** A social link's temporary window closes itself after this long. */
+export const SOCIAL_POPUP_CLOSE_MS = 100;
+/** The cart badge is hard-coded until there is a cart. */
+export const CART_BADGE_COUNT = 6;
+
+/** Contact message minimum length, after trimming. */
+export const CONTACT_MESSAGE_MIN_LENGTH = 10;
+/** Zambian phone prefix, fixed in every phone field. */
+export const PHONE_PREFIX = '+260';
+/** Support e-mail; the server's /config.json may override it at run time. */
+export const DEFAULT_SUPPORT_EMAIL = 'support@salaula.co.zm';
+export const CONTACT_ADDRESS = 'New Kasama, Lusaka Zambia';
+
+/** Upload limits. */
+export const MAX_PROFILE_IMAGES = 3;
+export const BUYER_PHOTOS = 3;
+export const MAX_SELLER_LOGOS = 2;
+export const STATIC_FORM_MAX_IMAGES = 3;
+export const STORAGE_BUCKET = 'user-media';
+
+/** The backend functions the app invokes. */
+export const FUNCTIONS = {
+  contactFormSubmit: 'contact-form-submit',
+  waitlistSignup: 'waitlist-signup',
+  getProfileMe: 'get-profile-me',
+  onboardNewUser: 'onboard-new-user',
+  onboardSeller: 'onboard-seller',
+} as const;
+
+/** Contact subjects: value sent to the server, label shown. */
+export const CONTACT_SUBJECTS = [
+  { value: 'investment Inquiry', label: 'Investment Inquiry' },
+  { value: 'Unsolved issue', label: 'Unsolved Issue' },
+  { value: 'careers', label: 'Careers' },
+  { value: 'general Inquiry', label: 'General Inquiry' },
+  { value: 'other', label: 'Other' },
+] as const;
+
+/** Waitlist programmes. */
+export const PROGRAMS = {
+  upcycling: 'Upcycling Initiative',
+  wardrobeClearance: 'Wardrobe Clearance Program',
+} as const;
+
+/** The eight clothing aesthetics, by title. */
+export const CLOTHING_AESTHETICS = [
+  'SPORTS WEAR',
+  'STREET WEAR',
+  'SUMMER WEAR',
+  'FORMAL WEAR',
+  'WINTER & FALL',
+  'RETRO OUTFITS',
+  'DENIM WEAR',
+  'MINIMALIST WEAR',
+] as const;
+
+/** The eight inspiration options. */
+export const INSPIRATIONS = [
+  'Urban Culture & Trends',
+  'Pop Culture (Movies, Music)',
+  'High Fashion & Runway Trends',
+  'Celebrity and Influencer Trends',
+  'Historical eras e.g. 90s',
+  'DIY & Up-cycled fashion',
+  'Gothic and Dark Academia',
+  'Seasonal trends e.g winter',
+] as const;
+
+/** The four business modes of a seller. */
+export const BUSINESS_MODES = ['Thrift Shop or Store', 'Social Media Sale', 'Street Vendor', 'None'] as const;
+
+/** Profile roles. */
+export const ROLES = { buyer: 'buyer', seller: 'seller', buyerAndSeller: 'buyer_and_seller' } as const;
+
+/** Terms and Privacy. */
+export const LEGAL_LAST_UPDATED = '11/09/2025';
+export const TERMS_SECTION_COUNT = 11;
+export const PRIVACY_SECTION_COUNT = 10;
+export const MINIMUM_USER_AGE = 18;
+
+/** Layout. */
+export const SEARCH_MAX_WIDTH_PX = 600;
+export const BREAKPOINTS = { xs: 0, sm: 600, md: 900, lg: 1200, xl: 1536 } as const;
+export const SPACING_UNIT_PX = 8;
+
+/** Paths that show the top navigation bar. */
+export const TOP_NAV_PATHS = ['/', '/sign_up'] as const;

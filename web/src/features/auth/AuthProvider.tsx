@@ -1,0 +1,77 @@
+import { createContext, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
+import type { User } from '@supabase/supabase-js';
+import { getSupabase } from '../../lib/supabase';
+import { PageSkeleton } from '../../components/PageSkeleton';
+
+/** What the app knows about who is signed in (spec sections 3 and 4). */
+export interface AuthState {
+  /** True when a user exists. */
+  isAuthenticated: boolean;
+  user: User | null;
+  /** True until the stored session has been read. */
+  loading: boolean;
+  /** Only logs: the state follows the backend's auth events. */
+  login: () => void;
+  /** Signs the user out. */
+  logout: () => Promise<void>;
+}
+
+const AuthContext = createContext<AuthState | undefined>(undefined);
+
+/**
+ * AuthProvider reads the existing session, then follows every auth event of
+ * supabase-js (signed in, signed out, token refreshed, password recovery,
+ * user updated, MFA challenge verified, initial session). Its children render
+ * only after the first read ends; until then the page skeleton shows.
+ */
+export function AuthProvider({ children }: { children: ReactNode }) {
+  const [user, setUser] = useState<User | null>(null);
+  const [loading, setLoading] = useState(true);
+
+  useEffect(() => {
+    let unsubscribe: (() => void) | undefined;
+    let cancelled = false;
+    getSupabase()
+      .then(async (supabase) => {
+        const { data } = await supabase.auth.getSession();
+        if (cancelled) return;
+        setUser(data.session?.user ?? null);
+        setLoading(false);
+        const { data: sub } = supabase.auth.onAuthStateChange((_event, session) => {
+          setUser(session?.user ?? null);
+        });
+        unsubscribe = () => sub.subscription.unsubscribe();
+      })
+      .catch((err) => {
+        console.error('Could not read the session', err);
+        if (!cancelled) setLoading(false);
+      });
+    return () => {
+      cancelled = true;
+      unsubscribe?.();
+    };
+  }, []);
+
+  const value = useMemo<AuthState>(
+    () => ({
+      isAuthenticated: user !== null,
+      user,
+      loading,
+      login: () => console.log('login: the session follows the auth events'),
+      logout: async () => {
+        const supabase = await getSupabase();
+        await supabase.auth.signOut();
+      },
+    }),
+    [user, loading],
+  );
+
+  return <AuthContext.Provider value={value}>{loading ? <PageSkeleton /> : children}</AuthContext.Provider>;
+}
+
+/** useAuth returns the auth state; it throws outside an AuthProvider. */
+export function useAuth(): AuthState {
+  const ctx = useContext(AuthContext);
+  if (!ctx) throw new Error('useAuth must be used within an AuthProvider');
+  return ctx;
+}
