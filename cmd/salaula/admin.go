@@ -56,7 +56,7 @@ func admin(ctx context.Context, args []string, getenv func(string) string, stdou
 			return err
 		}
 		defer db.Close()
-		return export(ctx, db, args[1], *program, stdout)
+		return exportCSV(ctx, db, args[1], *program, stdout)
 	default:
 		return fmt.Errorf("admin: unknown subcommand %q", args[0])
 	}
