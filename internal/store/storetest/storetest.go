@@ -38,7 +38,7 @@ func Each(t *testing.T, fn func(t *testing.T, db *store.DB)) {
 
 // Open returns a fresh migrated database of the given engine, closed (and
 // for PostgreSQL dropped) when the test ends.
-func Open(t *testing.T, engine store.Dialect) *store.DB {
+func Open(t testing.TB, engine store.Dialect) *store.DB {
 	t.Helper()
 	ctx := context.Background()
 	var dbURL, dataDir string
@@ -60,7 +60,7 @@ func Open(t *testing.T, engine store.Dialect) *store.DB {
 
 // NewPostgresDatabase creates an empty database with a random name and
 // returns its URL; it is dropped when the test ends.
-func NewPostgresDatabase(t *testing.T) string {
+func NewPostgresDatabase(t testing.TB) string {
 	t.Helper()
 	adminURL := os.Getenv("SALAULA_TEST_POSTGRES")
 	if adminURL == "" {
