@@ -308,6 +308,9 @@ func TestRefreshRotates(t *testing.T) {
 		if obj(second, "user")["email"] != "mwila@example.com" {
 			t.Errorf("user = %v", second["user"])
 		}
+		if n := countRows(t, env.DB, `SELECT COUNT(*) FROM refresh_tokens WHERE successor_sealed = ? OR token_hash = ?`, rt1, rt1); n != 0 {
+			t.Fatal("the successor refresh token is stored readable")
+		}
 		// Within the grace interval the spent token answers the same successor (tabs refreshing at once).
 		res = env.refresh(t, rt0)
 		wantStatus(t, res, 200)
@@ -663,6 +666,28 @@ func TestVerifyConfirmationByPost(t *testing.T) {
 			t.Fatalf("verify answer = %v", s)
 		}
 	})
+}
+
+func TestSealRejectsTampering(t *testing.T) {
+	s := &Server{secret: testSecret}
+	sealed, err := s.seal("refresh-token")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, err := s.unseal(sealed); err != nil || got != "refresh-token" {
+		t.Fatalf("unseal = %q, %v", got, err)
+	}
+	other := &Server{secret: []byte("another-secret-another-secret-another")}
+	for name, f := range map[string]func() (string, error){
+		"other secret": func() (string, error) { return other.unseal(sealed) },
+		"flipped":      func() (string, error) { return s.unseal(sealed[:len(sealed)-2] + "AA") },
+		"short":        func() (string, error) { return s.unseal("AAAA") },
+		"not base64":   func() (string, error) { return s.unseal("!!!") },
+	} {
+		if got, err := f(); err == nil {
+			t.Errorf("%s: unsealed %q", name, got)
+		}
+	}
 }
 
 func TestAuthErrorsAreSupabaseShaped(t *testing.T) {
