@@ -429,6 +429,9 @@ func TestUpdateUserPassword(t *testing.T) {
 		wantAuthError(t, env.authJSON(t, "PUT", "/auth/v1/user", map[string]any{"email": "new@example.com"}, access), 422, "validation_failed", "")
 		wantAuthError(t, env.authJSON(t, "PUT", "/auth/v1/user", `{"password": `, access), 400, "bad_json", "")
 		wantAuthError(t, env.authJSON(t, "PUT", "/auth/v1/user", map[string]any{"password": "new-mutengo-pass-7"}, ""), 401, "no_authorization", "")
+		wantAuthError(t, env.do(t, "PUT", "/auth/v1/user", `password=x`, map[string]string{"Content-Type": "application/x-www-form-urlencoded", "Authorization": "Bearer " + access}), 415, "validation_failed", "")
+		wantAuthError(t, env.authJSON(t, "PUT", "/auth/v1/user", `{"password": "`+strings.Repeat("x", 70<<10)+`"}`, access), 413, "validation_failed", "")
+		wantAuthError(t, env.authJSON(t, "PUT", "/auth/v1/user", map[string]any{"phone": "+260971234567"}, access), 422, "phone_provider_disabled", "")
 
 		res := env.authJSON(t, "PUT", "/auth/v1/user", map[string]any{"password": "new-mutengo-pass-7", "email": " MWILA@example.com"}, access)
 		wantStatus(t, res, 200)
@@ -601,6 +604,7 @@ func TestRecoverRejectsBadInput(t *testing.T) {
 		wantAuthError(t, env.authJSON(t, "POST", "/auth/v1/recover", map[string]any{}, ""), 400, "validation_failed", "")
 		wantAuthError(t, env.authJSON(t, "POST", "/auth/v1/recover", map[string]any{"email": "mwila@"}, ""), 400, "email_address_invalid", "")
 		wantAuthError(t, env.authJSON(t, "POST", "/auth/v1/recover", `{"email": ["a"]}`, ""), 400, "bad_json", "")
+		wantAuthError(t, env.do(t, "POST", "/auth/v1/recover", `email=a@example.com`, map[string]string{"Content-Type": "multipart/form-data"}), 415, "validation_failed", "")
 		wantAuthError(t, env.authJSON(t, "POST", "/auth/v1/recover", `{"email": "`+strings.Repeat("a", 70<<10)+`"}`, ""), 413, "validation_failed", "")
 	})
 }
