@@ -705,6 +705,16 @@ func flipChar(s string, i int) string {
 
 func TestAuthErrorsAreSupabaseShaped(t *testing.T) {
 	eachEngine(t, nil, func(t *testing.T, env *testEnv) {
+		// Unknown auth routes answer JSON 404 with the version header too.
+		for _, c := range [][2]string{{"GET", "/auth/v1/factors"}, {"DELETE", "/auth/v1/user"}, {"GET", "/auth/v1/token"}} {
+			res := env.do(t, c[0], c[1], nil, nil)
+			if res.StatusCode != 404 && res.StatusCode != 405 {
+				t.Errorf("%s %s: status %d", c[0], c[1], res.StatusCode)
+			}
+			if res.Header.Get("X-Supabase-Api-Version") != "2024-01-01" {
+				t.Errorf("%s %s: no API version header", c[0], c[1])
+			}
+		}
 		// The body supabase-js reads for API version 2024-01-01: a string code and msg.
 		res := env.authJSON(t, "POST", "/auth/v1/token?grant_type=password", map[string]any{"email": "a@example.com", "password": "x"}, "")
 		var raw map[string]json.RawMessage
