@@ -703,6 +703,23 @@ func flipChar(s string, i int) string {
 	return s[:i] + string(c) + s[i+1:]
 }
 
+func TestControlCharactersAndBadUTF8NeverFail(t *testing.T) {
+	eachEngine(t, nil, func(t *testing.T, env *testEnv) {
+		nul := `"mwi\u0000la@example.com"`
+		wantAuthError(t, env.authJSON(t, "POST", "/auth/v1/signup", `{"email": `+nul+`, "password": "chitenge-lusaka-42"}`, ""), 400, "email_address_invalid", "")
+		wantAuthError(t, env.authJSON(t, "POST", "/auth/v1/token?grant_type=password", `{"email": `+nul+`, "password": "chitenge-lusaka-42"}`, ""), 400, "invalid_credentials", "")
+		wantAuthError(t, env.authJSON(t, "POST", "/auth/v1/recover", `{"email": `+nul+`}`, ""), 400, "email_address_invalid", "")
+		wantAuthError(t, env.do(t, "POST", "/auth/v1/signup", "{\"email\": \"m\xffw@example.com\", \"password\": \"chitenge-lusaka-42\"}", nil), 400, "email_address_invalid", "")
+		// Metadata and passwords may hold any character.
+		res := env.authJSON(t, "POST", "/auth/v1/signup", `{"email": "mwila@example.com", "password": "chitenge\u0000lusaka", "data": {"note": "a\u0000b"}}`, "")
+		wantStatus(t, res, 200)
+		// A User-Agent that is not UTF-8 is stored cleaned.
+		res = env.do(t, "POST", "/auth/v1/token?grant_type=password", `{"email": "mwila@example.com", "password": "chitenge\u0000lusaka"}`,
+			map[string]string{"User-Agent": "Tecno\xff\xfeSpark " + strings.Repeat("é", 400)})
+		wantStatus(t, res, 200)
+	})
+}
+
 func TestAuthErrorsAreSupabaseShaped(t *testing.T) {
 	eachEngine(t, nil, func(t *testing.T, env *testEnv) {
 		// Unknown auth routes answer JSON 404 with the version header too.
