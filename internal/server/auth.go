@@ -287,6 +287,7 @@ func (s *Server) handleToken() http.Handler {
 // unknown e-mail get the same answer after the same work (an argon2 check
 // against a dummy hash).
 func (s *Server) passwordGrant() http.Handler {
+	password.Dummy() // made now, so the first unknown e-mail costs no more than later ones
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		var c credentials
 		if !decodeAuth(w, r, &c) || !checkCredentials(w, &c) {
