@@ -2,11 +2,9 @@ package server
 
 import (
 	"context"
-	"encoding/json"
 	"io"
 	"maps"
 	"net/http"
-	"os"
 	"regexp"
 	"strings"
 	"testing"
@@ -15,6 +13,7 @@ import (
 	"salaula/internal/config"
 	"salaula/internal/mail"
 	"salaula/internal/store"
+	"salaula/internal/validate/validatetest"
 )
 
 // noFormLimit turns the forms rate limit off for tests that send many requests.
@@ -24,32 +23,6 @@ func noFormLimit(c *config.Config) { c.FormRateLimit = config.Rate{} }
 func validContact() map[string]any {
 	return map[string]any{"firstName": "  Chanda ", "lastName": "Mwale", "email": "  Chanda.Mwale@Example.COM ",
 		"phoneNumber": "+260 977 123456", "subject": "Unsolved issue", "message": "  My order from Kamwala has not arrived yet.  "}
-}
-
-// sharedCases reads one form's cases of testdata/validation-cases.json.
-func sharedCases(t *testing.T, form string) []struct {
-	Name   string            `json:"name"`
-	Input  map[string]any    `json:"input"`
-	Errors map[string]string `json:"errors"`
-} {
-	t.Helper()
-	raw, err := os.ReadFile("../../testdata/validation-cases.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var all map[string]json.RawMessage
-	if err := json.Unmarshal(raw, &all); err != nil {
-		t.Fatal(err)
-	}
-	var cases []struct {
-		Name   string            `json:"name"`
-		Input  map[string]any    `json:"input"`
-		Errors map[string]string `json:"errors"`
-	}
-	if err := json.Unmarshal(all[form], &cases); err != nil || len(cases) == 0 {
-		t.Fatalf("%s cases: %v (%d)", form, err, len(cases))
-	}
-	return cases
 }
 
 // fieldsOf returns the "fields" object of a function error body.
@@ -79,8 +52,8 @@ func TestFormsFollowTheSharedValidationCases(t *testing.T) {
 			{"waitlist", "/functions/v1/waitlist-signup", "waitlist_signups"},
 		} {
 			valid := 0
-			for _, tc := range sharedCases(t, form.cases) {
-				res := env.do(t, "POST", form.path, tc.Input, nil)
+			for _, tc := range validatetest.Load(t, form.cases) {
+				res := env.do(t, "POST", form.path, []byte(tc.Input), nil)
 				if len(tc.Errors) == 0 {
 					wantStatus(t, res, http.StatusOK)
 					if body := decode(t, res); body["success"] != true {

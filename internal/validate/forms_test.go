@@ -1,45 +1,22 @@
-package validate
+package validate_test
 
 import (
 	"encoding/json"
 	"maps"
-	"os"
 	"testing"
+
+	"salaula/internal/validate"
+	"salaula/internal/validate/validatetest"
 )
 
-// sharedCases reads one form's array of testdata/validation-cases.json.
-func sharedCases[T any](t *testing.T, form string) []struct {
-	Name   string `json:"name"`
-	Input  T      `json:"input"`
-	Errors Errors `json:"errors"`
-} {
-	t.Helper()
-	raw, err := os.ReadFile("../../testdata/validation-cases.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var all map[string]json.RawMessage
-	if err := json.Unmarshal(raw, &all); err != nil {
-		t.Fatal(err)
-	}
-	var cases []struct {
-		Name   string `json:"name"`
-		Input  T      `json:"input"`
-		Errors Errors `json:"errors"`
-	}
-	if err := json.Unmarshal(all[form], &cases); err != nil {
-		t.Fatalf("%s cases: %v", form, err)
-	}
-	if len(cases) < 5 {
-		t.Fatalf("%s: only %d shared cases", form, len(cases))
-	}
-	return cases
-}
-
 func TestContactFollowsTheSharedCases(t *testing.T) {
-	for _, tc := range sharedCases[Contact](t, "contact") {
+	for _, tc := range validatetest.Load(t, "contact") {
 		t.Run(tc.Name, func(t *testing.T) {
-			if got := CheckContact(tc.Input); !maps.Equal(got, tc.Errors) {
+			var in validate.Contact
+			if err := json.Unmarshal(tc.Input, &in); err != nil {
+				t.Fatal(err)
+			}
+			if got := validate.CheckContact(in); !maps.Equal(got, validate.Errors(tc.Errors)) {
 				t.Fatalf("CheckContact = %v, want %v", got, tc.Errors)
 			}
 		})
@@ -47,9 +24,13 @@ func TestContactFollowsTheSharedCases(t *testing.T) {
 }
 
 func TestWaitlistFollowsTheSharedCases(t *testing.T) {
-	for _, tc := range sharedCases[Waitlist](t, "waitlist") {
+	for _, tc := range validatetest.Load(t, "waitlist") {
 		t.Run(tc.Name, func(t *testing.T) {
-			if got := CheckWaitlist(tc.Input); !maps.Equal(got, tc.Errors) {
+			var in validate.Waitlist
+			if err := json.Unmarshal(tc.Input, &in); err != nil {
+				t.Fatal(err)
+			}
+			if got := validate.CheckWaitlist(in); !maps.Equal(got, validate.Errors(tc.Errors)) {
 				t.Fatalf("CheckWaitlist = %v, want %v", got, tc.Errors)
 			}
 		})
@@ -57,10 +38,10 @@ func TestWaitlistFollowsTheSharedCases(t *testing.T) {
 }
 
 func TestSubjectLabels(t *testing.T) {
-	if got := ContactSubjectLabel("Unsolved issue"); got != "Unsolved Issue" {
+	if got := validate.ContactSubjectLabel("Unsolved issue"); got != "Unsolved Issue" {
 		t.Fatalf("label = %q", got)
 	}
-	if got := ContactSubjectLabel("nope"); got != "nope" {
+	if got := validate.ContactSubjectLabel("nope"); got != "nope" {
 		t.Fatalf("unknown label = %q", got)
 	}
 }
