@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect as baseExpect, test, type Page } from '@playwright/test';
 import { execFileSync } from 'node:child_process';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -10,6 +10,9 @@ import { fileURLToPath } from 'node:url';
  * it is exercised through the Wardrobe Clearance page.)
  */
 
+/** The test machine is shared by several suites: give the page time to answer. */
+const expect = baseExpect.configure({ timeout: 15_000 });
+
 const binary = resolve(dirname(fileURLToPath(import.meta.url)), '../../bin/salaula');
 
 /** exportCSV runs `salaula admin export` on the test server's data folder and parses the CSV. */
@@ -18,6 +21,12 @@ function exportCSV(...args: string[]): Record<string, string>[] {
   const rows = parseCSV(out);
   const [header, ...records] = rows;
   return records.map((r) => Object.fromEntries(header.map((h, i) => [h, r[i] ?? ''])));
+}
+
+/** openPage goes to path and waits (generously: the test machine is shared) for its h1. */
+async function openPage(page: Page, path: string, heading: string) {
+  await page.goto(path);
+  await expect(page.getByRole('heading', { level: 1, name: heading })).toBeVisible({ timeout: 30_000 });
 }
 
 /** parseCSV reads RFC 4180 CSV (quoted cells, doubled quotes, line breaks in quotes). */
@@ -43,8 +52,7 @@ function parseCSV(text: string): string[][] {
 
 test('the contact form shows its errors, then sends a message the founders can export', async ({ page }) => {
   const email = `chanda.${Date.now()}@example.com`;
-  await page.goto('/contact');
-  await expect(page.getByRole('heading', { level: 1, name: 'Contact Us' })).toBeVisible();
+  await openPage(page, '/contact', 'Contact Us');
   await expect(page.getByText('Any question or remarks? Just write us a message!')).toBeVisible();
 
   // Bad input: every spec message, nothing sent.
@@ -86,8 +94,7 @@ test('the contact form shows its errors, then sends a message the founders can e
 
 test('the Wardrobe Clearance waitlist rejects a bad e-mail, then joins and shows up in the export', async ({ page }) => {
   const email = `mwila.${Date.now()}@example.com`;
-  await page.goto('/wardrobeclearance?utm_source=e2e&utm_medium=browser&utm_campaign=forms-spec');
-  await expect(page.getByRole('heading', { level: 1, name: 'Join Our Wardrobe Clearance Program' })).toBeVisible();
+  await openPage(page, '/wardrobeclearance?utm_source=e2e&utm_medium=browser&utm_campaign=forms-spec', 'Join Our Wardrobe Clearance Program');
   const box = page.getByRole('textbox', { name: /Email address/ });
   const join = page.getByRole('button', { name: 'Join the Waitlist' });
 
@@ -125,7 +132,7 @@ test('the Wardrobe Clearance waitlist rejects a bad e-mail, then joins and shows
 });
 
 test('the waitlist bot trap is invisible to people', async ({ page }) => {
-  await page.goto('/wardrobeclearance');
+  await openPage(page, '/wardrobeclearance', 'Join Our Wardrobe Clearance Program');
   const trap = page.locator('input[name="website"]');
   await expect(trap).toHaveAttribute('tabindex', '-1');
   await expect(trap).not.toBeInViewport();
