@@ -138,3 +138,19 @@ test('the waitlist bot trap is invisible to people', async ({ page }) => {
   await expect(trap).not.toBeInViewport();
   await expect(page.getByRole('textbox', { name: 'Website' })).toHaveCount(0);
 });
+
+test('the contact and clearance pages pass an accessibility scan on a phone-sized screen', async ({ page }) => {
+  const { default: AxeBuilder } = await import('@axe-core/playwright');
+  await page.setViewportSize({ width: 360, height: 740 });
+  for (const [path, heading] of [
+    ['/contact', 'Contact Us'],
+    ['/wardrobeclearance', 'Join Our Wardrobe Clearance Program'],
+  ] as const) {
+    await openPage(page, path, heading);
+    const { violations } = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa']).analyze();
+    expect(violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+    // Nothing is wider than the screen.
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+    await page.screenshot({ path: `test-results/forms-${path.slice(1)}-360.png`, fullPage: true });
+  }
+});

@@ -113,7 +113,7 @@ export function ContactForm() {
         </Alert>
       )}
       <Box sx={{ display: 'flex', justifyContent: { xs: 'stretch', sm: 'flex-end' } }}>
-        <Button type="submit" variant="contained" size="large" disabled={sending} sx={{ minWidth: 200, width: { xs: '100%', sm: 'auto' } }}>
+        <Button type="submit" variant="contained" size="large" disabled={sending} sx={{ minWidth: 200, width: { xs: '100%', sm: 'auto' }, textTransform: 'none', fontWeight: 700 }}>
           {sending ? 'Sending...' : 'Send Message'}
         </Button>
       </Box>

@@ -86,7 +86,7 @@ export function WaitlistForm({ programName, errorMessage, successDetail }: Waitl
           variant="contained"
           disabled={submitting}
           startIcon={submitting ? <CircularProgress size={16} color="inherit" aria-hidden /> : undefined}
-          sx={{ whiteSpace: 'nowrap', minWidth: 160, py: 1 }}
+          sx={{ whiteSpace: 'nowrap', minWidth: 160, py: 1, textTransform: 'none', fontWeight: 700 }}
         >
           {submitting ? 'Joining...' : 'Join the Waitlist'}
         </Button>
