@@ -98,3 +98,18 @@ export const SPACING_UNIT_PX = 8;
 
 /** Paths that show the top navigation bar. */
 export const TOP_NAV_PATHS = ['/', '/sign_up'] as const;
+
+/** Contact Us: the phone line and the four social networks of the Contact Information panel. */
+export const CONTACT_PHONE = '+260 970 000 000';
+export const CONTACT_SOCIAL_LINKS = [
+  { name: 'Facebook', href: 'https://www.facebook.com/salaula' },
+  { name: 'Instagram', href: 'https://www.instagram.com/salaula' },
+  { name: 'X', href: 'https://x.com/salaula' },
+  { name: 'LinkedIn', href: 'https://www.linkedin.com/company/salaula' },
+] as const;
+
+/** Upper bounds of the public forms (the server enforces the same, in characters). */
+export const FORM_LIMITS = { name: 100, email: 254, phone: 30, message: 5000 } as const;
+
+/** The hidden bot-trap field of the public forms: people never fill it. */
+export const BOT_TRAP_FIELD = 'website';

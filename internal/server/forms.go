@@ -1,0 +1,259 @@
+package server
+
+import (
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"html/template"
+	"net/http"
+	"net/url"
+	"strings"
+	"unicode/utf8"
+
+	"salaula/internal/mail"
+	"salaula/internal/store"
+	"salaula/internal/validate"
+)
+
+// invalidFormMessage is the top-level error of a form with field errors.
+const invalidFormMessage = "Please correct the highlighted fields and try again."
+
+// contactRequest is the body of contact-form-submit: the spec's fields plus
+// the bot trap.
+type contactRequest struct {
+	FirstName   string `json:"firstName"`
+	LastName    string `json:"lastName"`
+	Email       string `json:"email"`
+	PhoneNumber string `json:"phoneNumber"`
+	Subject     string `json:"subject"`
+	Message     string `json:"message"`
+	Website     string `json:"website"` // bot trap: hidden from people, must stay empty
+}
+
+// waitlistRequest is the body of waitlist-signup: the spec's fields, where
+// the sign-up came from, and the bot trap.
+type waitlistRequest struct {
+	Email       string `json:"email"`
+	ProgramName string `json:"programName"`
+	PagePath    string `json:"pagePath"`
+	Referrer    string `json:"referrer"`
+	UTMSource   string `json:"utm_source"`
+	UTMMedium   string `json:"utm_medium"`
+	UTMCampaign string `json:"utm_campaign"`
+	UTMTerm     string `json:"utm_term"`
+	UTMContent  string `json:"utm_content"`
+	Website     string `json:"website"` // bot trap
+}
+
+// Longest kept source fields, in characters; longer values are cut, since
+// the person signing up cannot act on an error about them.
+const (
+	maxSourcePath = 300
+	maxReferrer   = 500
+	maxUTM        = 150
+)
+
+// handleContactFormSubmit stores a Contact Us message and e-mails it to the
+// support address. 400 with field errors for invalid input.
+func (s *Server) handleContactFormSubmit() http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var req contactRequest
+		if err := decodeJSON(w, r, &req); err != nil {
+			writeRequestError(w, err)
+			return
+		}
+		if !validate.Blank(req.Website) {
+			s.logger.Info("bot trap: contact message dropped", "ip", s.clientIP(r))
+			writeJSON(w, http.StatusOK, contactSent)
+			return
+		}
+		if errs := validate.CheckContact(validate.Contact{FirstName: req.FirstName, LastName: req.LastName,
+			Email: req.Email, PhoneNumber: req.PhoneNumber, Subject: req.Subject, Message: req.Message}); len(errs) > 0 {
+			writeFunctionError(w, http.StatusBadRequest, invalidFormMessage, errs)
+			return
+		}
+		m := &store.ContactMessage{
+			FirstName:   strings.TrimSpace(req.FirstName),
+			LastName:    strings.TrimSpace(req.LastName),
+			Email:       validate.NormaliseEmail(req.Email),
+			PhoneNumber: strings.TrimSpace(req.PhoneNumber),
+			Subject:     req.Subject,
+			Message:     strings.TrimSpace(req.Message),
+		}
+		if err := s.db.CreateContactMessage(r.Context(), m); err != nil {
+			s.logger.Error("store contact message", "err", err)
+			writeFunctionError(w, http.StatusInternalServerError, "We could not save your message. Please try again in a few minutes.", nil)
+			return
+		}
+		if err := s.mailer.Send(r.Context(), contactMail(s.cfg.SupportEmail, m)); err != nil {
+			s.logger.Error("mail contact message (it is stored)", "id", m.ID, "err", err)
+		}
+		writeJSON(w, http.StatusOK, contactSent)
+	})
+}
+
+// contactSent is the body of a successful contact-form-submit.
+var contactSent = map[string]any{"success": true, "message": "Message sent successfully! We'll be in touch soon."}
+
+// contactMail is the e-mail to support about m.
+func contactMail(to string, m *store.ContactMessage) mail.Message {
+	name := oneLine(m.FirstName + " " + m.LastName)
+	phone := m.PhoneNumber
+	if phone == "" {
+		phone = "(not given)"
+	}
+	return mail.Message{
+		To:      to,
+		Subject: fmt.Sprintf("Contact form: %s from %s", validate.ContactSubjectLabel(m.Subject), name),
+		Kind:    "contact",
+		Body: fmt.Sprintf("A message came through the Contact Us form.\n\nFrom: %s\nReply to: %s\nPhone: %s\nSubject: %s\nReceived: %s\n\n%s\n",
+			name, m.Email, phone, validate.ContactSubjectLabel(m.Subject), m.CreatedAt.Format("2 Jan 2006 15:04 MST"), m.Message),
+	}
+}
+
+// oneLine replaces line breaks so user text can sit in a mail header.
+func oneLine(s string) string {
+	return strings.Join(strings.Fields(s), " ")
+}
+
+// handleWaitlistSignup puts an e-mail on a program's waitlist once and sends
+// the confirmation with its unsubscribe link. A repeat answers 200 and
+// changes nothing.
+func (s *Server) handleWaitlistSignup() http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var req waitlistRequest
+		if err := decodeJSON(w, r, &req); err != nil {
+			writeRequestError(w, err)
+			return
+		}
+		if !validate.Blank(req.Website) {
+			s.logger.Info("bot trap: waitlist sign-up dropped", "ip", s.clientIP(r))
+			writeJSON(w, http.StatusOK, waitlistJoined)
+			return
+		}
+		if errs := validate.CheckWaitlist(validate.Waitlist{Email: req.Email, ProgramName: req.ProgramName}); len(errs) > 0 {
+			writeFunctionError(w, http.StatusBadRequest, invalidFormMessage, errs)
+			return
+		}
+		tok, hash, err := newUnsubscribeToken()
+		if err != nil {
+			s.logger.Error("unsubscribe token", "err", err)
+			writeFunctionError(w, http.StatusInternalServerError, "We could not add you to the waitlist. Please try again in a few minutes.", nil)
+			return
+		}
+		su := &store.WaitlistSignup{
+			Email:                validate.NormaliseEmail(req.Email),
+			Program:              req.ProgramName,
+			PagePath:             clip(req.PagePath, maxSourcePath),
+			Referrer:             clip(req.Referrer, maxReferrer),
+			UTMSource:            clip(req.UTMSource, maxUTM),
+			UTMMedium:            clip(req.UTMMedium, maxUTM),
+			UTMCampaign:          clip(req.UTMCampaign, maxUTM),
+			UTMTerm:              clip(req.UTMTerm, maxUTM),
+			UTMContent:           clip(req.UTMContent, maxUTM),
+			UnsubscribeTokenHash: hash,
+		}
+		joined, err := s.db.JoinWaitlist(r.Context(), su)
+		if err != nil {
+			s.logger.Error("store waitlist sign-up", "err", err)
+			writeFunctionError(w, http.StatusInternalServerError, "We could not add you to the waitlist. Please try again in a few minutes.", nil)
+			return
+		}
+		if joined {
+			if err := s.mailer.Send(r.Context(), s.waitlistMail(su, tok)); err != nil {
+				s.logger.Error("mail waitlist confirmation (the sign-up is stored)", "id", su.ID, "err", err)
+			}
+		}
+		writeJSON(w, http.StatusOK, waitlistJoined)
+	})
+}
+
+// waitlistJoined is the body of a successful waitlist-signup, new or repeated.
+var waitlistJoined = map[string]any{"success": true, "message": "You're on the list!"}
+
+// waitlistMail is the confirmation of a new sign-up, with its unsubscribe link.
+func (s *Server) waitlistMail(su *store.WaitlistSignup, token string) mail.Message {
+	link := s.cfg.PublicURL + "/functions/v1/waitlist-unsubscribe?token=" + url.QueryEscape(token)
+	return mail.Message{
+		To:      su.Email,
+		Subject: "You're on the list: Salaula " + su.Program,
+		Kind:    "waitlist",
+		Body: fmt.Sprintf("Muli shani!\n\nThank you for joining the waitlist of the Salaula %s. "+
+			"We'll e-mail you as soon as it opens in Lusaka.\n\n"+
+			"If you did not sign up, or no longer want these e-mails, unsubscribe with one click:\n%s\n\nThe Salaula team\n",
+			su.Program, link),
+	}
+}
+
+// newUnsubscribeToken returns a random token for an unsubscribe link and the
+// hash stored in its place.
+func newUnsubscribeToken() (token, hash string, err error) {
+	raw := make([]byte, 24)
+	if _, err := rand.Read(raw); err != nil {
+		return "", "", err
+	}
+	token = hex.EncodeToString(raw)
+	return token, hashToken(token), nil
+}
+
+func hashToken(token string) string {
+	sum := sha256.Sum256([]byte(token))
+	return hex.EncodeToString(sum[:])
+}
+
+// clip trims s and cuts it to at most max characters.
+func clip(s string, max int) string {
+	s = strings.TrimSpace(s)
+	if utf8.RuneCountInString(s) <= max {
+		return s
+	}
+	return string([]rune(s)[:max])
+}
+
+// unsubscribePage is the small page the unsubscribe link opens.
+var unsubscribePage = template.Must(template.New("unsubscribe").Parse(`<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{{.Title}} · Salaula</title>
+<style>body{font-family:system-ui,sans-serif;max-width:32rem;margin:3rem auto;padding:0 1rem;line-height:1.5;color:#222}a{color:#1b5e20}</style>
+</head><body><main>
+<h1>{{.Title}}</h1>
+<p>{{.Text}}</p>
+<p><a href="/">Back to Salaula</a></p>
+</main></body></html>
+`))
+
+// handleWaitlistUnsubscribe is the one-click unsubscribe link of the
+// confirmation e-mail: it marks the sign-up unsubscribed and answers a small
+// page. An unknown token answers 404 with a friendly page.
+func (s *Server) handleWaitlistUnsubscribe() http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		page := func(status int, title, text string) {
+			w.Header().Set("Content-Type", "text/html; charset=utf-8")
+			w.Header().Set("Cache-Control", "no-store")
+			w.WriteHeader(status)
+			unsubscribePage.Execute(w, map[string]string{"Title": title, "Text": text})
+		}
+		unknown := func() {
+			page(http.StatusNotFound, "Link not recognised", "This unsubscribe link is incomplete or no longer valid. "+
+				"Open the link in your latest Salaula e-mail again, or write to "+s.cfg.SupportEmail+" and we will take you off the list.")
+		}
+		tok := r.URL.Query().Get("token")
+		if tok == "" || len(tok) > 200 {
+			unknown()
+			return
+		}
+		su, err := s.db.UnsubscribeWaitlist(r.Context(), hashToken(tok))
+		if errors.Is(err, store.ErrNotFound) {
+			unknown()
+			return
+		}
+		if err != nil {
+			s.logger.Error("unsubscribe", "err", err)
+			page(http.StatusServiceUnavailable, "Please try again", "We could not update the waitlist just now. Please open the link again in a few minutes.")
+			return
+		}
+		page(http.StatusOK, "You have been unsubscribed", su.Email+" will get no more e-mails about the "+su.Program+" waitlist. Changed your mind? Join again on our website at any time.")
+	})
+}

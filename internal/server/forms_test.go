@@ -1,0 +1,293 @@
+package server
+
+import (
+	"context"
+	"io"
+	"maps"
+	"net/http"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"salaula/internal/config"
+	"salaula/internal/mail"
+	"salaula/internal/store"
+	"salaula/internal/validate/validatetest"
+)
+
+// noFormLimit turns the forms rate limit off for tests that send many requests.
+func noFormLimit(c *config.Config) { c.FormRateLimit = config.Rate{} }
+
+// validContact is a contact form that passes every rule.
+func validContact() map[string]any {
+	return map[string]any{"firstName": "  Chanda ", "lastName": "Mwale", "email": "  Chanda.Mwale@Example.COM ",
+		"phoneNumber": "+260 977 123456", "subject": "Unsolved issue", "message": "  My order from Kamwala has not arrived yet.  "}
+}
+
+// fieldsOf returns the "fields" object of a function error body.
+func fieldsOf(t *testing.T, body map[string]any) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	f, _ := body["fields"].(map[string]any)
+	for k, v := range f {
+		out[k], _ = v.(string)
+	}
+	return out
+}
+
+func count(t *testing.T, db *store.DB, table string) int {
+	t.Helper()
+	var n int
+	if err := db.QueryRow(context.Background(), `SELECT COUNT(*) FROM `+table).Scan(&n); err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
+func TestFormsFollowTheSharedValidationCases(t *testing.T) {
+	eachEngine(t, noFormLimit, func(t *testing.T, env *testEnv) {
+		for _, form := range []struct{ cases, path, table string }{
+			{"contact", "/functions/v1/contact-form-submit", "contact_messages"},
+			{"waitlist", "/functions/v1/waitlist-signup", "waitlist_signups"},
+		} {
+			valid := 0
+			for _, tc := range validatetest.Load(t, form.cases) {
+				res := env.do(t, "POST", form.path, []byte(tc.Input), nil)
+				if len(tc.Errors) == 0 {
+					wantStatus(t, res, http.StatusOK)
+					if body := decode(t, res); body["success"] != true {
+						t.Fatalf("%s/%s: body %v", form.cases, tc.Name, body)
+					}
+					valid++
+					continue
+				}
+				wantStatus(t, res, http.StatusBadRequest)
+				body := decode(t, res)
+				if got := fieldsOf(t, body); !maps.Equal(got, tc.Errors) {
+					t.Errorf("%s/%s: fields %v, want %v", form.cases, tc.Name, got, tc.Errors)
+				}
+				if body["error"] != "Please correct the highlighted fields and try again." {
+					t.Errorf("%s/%s: error %v", form.cases, tc.Name, body["error"])
+				}
+			}
+			// Only the valid cases were stored (waitlist: some repeat one address).
+			if n := count(t, env.DB, form.table); n == 0 || n > valid {
+				t.Fatalf("%s: %d rows stored for %d valid cases", form.table, n, valid)
+			}
+		}
+	})
+}
+
+func TestContactMessageIsStoredAndMailedToSupport(t *testing.T) {
+	eachEngine(t, nil, func(t *testing.T, env *testEnv) {
+		ctx := context.Background()
+		// supabase-js sends the anon key; the function answers with or without it.
+		res := env.do(t, "POST", "/functions/v1/contact-form-submit", validContact(), map[string]string{"apikey": "anything"})
+		wantStatus(t, res, http.StatusOK)
+		if body := decode(t, res); body["success"] != true {
+			t.Fatalf("body %v", body)
+		}
+		var got []store.ContactMessage
+		env.DB.EachContactMessage(ctx, func(m *store.ContactMessage) error { got = append(got, *m); return nil })
+		if len(got) != 1 {
+			t.Fatalf("%d messages stored", len(got))
+		}
+		m := got[0]
+		if m.FirstName != "Chanda" || m.Email != "chanda.mwale@example.com" || m.Subject != "Unsolved issue" ||
+			m.Message != "My order from Kamwala has not arrived yet." || m.PhoneNumber != "+260 977 123456" {
+			t.Fatalf("stored %+v", m)
+		}
+		if time.Since(m.CreatedAt) > time.Minute {
+			t.Fatalf("created_at %v", m.CreatedAt)
+		}
+		sent, err := mail.Recent(ctx, env.DB, env.Config.SupportEmail, 5)
+		if err != nil || len(sent) != 1 {
+			t.Fatalf("mail to support: %v, %v", sent, err)
+		}
+		if sent[0].Kind != "contact" || !strings.Contains(sent[0].Subject, "Unsolved Issue") ||
+			!strings.Contains(sent[0].Body, "Reply to: chanda.mwale@example.com") ||
+			!strings.Contains(sent[0].Body, "My order from Kamwala has not arrived yet.") {
+			t.Fatalf("mail %+v", sent[0])
+		}
+	})
+}
+
+func TestContactMessageIsKeptWhenTheMailFails(t *testing.T) {
+	eachEngine(t, func(c *config.Config) { c.SupportEmail = "support@salaula.test\r\nBcc: x@example.com" }, func(t *testing.T, env *testEnv) {
+		res := env.do(t, "POST", "/functions/v1/contact-form-submit", validContact(), nil)
+		wantStatus(t, res, http.StatusOK)
+		if n := count(t, env.DB, "contact_messages"); n != 1 {
+			t.Fatalf("%d messages stored", n)
+		}
+		if n := count(t, env.DB, "outbox_emails"); n != 0 {
+			t.Fatalf("%d mails recorded", n)
+		}
+		if !strings.Contains(env.Logs.String(), "mail contact message (it is stored)") {
+			t.Fatalf("mail failure not logged: %s", env.Logs.String())
+		}
+	})
+}
+
+func TestFormsRejectBadRequests(t *testing.T) {
+	eachEngine(t, noFormLimit, func(t *testing.T, env *testEnv) {
+		big := validContact()
+		big["message"] = strings.Repeat("a", 70<<10)
+		for _, path := range []string{"/functions/v1/contact-form-submit", "/functions/v1/waitlist-signup"} {
+			for _, tc := range []struct {
+				name    string
+				body    any
+				headers map[string]string
+				status  int
+				msg     string
+			}{
+				{"malformed JSON", `{"email": "a@b.co",`, nil, 400, "Request body is not valid JSON"},
+				{"empty body", "", nil, 400, "Request body is empty: send a JSON object"},
+				{"an array", `[1, 2]`, nil, 400, "Request body must be a JSON object"},
+				{"a field of the wrong type", `{"email": 42}`, nil, 400, "Field email has the wrong type"},
+				{"two objects", `{} {}`, nil, 400, "Request body must hold a single JSON object"},
+				{"over 64 KiB", big, nil, 413, "Request body is too large (at most 64 KiB)"},
+				{"form-encoded", "email=a%40b.co", map[string]string{"Content-Type": "application/x-www-form-urlencoded"}, 415, "Content-Type must be application/json"},
+				{"plain text", `{"email":"a@b.co"}`, map[string]string{"Content-Type": "text/plain"}, 415, "Content-Type must be application/json"},
+			} {
+				res := env.do(t, "POST", path, tc.body, tc.headers)
+				wantStatus(t, res, tc.status)
+				if body := decode(t, res); body["error"] != tc.msg {
+					t.Errorf("%s %s: error %v, want %q", path, tc.name, body["error"], tc.msg)
+				}
+			}
+		}
+		if n := count(t, env.DB, "contact_messages") + count(t, env.DB, "waitlist_signups"); n != 0 {
+			t.Fatalf("%d rows stored from bad requests", n)
+		}
+	})
+}
+
+func TestBotTrapAnswersSuccessAndStoresNothing(t *testing.T) {
+	eachEngine(t, nil, func(t *testing.T, env *testEnv) {
+		c := validContact()
+		c["website"] = "http://spam.example"
+		res := env.do(t, "POST", "/functions/v1/contact-form-submit", c, nil)
+		wantStatus(t, res, http.StatusOK)
+		if body := decode(t, res); body["success"] != true {
+			t.Fatalf("contact body %v", body)
+		}
+		res = env.do(t, "POST", "/functions/v1/waitlist-signup", map[string]any{"email": "bot@example.com", "programName": "Upcycling Initiative", "website": "x"}, nil)
+		wantStatus(t, res, http.StatusOK)
+		if body := decode(t, res); body["success"] != true || body["message"] != "You're on the list!" {
+			t.Fatalf("waitlist body %v", body)
+		}
+		for _, table := range []string{"contact_messages", "waitlist_signups", "outbox_emails"} {
+			if n := count(t, env.DB, table); n != 0 {
+				t.Fatalf("%s: %d rows after the bot trap", table, n)
+			}
+		}
+	})
+}
+
+func TestFormsAreRateLimitedPerClient(t *testing.T) {
+	eachEngine(t, func(c *config.Config) { c.FormRateLimit = config.Rate{Count: 2, Window: time.Minute} }, func(t *testing.T, env *testEnv) {
+		wantStatus(t, env.do(t, "POST", "/functions/v1/contact-form-submit", validContact(), nil), 200)
+		wantStatus(t, env.do(t, "POST", "/functions/v1/waitlist-signup", map[string]any{"email": "a@example.com", "programName": "Upcycling Initiative"}, nil), 200)
+		for _, path := range []string{"/functions/v1/contact-form-submit", "/functions/v1/waitlist-signup"} {
+			res := env.do(t, "POST", path, validContact(), nil)
+			wantStatus(t, res, http.StatusTooManyRequests)
+			if res.Header.Get("Retry-After") == "" {
+				t.Fatal("no Retry-After")
+			}
+			if body := decode(t, res); body["error"] != "Too many requests. Please wait a few minutes and try again." {
+				t.Fatalf("429 body %v", body)
+			}
+		}
+		if n := count(t, env.DB, "contact_messages"); n != 1 {
+			t.Fatalf("%d messages stored", n)
+		}
+	})
+}
+
+var unsubscribeLink = regexp.MustCompile(`(http\S+/functions/v1/waitlist-unsubscribe\?token=[0-9a-f]+)`)
+
+func TestWaitlistSignupIsStoredOnceWithItsSourceAndConfirmed(t *testing.T) {
+	eachEngine(t, nil, func(t *testing.T, env *testEnv) {
+		ctx := context.Background()
+		signup := map[string]any{"email": " Mwila@Example.com ", "programName": "Wardrobe Clearance Program",
+			"pagePath": "/wardrobeclearance", "referrer": "https://www.facebook.com/", "utm_source": "facebook",
+			"utm_medium": "social", "utm_campaign": "launch", "utm_term": "thrift", "utm_content": strings.Repeat("c", 400)}
+		wantStatus(t, env.do(t, "POST", "/functions/v1/waitlist-signup", signup, nil), http.StatusOK)
+		first, err := env.DB.WaitlistSignupByEmail(ctx, "mwila@example.com", "Wardrobe Clearance Program")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if first.PagePath != "/wardrobeclearance" || first.Referrer != "https://www.facebook.com/" || first.UTMSource != "facebook" ||
+			first.UTMMedium != "social" || first.UTMCampaign != "launch" || first.UTMTerm != "thrift" || len(first.UTMContent) != 150 ||
+			first.UnsubscribedAt != nil {
+			t.Fatalf("stored %+v", first)
+		}
+		// The same person again (other case, other source): 200, nothing changes, no second mail.
+		again := map[string]any{"email": "MWILA@example.com", "programName": "Wardrobe Clearance Program", "pagePath": "/elsewhere"}
+		res := env.do(t, "POST", "/functions/v1/waitlist-signup", again, nil)
+		wantStatus(t, res, http.StatusOK)
+		if body := decode(t, res); body["success"] != true {
+			t.Fatalf("repeat body %v", body)
+		}
+		second, _ := env.DB.WaitlistSignupByEmail(ctx, "mwila@example.com", "Wardrobe Clearance Program")
+		if *second != *first || count(t, env.DB, "waitlist_signups") != 1 {
+			t.Fatalf("repeat changed the row: %+v -> %+v", first, second)
+		}
+		sent, _ := mail.Recent(ctx, env.DB, "mwila@example.com", 5)
+		if len(sent) != 1 || sent[0].Kind != "waitlist" || !strings.Contains(sent[0].Body, "Wardrobe Clearance Program") {
+			t.Fatalf("confirmations %+v", sent)
+		}
+		link := unsubscribeLink.FindString(sent[0].Body)
+		if !strings.HasPrefix(link, env.Config.PublicURL+"/functions/v1/waitlist-unsubscribe?token=") {
+			t.Fatalf("no unsubscribe link in %q", sent[0].Body)
+		}
+		// The other program is a separate sign-up.
+		wantStatus(t, env.do(t, "POST", "/functions/v1/waitlist-signup", map[string]any{"email": "mwila@example.com", "programName": "Upcycling Initiative"}, nil), 200)
+		if n := count(t, env.DB, "waitlist_signups"); n != 2 {
+			t.Fatalf("%d sign-ups, want 2", n)
+		}
+	})
+}
+
+func TestUnsubscribeLinkWorksWithOneClick(t *testing.T) {
+	eachEngine(t, nil, func(t *testing.T, env *testEnv) {
+		ctx := context.Background()
+		join := map[string]any{"email": "bwalya@example.com", "programName": "Upcycling Initiative"}
+		wantStatus(t, env.do(t, "POST", "/functions/v1/waitlist-signup", join, nil), 200)
+		sent, _ := mail.Recent(ctx, env.DB, "bwalya@example.com", 1)
+		if len(sent) != 1 {
+			t.Fatal("no confirmation")
+		}
+		path := strings.TrimPrefix(unsubscribeLink.FindString(sent[0].Body), env.Config.PublicURL)
+		for i := 0; i < 2; i++ { // a second click is just as friendly
+			res := env.do(t, "GET", path, nil, nil)
+			wantStatus(t, res, http.StatusOK)
+			page, _ := io.ReadAll(res.Body)
+			if !strings.HasPrefix(res.Header.Get("Content-Type"), "text/html") || !strings.Contains(string(page), "You have been unsubscribed") ||
+				!strings.Contains(string(page), "bwalya@example.com") {
+				t.Fatalf("page %s", page)
+			}
+		}
+		su, _ := env.DB.WaitlistSignupByEmail(ctx, "bwalya@example.com", "Upcycling Initiative")
+		if su.UnsubscribedAt == nil {
+			t.Fatal("not marked unsubscribed")
+		}
+		for _, bad := range []string{"/functions/v1/waitlist-unsubscribe", "/functions/v1/waitlist-unsubscribe?token=deadbeef",
+			"/functions/v1/waitlist-unsubscribe?token=" + strings.Repeat("x", 5000)} {
+			res := env.do(t, "GET", bad, nil, nil)
+			wantStatus(t, res, http.StatusNotFound)
+			page, _ := io.ReadAll(res.Body)
+			if !strings.Contains(string(page), "Link not recognised") {
+				t.Fatalf("%s: page %s", bad, page)
+			}
+		}
+		// Joining again after unsubscribing puts the person back with a new link.
+		wantStatus(t, env.do(t, "POST", "/functions/v1/waitlist-signup", join, nil), 200)
+		su, _ = env.DB.WaitlistSignupByEmail(ctx, "bwalya@example.com", "Upcycling Initiative")
+		sent, _ = mail.Recent(ctx, env.DB, "bwalya@example.com", 5)
+		if su.UnsubscribedAt != nil || len(sent) != 2 || unsubscribeLink.FindString(sent[0].Body) == unsubscribeLink.FindString(sent[1].Body) {
+			t.Fatalf("rejoin: %+v, %d mails", su, len(sent))
+		}
+	})
+}

@@ -1,0 +1,169 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"time"
+)
+
+// ContactMessage is one message sent through the Contact Us form.
+type ContactMessage struct {
+	ID          string
+	FirstName   string
+	LastName    string
+	Email       string
+	PhoneNumber string
+	Subject     string
+	Message     string
+	CreatedAt   time.Time
+}
+
+// CreateContactMessage stores m, filling in its ID and CreatedAt when empty.
+func (db *DB) CreateContactMessage(ctx context.Context, m *ContactMessage) error {
+	if m.ID == "" {
+		m.ID = NewID()
+	}
+	if m.CreatedAt.IsZero() {
+		m.CreatedAt = Now()
+	}
+	_, err := db.Exec(ctx, `INSERT INTO contact_messages (id, first_name, last_name, email, phone_number, subject, message, created_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+		m.ID, m.FirstName, m.LastName, m.Email, m.PhoneNumber, m.Subject, m.Message, m.CreatedAt)
+	return err
+}
+
+// EachContactMessage calls fn for every contact message, oldest first,
+// stopping at the first error fn returns.
+func (db *DB) EachContactMessage(ctx context.Context, fn func(*ContactMessage) error) error {
+	rows, err := db.Query(ctx, `SELECT id, first_name, last_name, email, phone_number, subject, message, created_at
+		FROM contact_messages ORDER BY created_at, id`)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var m ContactMessage
+		if err := rows.Scan(&m.ID, &m.FirstName, &m.LastName, &m.Email, &m.PhoneNumber, &m.Subject, &m.Message, &m.CreatedAt); err != nil {
+			return err
+		}
+		m.CreatedAt = m.CreatedAt.UTC()
+		if err := fn(&m); err != nil {
+			return err
+		}
+	}
+	return rows.Err()
+}
+
+// WaitlistSignup is one e-mail address on the waitlist of one program, with
+// where the sign-up came from.
+type WaitlistSignup struct {
+	ID          string
+	Email       string // trimmed and lower-cased
+	Program     string
+	PagePath    string // the app's page the form was on
+	Referrer    string // document.referrer of that page
+	UTMSource   string
+	UTMMedium   string
+	UTMCampaign string
+	UTMTerm     string
+	UTMContent  string
+	// UnsubscribeTokenHash is the SHA-256 (hex) of the token in the
+	// confirmation e-mail's unsubscribe link.
+	UnsubscribeTokenHash string
+	UnsubscribedAt       *time.Time
+	CreatedAt            time.Time
+}
+
+const waitlistColumns = `id, email, program, page_path, referrer, utm_source, utm_medium, utm_campaign, utm_term, utm_content,
+	unsubscribe_token_hash, unsubscribed_at, created_at`
+
+func scanWaitlist(row interface{ Scan(...any) error }) (*WaitlistSignup, error) {
+	var s WaitlistSignup
+	var unsub sql.NullTime
+	err := row.Scan(&s.ID, &s.Email, &s.Program, &s.PagePath, &s.Referrer, &s.UTMSource, &s.UTMMedium, &s.UTMCampaign,
+		&s.UTMTerm, &s.UTMContent, &s.UnsubscribeTokenHash, &unsub, &s.CreatedAt)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, ErrNotFound
+	}
+	if err != nil {
+		return nil, err
+	}
+	if unsub.Valid {
+		t := unsub.Time.UTC()
+		s.UnsubscribedAt = &t
+	}
+	s.CreatedAt = s.CreatedAt.UTC()
+	return &s, nil
+}
+
+// JoinWaitlist stores s unless its (e-mail, program) is already on the list.
+// It reports whether s was stored. A sign-up that was unsubscribed earlier is
+// subscribed again with s's token hash (and reported as joined); an active one
+// is left exactly as it is.
+func (db *DB) JoinWaitlist(ctx context.Context, s *WaitlistSignup) (joined bool, err error) {
+	if s.ID == "" {
+		s.ID = NewID()
+	}
+	if s.CreatedAt.IsZero() {
+		s.CreatedAt = Now()
+	}
+	res, err := db.Exec(ctx, `INSERT INTO waitlist_signups (`+waitlistColumns+`)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?)
+		ON CONFLICT (email, program) DO NOTHING`,
+		s.ID, s.Email, s.Program, s.PagePath, s.Referrer, s.UTMSource, s.UTMMedium, s.UTMCampaign, s.UTMTerm, s.UTMContent,
+		s.UnsubscribeTokenHash, s.CreatedAt)
+	if err != nil {
+		return false, err
+	}
+	if n, _ := res.RowsAffected(); n == 1 {
+		return true, nil
+	}
+	res, err = db.Exec(ctx, `UPDATE waitlist_signups SET unsubscribed_at = NULL, unsubscribe_token_hash = ?
+		WHERE email = ? AND program = ? AND unsubscribed_at IS NOT NULL`, s.UnsubscribeTokenHash, s.Email, s.Program)
+	if err != nil {
+		return false, err
+	}
+	n, _ := res.RowsAffected()
+	return n == 1, nil
+}
+
+// UnsubscribeWaitlist marks the sign-up whose token hash is given as
+// unsubscribed (keeping the first time when it already was) and returns it;
+// ErrNotFound when no sign-up has that hash.
+func (db *DB) UnsubscribeWaitlist(ctx context.Context, tokenHash string) (*WaitlistSignup, error) {
+	if _, err := db.Exec(ctx, `UPDATE waitlist_signups SET unsubscribed_at = ?
+		WHERE unsubscribe_token_hash = ? AND unsubscribed_at IS NULL`, Now(), tokenHash); err != nil {
+		return nil, err
+	}
+	return scanWaitlist(db.QueryRow(ctx, `SELECT `+waitlistColumns+` FROM waitlist_signups WHERE unsubscribe_token_hash = ?`, tokenHash))
+}
+
+// WaitlistSignupByEmail returns the sign-up of email for program, or ErrNotFound.
+func (db *DB) WaitlistSignupByEmail(ctx context.Context, email, program string) (*WaitlistSignup, error) {
+	return scanWaitlist(db.QueryRow(ctx, `SELECT `+waitlistColumns+` FROM waitlist_signups WHERE email = ? AND program = ?`, email, program))
+}
+
+// EachWaitlistSignup calls fn for every sign-up, oldest first, only those of
+// program when it is not empty, stopping at the first error fn returns.
+func (db *DB) EachWaitlistSignup(ctx context.Context, program string, fn func(*WaitlistSignup) error) error {
+	q, args := `SELECT `+waitlistColumns+` FROM waitlist_signups`, []any{}
+	if program != "" {
+		q, args = q+` WHERE program = ?`, append(args, program)
+	}
+	rows, err := db.Query(ctx, q+` ORDER BY created_at, id`, args...)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		s, err := scanWaitlist(rows)
+		if err != nil {
+			return err
+		}
+		if err := fn(s); err != nil {
+			return err
+		}
+	}
+	return rows.Err()
+}

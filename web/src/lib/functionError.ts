@@ -1,0 +1,62 @@
+import { FunctionsFetchError, FunctionsHttpError } from '@supabase/supabase-js';
+import { getSupabase } from './supabase';
+
+/** A failed function call: the server's message and its per-field messages. */
+export class FunctionCallError extends Error {
+  /** Field name to the spec's message, when the server sent them. */
+  readonly fields: Record<string, string>;
+  /** HTTP status, when the server answered. */
+  readonly status?: number;
+
+  constructor(message: string, fields: Record<string, string> = {}, status?: number, cause?: unknown) {
+    super(message, { cause });
+    this.name = 'FunctionCallError';
+    this.fields = fields;
+    this.status = status;
+  }
+}
+
+/** Shown when the request never reached the server (offline, dropped connection). */
+export const NETWORK_ERROR_MESSAGE = 'Could not reach Salaula. Check your internet connection';
+
+/**
+ * toFunctionCallError turns the error of `functions.invoke` into a
+ * FunctionCallError whose message is the `error` field of the server's JSON
+ * body (falling back to the error's own message).
+ */
+export async function toFunctionCallError(error: unknown): Promise<FunctionCallError> {
+  if (error instanceof FunctionsHttpError) {
+    const res = error.context as Response | undefined;
+    let message = error.message;
+    let fields: Record<string, string> = {};
+    try {
+      const body = (await res?.clone().json()) as { error?: unknown; fields?: unknown } | undefined;
+      if (body && typeof body.error === 'string' && body.error.trim() !== '') message = body.error;
+      if (body && body.fields && typeof body.fields === 'object') fields = body.fields as Record<string, string>;
+    } catch {
+      // Not JSON: keep the client's message.
+    }
+    return new FunctionCallError(message, fields, res?.status, error);
+  }
+  if (error instanceof FunctionsFetchError) {
+    return new FunctionCallError(NETWORK_ERROR_MESSAGE, {}, undefined, error);
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  return new FunctionCallError(message, {}, undefined, error);
+}
+
+/**
+ * invokePublicFunction calls a public function with a JSON body through the
+ * app's supabase-js client; it throws a FunctionCallError on failure.
+ */
+export async function invokePublicFunction(name: string, body: Record<string, unknown>): Promise<unknown> {
+  let client;
+  try {
+    client = await getSupabase();
+  } catch (err) {
+    throw await toFunctionCallError(err);
+  }
+  const { data, error } = await client.functions.invoke(name, { body });
+  if (error) throw await toFunctionCallError(error);
+  return data;
+}
