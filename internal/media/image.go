@@ -175,3 +175,21 @@ func insertAfterJFIF(head, seg []byte) []byte {
 	out = append(append(append(out, head[:at]...), seg...), head[at:]...)
 	return out
 }
+
+// JPEGOrientation returns the EXIF orientation (1 to 8) of a JPEG, or 0
+// when it has none.
+func JPEGOrientation(b []byte) int {
+	for i := 2; i+4 <= len(b) && b[i] == 0xFF && b[i+1] != 0xDA; {
+		n := int(binary.BigEndian.Uint16(b[i+2 : i+4]))
+		if n < 2 || i+2+n > len(b) {
+			return 0
+		}
+		if b[i+1] == 0xE1 {
+			if o := exifOrientation(b[i+4 : i+2+n]); o > 0 {
+				return o
+			}
+		}
+		i += 2 + n
+	}
+	return 0
+}
