@@ -40,17 +40,22 @@ const profileColumns = `user_id, role, full_name, location, age, phone_number, g
 
 // ProfileByUser returns the profile of a user, or ErrNotFound when the user has none yet.
 func (db *DB) ProfileByUser(ctx context.Context, userID string) (*Profile, error) {
-	row := db.QueryRow(ctx, `SELECT `+profileColumns+` FROM profiles WHERE user_id = ?`, userID)
+	p, err := scanProfile(db.QueryRow(ctx, `SELECT `+profileColumns+` FROM profiles WHERE user_id = ?`, userID))
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, ErrNotFound
+	}
+	return p, err
+}
+
+// scanProfile reads a row of profileColumns, then any extra columns into extra.
+func scanProfile(row interface{ Scan(...any) error }, extra ...any) (*Profile, error) {
 	var p Profile
 	var role, pic, reg sql.NullString
 	var age sql.NullInt64
 	var aesthetics, photos, logos string
-	err := row.Scan(&p.UserID, &role, &p.FullName, &p.Location, &age, &p.PhoneNumber, &p.Gender, &p.Height, &p.WaistSize,
+	err := row.Scan(append([]any{&p.UserID, &role, &p.FullName, &p.Location, &age, &p.PhoneNumber, &p.Gender, &p.Height, &p.WaistSize,
 		&p.StyleDescription, &aesthetics, &p.Inspiration, &p.WantsClearanceProgram, &photos,
-		&pic, &p.BusinessName, &reg, &p.BusinessMode, &logos, &p.CreatedAt, &p.UpdatedAt)
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil, ErrNotFound
-	}
+		&pic, &p.BusinessName, &reg, &p.BusinessMode, &logos, &p.CreatedAt, &p.UpdatedAt}, extra...)...)
 	if err != nil {
 		return nil, err
 	}
@@ -80,6 +85,28 @@ func (db *DB) ProfileByUser(ctx context.Context, userID string) (*Profile, error
 	return &p, nil
 }
 
+// EachProfile calls fn with every profile and its account's e-mail, oldest
+// profile first, stopping at fn's first error.
+func (db *DB) EachProfile(ctx context.Context, fn func(p *Profile, email string) error) error {
+	rows, err := db.Query(ctx, `SELECT `+profileColumns+`, (SELECT email FROM users WHERE users.id = profiles.user_id)
+		FROM profiles ORDER BY created_at, user_id`)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var email string
+		p, err := scanProfile(rows, &email)
+		if err != nil {
+			return err
+		}
+		if err := fn(p, email); err != nil {
+			return err
+		}
+	}
+	return rows.Err()
+}
+
 // UpsertProfile stores p as the whole profile of p.UserID, creating it or
 // replacing every field of the existing one (created_at is kept).
 func (db *DB) UpsertProfile(ctx context.Context, p *Profile) error {
@@ -88,13 +115,6 @@ func (db *DB) UpsertProfile(ctx context.Context, p *Profile) error {
 		p.CreatedAt = now
 	}
 	p.UpdatedAt = now
-	list := func(v []string) string {
-		if v == nil {
-			v = []string{}
-		}
-		b, _ := json.Marshal(v)
-		return string(b)
-	}
 	_, err := db.Exec(ctx, `INSERT INTO profiles (`+profileColumns+`)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 		ON CONFLICT (user_id) DO UPDATE SET role = excluded.role, full_name = excluded.full_name,
@@ -106,8 +126,8 @@ func (db *DB) UpsertProfile(ctx context.Context, p *Profile) error {
 		business_name = excluded.business_name, registration_number = excluded.registration_number,
 		business_mode = excluded.business_mode, logo_urls = excluded.logo_urls, updated_at = excluded.updated_at`,
 		p.UserID, p.Role, p.FullName, p.Location, p.Age, p.PhoneNumber, p.Gender, p.Height, p.WaistSize,
-		p.StyleDescription, list(p.ClothingAesthetics), p.Inspiration, p.WantsClearanceProgram, list(p.BodyPhotoURLs),
-		p.ProfilePicURL, p.BusinessName, p.RegistrationNumber, p.BusinessMode, list(p.LogoURLs), p.CreatedAt, p.UpdatedAt)
+		p.StyleDescription, jsonList(p.ClothingAesthetics), p.Inspiration, p.WantsClearanceProgram, jsonList(p.BodyPhotoURLs),
+		p.ProfilePicURL, p.BusinessName, p.RegistrationNumber, p.BusinessMode, jsonList(p.LogoURLs), p.CreatedAt, p.UpdatedAt)
 	return err
 }
 
