@@ -115,7 +115,6 @@ func (f *FakeS3) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-
 // Ranged returns how many GETs asked for a byte range.
 func (f *FakeS3) Ranged() int {
 	f.mu.Lock()
