@@ -108,71 +108,83 @@ func (s *Server) checkImages(w http.ResponseWriter, r *http.Request, field strin
 	return true
 }
 
-// handleOnboardNewUser saves the buyer (style) half of the caller's profile
-// from the onboarding payload (spec call 9).
-func (s *Server) handleOnboardNewUser() http.Handler {
+// onboardingFunction is one of the two onboarding functions: its payload
+// In, checked into Out by check, whose images (in imagesField) must exist
+// before save stores it.
+type onboardingFunction[In, Out any] struct {
+	noSession   string // 401 message
+	done        string // success message
+	imagesField string
+	userID      func(*In) string
+	check       func(In) (Out, validate.Errors)
+	images      func(Out) []string
+	save        func(ctx context.Context, userID string, out Out) (before []string, err error)
+}
+
+// handle answers the function: 401 without a session, 403 for another
+// account's userId, 400 with the field messages, else saves and answers the
+// whole profile.
+func (f onboardingFunction[In, Out]) handle(s *Server) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		claims := s.onboardingCaller(w, r, msgProfileNoSession)
+		claims := s.onboardingCaller(w, r, f.noSession)
 		if claims == nil {
 			return
 		}
-		var in validate.ProfileInput
+		var in In
 		if err := decodeJSON(w, r, &in); err != nil {
 			writeRequestError(w, err)
 			return
 		}
-		if in.UserID != "" && in.UserID != claims.Subject {
+		if id := f.userID(&in); id != "" && id != claims.Subject {
 			writeFunctionError(w, http.StatusForbidden, msgNotYourAccount, nil)
 			return
 		}
-		p, errs := validate.OnboardingProfile(in)
+		out, errs := f.check(in)
 		if len(errs) > 0 {
 			writeFunctionError(w, http.StatusBadRequest, errs.First(), errs)
 			return
 		}
-		if !s.checkImages(w, r, "body_photo_urls", p.PhotoPaths) {
+		if !s.checkImages(w, r, f.imagesField, f.images(out)) {
 			return
 		}
-		before, err := s.db.SaveBuyerProfile(r.Context(), claims.Subject, store.BuyerFields{
-			FullName: p.FullName, Location: p.Location, PhoneNumber: p.PhoneNumber, Gender: p.Gender, Age: p.Age,
-			Height: p.Height, WaistSize: p.WaistSize, StyleDescription: p.StyleDescription,
-			ClothingAesthetics: p.ClothingAesthetics, Inspiration: p.Inspiration,
-			WantsClearanceProgram: p.WantsClearanceProgram, BodyPhotoURLs: p.BodyPhotoURLs, ProfilePicURL: p.ProfilePicURL,
-		})
-		s.finishOnboarding(w, r, claims.Subject, "Profile created successfully!", before, err)
+		before, err := f.save(r.Context(), claims.Subject, out)
+		s.finishOnboarding(w, r, claims.Subject, f.done, before, err)
 	})
+}
+
+// handleOnboardNewUser saves the buyer (style) half of the caller's profile
+// from the onboarding payload (spec call 9).
+func (s *Server) handleOnboardNewUser() http.Handler {
+	return onboardingFunction[validate.ProfileInput, validate.Profile]{
+		noSession: msgProfileNoSession, done: "Profile created successfully!", imagesField: "body_photo_urls",
+		userID: func(in *validate.ProfileInput) string { return in.UserID },
+		check:  validate.OnboardingProfile,
+		images: func(p validate.Profile) []string { return p.PhotoPaths },
+		save: func(ctx context.Context, userID string, p validate.Profile) ([]string, error) {
+			return s.db.SaveBuyerProfile(ctx, userID, store.BuyerFields{
+				FullName: p.FullName, Location: p.Location, PhoneNumber: p.PhoneNumber, Gender: p.Gender, Age: p.Age,
+				Height: p.Height, WaistSize: p.WaistSize, StyleDescription: p.StyleDescription,
+				ClothingAesthetics: p.ClothingAesthetics, Inspiration: p.Inspiration,
+				WantsClearanceProgram: p.WantsClearanceProgram, BodyPhotoURLs: p.BodyPhotoURLs, ProfilePicURL: p.ProfilePicURL,
+			})
+		},
+	}.handle(s)
 }
 
 // handleOnboardSeller saves the seller (business) half of the caller's
 // profile from the seller payload (spec call 10).
 func (s *Server) handleOnboardSeller() http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		claims := s.onboardingCaller(w, r, msgSellerNoSession)
-		if claims == nil {
-			return
-		}
-		var in validate.SellerInput
-		if err := decodeJSON(w, r, &in); err != nil {
-			writeRequestError(w, err)
-			return
-		}
-		if in.UserID != "" && in.UserID != claims.Subject {
-			writeFunctionError(w, http.StatusForbidden, msgNotYourAccount, nil)
-			return
-		}
-		p, errs := validate.OnboardingSeller(in)
-		if len(errs) > 0 {
-			writeFunctionError(w, http.StatusBadRequest, errs.First(), errs)
-			return
-		}
-		if !s.checkImages(w, r, "logo_urls", p.LogoPaths) {
-			return
-		}
-		before, err := s.db.SaveSellerProfile(r.Context(), claims.Subject, store.SellerFields{
-			FullName: p.FullName, Location: p.Location, PhoneNumber: p.PhoneNumber, Gender: p.Gender, Age: p.Age,
-			BusinessName: p.BusinessName, RegistrationNumber: p.RegistrationNumber, BusinessMode: p.BusinessMode,
-			LogoURLs: p.LogoURLs,
-		})
-		s.finishOnboarding(w, r, claims.Subject, "Seller profile created successfully!", before, err)
-	})
+	return onboardingFunction[validate.SellerInput, validate.Seller]{
+		noSession: msgSellerNoSession, done: "Seller profile created successfully!", imagesField: "logo_urls",
+		userID: func(in *validate.SellerInput) string { return in.UserID },
+		check:  validate.OnboardingSeller,
+		images: func(p validate.Seller) []string { return p.LogoPaths },
+		save: func(ctx context.Context, userID string, p validate.Seller) ([]string, error) {
+			return s.db.SaveSellerProfile(ctx, userID, store.SellerFields{
+				FullName: p.FullName, Location: p.Location, PhoneNumber: p.PhoneNumber, Gender: p.Gender, Age: p.Age,
+				BusinessName: p.BusinessName, RegistrationNumber: p.RegistrationNumber, BusinessMode: p.BusinessMode,
+				LogoURLs: p.LogoURLs,
+			})
+		},
+	}.handle(s)
 }
