@@ -358,3 +358,48 @@ func TestRemoveObjectsOnlyOwnFiles(t *testing.T) {
 		}
 	})
 }
+
+func TestMalformedStorageRequestsAre4xx(t *testing.T) {
+	eachEngine(t, nil, func(t *testing.T, env *testEnv) {
+		u := newUser(t, env, "malformed@example.com")
+		url := "/storage/v1/object/user-media/" + u.ID + "/photos/x.png"
+		auth := "Bearer " + u.Token
+		for name, c := range map[string]struct {
+			ct, body string
+			status   int
+		}{
+			"form without a file": {"multipart/form-data; boundary=XX",
+				"--XX\r\nContent-Disposition: form-data; name=\"cacheControl\"\r\n\r\n3600\r\n--XX--\r\n", 400},
+			"form without a boundary": {"multipart/form-data", "--XX\r\n", 400},
+			"form cut short": {"multipart/form-data; boundary=XX",
+				"--XX\r\nContent-Disposition: form-data; name=\"\"; filename=\"a.png\"\r\n\r\n\x89PNG", 400},
+			"garbage form": {"multipart/form-data; boundary=XX", "not a form at all", 400},
+			"empty raw body": {"image/png", "", 400},
+		} {
+			res := env.do(t, http.MethodPost, url, c.body, map[string]string{"Authorization": auth, "Content-Type": c.ct})
+			if res.StatusCode != c.status {
+				b, _ := io.ReadAll(res.Body)
+				t.Errorf("%s: %d %s, want %d", name, res.StatusCode, b, c.status)
+				continue
+			}
+			if m := decode(t, res); m["message"] == "" {
+				t.Errorf("%s: no message", name)
+			}
+		}
+		// Reading a bad path, and removing with paths given as objects.
+		res := env.do(t, http.MethodGet, "/storage/v1/object/public/user-media/"+u.ID+"/a%5Cb.png", nil, nil)
+		wantStatus(t, res, http.StatusBadRequest)
+		p := env.mustUpload(t, u, u.ID+"/photos/o.png", testPNG(t))
+		res = env.do(t, http.MethodDelete, "/storage/v1/object/user-media", `{"prefixes": [{"path": "`+u.ID+`/photos/o.png"}]}`, u.auth(env))
+		wantStatus(t, res, http.StatusOK)
+		if res, _ := env.get(t, p[len(env.URL):], nil); res.StatusCode != http.StatusNotFound {
+			t.Fatalf("object given as {path} not removed: %d", res.StatusCode)
+		}
+		for _, body := range []string{`{"prefixes": [5]}`, `{"prefixes": "x"}`, `[]`} {
+			res := env.do(t, http.MethodDelete, "/storage/v1/object/user-media", body, u.auth(env))
+			if res.StatusCode != http.StatusBadRequest {
+				t.Errorf("remove %s: %d, want 400", body, res.StatusCode)
+			}
+		}
+	})
+}
