@@ -373,7 +373,7 @@ func TestMalformedStorageRequestsAre4xx(t *testing.T) {
 			"form without a boundary": {"multipart/form-data", "--XX\r\n", 400},
 			"form cut short": {"multipart/form-data; boundary=XX",
 				"--XX\r\nContent-Disposition: form-data; name=\"\"; filename=\"a.png\"\r\n\r\n\x89PNG", 400},
-			"garbage form": {"multipart/form-data; boundary=XX", "not a form at all", 400},
+			"garbage form":   {"multipart/form-data; boundary=XX", "not a form at all", 400},
 			"empty raw body": {"image/png", "", 400},
 		} {
 			res := env.do(t, http.MethodPost, url, c.body, map[string]string{"Authorization": auth, "Content-Type": c.ct})
