@@ -63,7 +63,7 @@ func Messages(ctx context.Context, db *store.DB, w io.Writer) error {
 
 // Profiles writes the accounts' profiles.
 func Profiles(ctx context.Context, db *store.DB, w io.Writer) error {
-	return ErrNotAvailable
+	return writeProfiles(ctx, db, w)
 }
 
 // csvWriter writes safe CSV rows after a header.
