@@ -64,6 +64,16 @@ func (s *Server) fail(w http.ResponseWriter, what string, err error) {
 	writeAuthError(w, http.StatusInternalServerError, "unexpected_failure", msgUnexpected)
 }
 
+// signIn records that u signed in now (by method) and starts a session.
+func (s *Server) signIn(ctx context.Context, r *http.Request, u *store.User, method string) (*sessionJSON, error) {
+	now := store.Now()
+	if err := s.db.RecordSignIn(ctx, u.ID, now); err != nil {
+		return nil, err
+	}
+	u.LastSignInAt = &now
+	return s.issueSession(ctx, r, u, method)
+}
+
 // issueSession starts a session for u signed in by method and answers
 // its tokens.
 func (s *Server) issueSession(ctx context.Context, r *http.Request, u *store.User, method string) (*sessionJSON, error) {
@@ -214,12 +224,7 @@ func (s *Server) handleSignup() http.Handler {
 			writeAuthJSON(w, http.StatusOK, uj)
 			return
 		}
-		if err := s.db.RecordSignIn(r.Context(), u.ID, now); err != nil {
-			s.fail(w, "record sign-in", err)
-			return
-		}
-		u.LastSignInAt = &now
-		sess, err := s.issueSession(r.Context(), r, u, "password")
+		sess, err := s.signIn(r.Context(), r, u, "password")
 		if err != nil {
 			s.fail(w, "start session", err)
 			return
@@ -297,13 +302,7 @@ func (s *Server) passwordGrant() http.Handler {
 			writeAuthError(w, http.StatusBadRequest, "email_not_confirmed", msgEmailNotConfirmed)
 			return
 		}
-		now := store.Now()
-		if err := s.db.RecordSignIn(r.Context(), u.ID, now); err != nil {
-			s.fail(w, "record sign-in", err)
-			return
-		}
-		u.LastSignInAt = &now
-		sess, err := s.issueSession(r.Context(), r, u, "password")
+		sess, err := s.signIn(r.Context(), r, u, "password")
 		if err != nil {
 			s.fail(w, "start session", err)
 			return
@@ -591,12 +590,7 @@ func (s *Server) verify(ctx context.Context, r *http.Request, typ, tok string) (
 	if err != nil {
 		return nil, err
 	}
-	now := store.Now()
-	if err := s.db.RecordSignIn(ctx, u.ID, now); err != nil {
-		return nil, err
-	}
-	u.LastSignInAt = &now
-	return s.issueSession(ctx, r, u, k.method)
+	return s.signIn(ctx, r, u, k.method)
 }
 
 var errLinkInvalid = errors.New(msgLinkInvalid)

@@ -144,22 +144,22 @@ func hashToken(tok string) string {
 	return hex.EncodeToString(sum[:])
 }
 
-// sealKey is the AES-256 key that seals a rotated refresh token's successor,
-// derived from the signing secret so a copy of the database alone reveals
-// no usable token.
-func (s *Server) sealKey() []byte {
+// sealer is the AES-GCM cipher that seals a rotated refresh token's
+// successor, keyed from the signing secret so a copy of the database alone
+// reveals no usable token.
+func (s *Server) sealer() (cipher.AEAD, error) {
 	mac := hmac.New(sha256.New, s.secret)
 	mac.Write([]byte("salaula refresh-token successor"))
-	return mac.Sum(nil)
+	block, err := aes.NewCipher(mac.Sum(nil))
+	if err != nil {
+		return nil, err
+	}
+	return cipher.NewGCM(block)
 }
 
-// seal encrypts a refresh token with AES-GCM.
+// seal encrypts a refresh token.
 func (s *Server) seal(tok string) (string, error) {
-	block, err := aes.NewCipher(s.sealKey())
-	if err != nil {
-		return "", err
-	}
-	gcm, err := cipher.NewGCM(block)
+	gcm, err := s.sealer()
 	if err != nil {
 		return "", err
 	}
@@ -176,11 +176,7 @@ func (s *Server) unseal(sealed string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	block, err := aes.NewCipher(s.sealKey())
-	if err != nil {
-		return "", err
-	}
-	gcm, err := cipher.NewGCM(block)
+	gcm, err := s.sealer()
 	if err != nil {
 		return "", err
 	}
