@@ -113,3 +113,14 @@ export const FORM_LIMITS = { name: 100, email: 254, phone: 30, message: 5000 } a
 
 /** The hidden bot-trap field of the public forms: people never fill it. */
 export const BOT_TRAP_FIELD = 'website';
+
+/** Where the auth screens send people (spec sections 2 and 4), and the reset page the e-mailed link opens. */
+export const AUTH_ROUTES = {
+  signUp: '/sign_up',
+  resetPassword: '/reset_password',
+  selectRole: '/select_role',
+  thanks: '/thanks',
+  index: '/index',
+  sellerSignup: '/sellersignup?role=seller',
+  buyerSignup: '/buyersignup?role=buyer',
+} as const;
