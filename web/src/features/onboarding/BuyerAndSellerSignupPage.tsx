@@ -5,7 +5,7 @@ import { MAX_SELLER_LOGOS, STATIC_FORM_MAX_IMAGES } from '../../config/constants
 import { useAuth } from '../auth/AuthProvider';
 import { AestheticGrid } from './components/AestheticGrid';
 import { ImageUploadArea } from './components/ImageUploadArea';
-import { BusinessModePicker, ClearanceCheckbox, ErrorBanner, GENDERS_STATIC, GenderPicker, SectionTitle, TermsCheckbox } from './components/FormPieces';
+import { BusinessModePicker, ClearanceCheckbox, ErrorBanner, GENDERS_PROFILE, GenderPicker, SectionTitle, TermsCheckbox } from './components/FormPieces';
 import { BuyerDetailsFields, EMPTY_BUYER, FieldErrorList, OnboardingPage, SubmitButton, toggled, useSubmitting } from './components/OnboardingForm';
 import { SubmitError, submitBuyerAndSeller } from './flows';
 import { useFields } from './useFields';
@@ -33,7 +33,7 @@ export default function BuyerAndSellerSignupPage() {
   const onSubmit = () =>
     run(async () => {
       setBanner('');
-      const found = validateBuyerAndSeller(values, logos.items.length);
+      const found = validateBuyerAndSeller(values, logos.items.length, photos.items.length);
       setErrors(found);
       if (hasErrors(found)) return;
       try {
@@ -59,7 +59,7 @@ export default function BuyerAndSellerSignupPage() {
       <SectionTitle>Logo or brand images</SectionTitle>
       <ImageUploadArea picker={logos} itemName="Logo" addLabel="Add logo or brand images" hint={`Up to ${MAX_SELLER_LOGOS} images.`} disabled={busy} error={shown.logos} />
       <BusinessModePicker value={values.business_mode} onChange={(v) => set('business_mode', v)} disabled={busy} error={errors.business_mode} />
-      <GenderPicker value={values.gender} onChange={(v) => set('gender', v)} options={GENDERS_STATIC} disabled={busy} error={errors.gender} />
+      <GenderPicker value={values.gender} onChange={(v) => set('gender', v)} options={GENDERS_PROFILE} disabled={busy} error={errors.gender} />
       <SectionTitle>Full-body photos (optional)</SectionTitle>
       <ImageUploadArea picker={photos} itemName="Photo" addLabel="Add full-body photos" hint="We recommend 3 clear full-body photos." disabled={busy} error={errors.images} />
       <SectionTitle>Your clothing aesthetics</SectionTitle>

@@ -30,7 +30,7 @@ export default function BuyerSignupPage() {
   const onSubmit = () =>
     run(async () => {
       setBanner('');
-      const found = validateBuyer(values);
+      const found = validateBuyer(values, photos.items.length);
       setErrors(found);
       if (hasErrors(found)) return;
       try {

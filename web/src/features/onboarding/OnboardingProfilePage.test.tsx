@@ -21,7 +21,7 @@ async function fillValid(user: UserEvent) {
   await user.click(screen.getByRole('checkbox', { name: /I accept the Terms and Conditions/ }));
 }
 
-describe('OnboardingProfilePage', { timeout: 20_000 }, () => {
+describe('OnboardingProfilePage', { timeout: 60_000 }, () => {
   let objectUrls: ReturnType<typeof stubObjectUrls>;
   beforeEach(() => {
     objectUrls = stubObjectUrls();

@@ -33,7 +33,7 @@ export default function OnboardingProfilePage() {
   const onSubmit = () =>
     run(async () => {
       setBanner('');
-      const found = validateBuyer(values);
+      const found = validateBuyer(values, photos.items.length);
       setErrors(found);
       if (hasErrors(found)) return;
       try {

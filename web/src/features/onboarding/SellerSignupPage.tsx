@@ -4,7 +4,7 @@ import TextField from '@mui/material/TextField';
 import { MAX_SELLER_LOGOS } from '../../config/constants';
 import { useAuth } from '../auth/AuthProvider';
 import { ImageUploadArea } from './components/ImageUploadArea';
-import { BusinessModePicker, ErrorBanner, GENDERS_PROFILE, GenderPicker, PhoneField, SectionTitle, TermsCheckbox } from './components/FormPieces';
+import { BusinessModePicker, ErrorBanner, GENDERS_SELLER, GenderPicker, PhoneField, SectionTitle, TermsCheckbox } from './components/FormPieces';
 import { FieldErrorList, OnboardingPage, SubmitButton, useSubmitting } from './components/OnboardingForm';
 import { SubmitError, submitSeller } from './flows';
 import { roleFrom } from './payloads';
@@ -68,7 +68,7 @@ export default function SellerSignupPage() {
       <PhoneField {...text('phone_number', 'Phone number', busy)} />
       <TextField {...text('location', 'Location', busy)} autoComplete="address-level2" />
       <TextField {...text('age', 'Age', busy)} slotProps={{ htmlInput: { inputMode: 'numeric', maxLength: 3 } }} />
-      <GenderPicker value={values.gender} onChange={(v) => set('gender', v)} options={GENDERS_PROFILE} disabled={busy} error={errors.gender} />
+      <GenderPicker value={values.gender} onChange={(v) => set('gender', v)} options={GENDERS_SELLER} disabled={busy} error={errors.gender} />
       <SectionTitle>Business Details</SectionTitle>
       <TextField {...text('business_name', 'Business name', busy)} autoComplete="organization" />
       <TextField {...text('registration_number', 'Registration number (optional)', busy)} />

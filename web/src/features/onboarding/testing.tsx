@@ -4,13 +4,16 @@
  * and a render with the auth provider and a router.
  */
 import type { ReactElement } from 'react';
-import { render, screen } from '@testing-library/react';
+import { configure, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { vi } from 'vitest';
 import { setSupabaseForTests } from '../../lib/supabase';
 import { AuthProvider } from '../auth/AuthProvider';
+
+// The machine running the tests may be busy: give the uploads and the router time.
+configure({ asyncUtilTimeout: 5000 });
 
 export const TEST_CONFIG = { url: 'http://salaula.test', anonKey: 'anon-key-123', supportEmail: 'help@salaula.test' };
 export const USER_ID = '5b8f3a2e-1111-4222-8333-944455556666';
@@ -88,7 +91,7 @@ function Where() {
 
 /** renderAt renders a page at its route, with /thanks and /sign_up stand-ins. */
 export function renderAt(route: string, path: string, page: ReactElement) {
-  const user = userEvent.setup();
+  const user = userEvent.setup({ delay: null });
   render(
     <AuthProvider>
       <MemoryRouter initialEntries={[path]}>
@@ -105,7 +108,7 @@ export function renderAt(route: string, path: string, page: ReactElement) {
 
 /** where: the path the stand-in page shows after a navigation. */
 export async function where(): Promise<string> {
-  return (await screen.findByTestId('where')).textContent ?? '';
+  return (await screen.findByTestId('where', {}, { timeout: 10_000 })).textContent ?? '';
 }
 
 /** A small image file. */

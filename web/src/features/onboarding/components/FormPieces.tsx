@@ -28,14 +28,17 @@ export interface GenderOption {
   label: string;
 }
 
-/** Male and Female, as the onboarding payload spells them. */
+/** Male and Female, as the onboarding payload spells them (the profile half accepts only these). */
 export const GENDERS_PROFILE: GenderOption[] = [
   { value: 'Male', label: 'Male' },
   { value: 'Female', label: 'Female' },
 ];
 
-/** The combined form's three choices (spec: male, female, other). */
-export const GENDERS_STATIC: GenderOption[] = [
+/**
+ * The static form's three choices (spec: male, female, other), used by the
+ * seller form: the server accepts Other for a seller only.
+ */
+export const GENDERS_SELLER: GenderOption[] = [
   { value: 'male', label: 'Male' },
   { value: 'female', label: 'Female' },
   { value: 'other', label: 'Other' },
