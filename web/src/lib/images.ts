@@ -24,6 +24,7 @@ export function isImageFile(file: File): boolean {
 export function safeFileName(name: string): string {
   const cleaned = name
     .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
     .replace(/[^A-Za-z0-9._-]+/g, '-')
     .replace(/-{2,}/g, '-')
     .replace(/\.{2,}/g, '.')
