@@ -38,6 +38,11 @@ type Config struct {
 	MaxUploadBytes  int64         // SALAULA_MAX_UPLOAD_BYTES: largest accepted image (10 MB)
 	ShutdownTimeout time.Duration // SALAULA_SHUTDOWN_TIMEOUT: how long in-flight requests may finish (15s)
 	S3              S3Config      // SALAULA_S3_*: store media in an S3-compatible bucket instead of DATA/media
+
+	// RefreshReuseInterval (SALAULA_REFRESH_REUSE_INTERVAL, 10s): how long a
+	// rotated refresh token still answers with its successor (tabs refreshing
+	// at once); reuse after it revokes the session. 0s: no grace.
+	RefreshReuseInterval time.Duration
 }
 
 // S3Config selects an S3-compatible media store; Bucket empty means local disk.
@@ -131,6 +136,15 @@ func Parse(name string, args []string, getenv func(string) string, stderr io.Wri
 	}
 	c.AccessTokenTTL = dur("SALAULA_ACCESS_TOKEN_TTL", time.Hour)
 	c.ShutdownTimeout = dur("SALAULA_SHUTDOWN_TIMEOUT", 15*time.Second)
+	c.RefreshReuseInterval = 10 * time.Second
+	if v := getenv("SALAULA_REFRESH_REUSE_INTERVAL"); v != "" {
+		d, err := time.ParseDuration(v)
+		if err != nil || d < 0 {
+			errs = append(errs, fmt.Errorf("SALAULA_REFRESH_REUSE_INTERVAL=%q: want a duration such as 10s (0s turns the grace off)", v))
+		} else {
+			c.RefreshReuseInterval = d
+		}
+	}
 	c.ConfirmEmail = boolean("SALAULA_CONFIRM_EMAIL", false)
 	c.TrustProxy = boolean("SALAULA_TRUST_PROXY", false)
 	c.SupportEmail = env("SALAULA_SUPPORT_EMAIL", "support@salaula.co.zm")

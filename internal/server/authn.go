@@ -50,22 +50,3 @@ func (s *Server) authenticate(ctx context.Context, r *http.Request) (*token.Clai
 	}
 	return claims, nil
 }
-
-// authError is the Supabase Auth error body. supabase-js reads error_code
-// (or code, with API version 2024-01-01), msg and, for weak passwords,
-// weak_password.reasons.
-type authError struct {
-	Code         int               `json:"code"`
-	ErrorCode    string            `json:"error_code"`
-	Msg          string            `json:"msg"`
-	WeakPassword *weakPasswordInfo `json:"weak_password,omitempty"`
-}
-
-type weakPasswordInfo struct {
-	Reasons []string `json:"reasons"`
-}
-
-// writeAuthError answers an auth failure in the Supabase Auth shape.
-func writeAuthError(w http.ResponseWriter, status int, code, msg string) {
-	writeJSON(w, status, authError{Code: status, ErrorCode: code, Msg: msg})
-}

@@ -12,13 +12,14 @@ func (s *Server) routes(mux *http.ServeMux) {
 	// Auth: the Supabase Auth contract used by supabase-js v2.
 	mux.Handle("GET /auth/v1/settings", s.handleAuthSettings())
 	mux.Handle("POST /auth/v1/signup", s.limitAuth(s.handleSignup()))
-	mux.Handle("POST /auth/v1/token", s.limitAuth(s.handleToken()))
+	mux.Handle("POST /auth/v1/token", s.handleToken()) // limits grant_type=password only
 	mux.Handle("GET /auth/v1/user", s.handleGetUser())
 	mux.Handle("PUT /auth/v1/user", s.handleUpdateUser())
 	mux.Handle("POST /auth/v1/logout", s.handleLogout())
 	mux.Handle("POST /auth/v1/recover", s.limitAuth(s.handleRecover()))
 	mux.Handle("POST /auth/v1/verify", s.limitAuth(s.handleVerify()))
-	mux.Handle("/auth/v1/", s.handleAPINotFound())
+	mux.Handle("GET /auth/v1/verify", s.limitAuth(s.handleVerifyLink()))
+	mux.Handle("/auth/v1/", withAuthAPIVersion(s.handleAPINotFound()))
 
 	// Functions: the serverless functions the app invokes.
 	mux.Handle("POST /functions/v1/contact-form-submit", s.limitForms(s.handleContactFormSubmit()))

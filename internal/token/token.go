@@ -24,9 +24,17 @@ type Claims struct {
 	Email        string         `json:"email,omitempty"`
 	SessionID    string         `json:"session_id,omitempty"`
 	AAL          string         `json:"aal,omitempty"`
+	AMR          []AMR          `json:"amr,omitempty"`
 	IsAnonymous  bool           `json:"is_anonymous,omitempty"`
 	AppMetadata  map[string]any `json:"app_metadata,omitempty"`
 	UserMetadata map[string]any `json:"user_metadata,omitempty"`
+}
+
+// AMR is one authentication method reference: how and when the session was
+// authenticated (method "password", "recovery" or "otp").
+type AMR struct {
+	Method    string `json:"method"`
+	Timestamp int64  `json:"timestamp"`
 }
 
 // Errors returned by Parse.

@@ -1,0 +1,161 @@
+// Package password holds the account password rules and their storage:
+// Check says why a password is too weak (too short, or among the 10,000 most
+// common passwords shipped in common-passwords.txt), Hash makes an argon2id
+// PHC string with OWASP parameters, and Verify compares in constant time.
+package password
+
+import (
+	"bufio"
+	"crypto/rand"
+	"crypto/subtle"
+	_ "embed"
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"unicode/utf8"
+
+	"golang.org/x/crypto/argon2"
+)
+
+// MinLength is the fewest characters a password may have.
+const MinLength = 8
+
+// MaxLength is the most characters a password may have; it bounds the work
+// of hashing an attacker-chosen input.
+const MaxLength = 1024
+
+// Reasons a password is weak, as the Supabase Auth contract names them in
+// weak_password.reasons.
+const (
+	ReasonLength = "length" // shorter than MinLength
+	ReasonPwned  = "pwned"  // among the most common passwords
+)
+
+// Messages for the reasons, as the hosted auth service words them.
+const (
+	msgLength = "Password should be at least 8 characters."
+	msgPwned  = "Password is known to be weak and easy to guess, please choose a different one."
+)
+
+// Argon2id parameters: the OWASP Password Storage Cheat Sheet's first
+// recommendation (19 MiB of memory, 2 passes, 1 lane).
+const (
+	memoryKiB = 19456
+	passes    = 2
+	lanes     = 1
+	saltLen   = 16
+	keyLen    = 32
+)
+
+//go:embed common-passwords.txt
+var commonList string
+
+var (
+	commonOnce sync.Once
+	common     map[string]struct{}
+)
+
+// commonSet returns the lower-cased list of common passwords, built once.
+func commonSet() map[string]struct{} {
+	commonOnce.Do(func() {
+		common = make(map[string]struct{}, 10000)
+		sc := bufio.NewScanner(strings.NewReader(commonList))
+		for sc.Scan() {
+			if w := strings.TrimSpace(sc.Text()); w != "" {
+				common[strings.ToLower(w)] = struct{}{}
+			}
+		}
+	})
+	return common
+}
+
+// IsCommon reports whether pw (compared case-insensitively) is one of the
+// most common passwords.
+func IsCommon(pw string) bool {
+	_, ok := commonSet()[strings.ToLower(pw)]
+	return ok
+}
+
+// Check returns the reasons pw is too weak (nil when it is acceptable) and
+// the message to show for them.
+func Check(pw string) (reasons []string, message string) {
+	var msgs []string
+	if utf8.RuneCountInString(pw) < MinLength {
+		reasons = append(reasons, ReasonLength)
+		msgs = append(msgs, msgLength)
+	}
+	if IsCommon(pw) {
+		reasons = append(reasons, ReasonPwned)
+		msgs = append(msgs, msgPwned)
+	}
+	return reasons, strings.Join(msgs, " ")
+}
+
+// Hash returns the argon2id PHC string of pw with a fresh random salt:
+// $argon2id$v=19$m=19456,t=2,p=1$<salt>$<key> (unpadded base64).
+func Hash(pw string) (string, error) {
+	salt := make([]byte, saltLen)
+	if _, err := rand.Read(salt); err != nil {
+		return "", err
+	}
+	key := argon2.IDKey([]byte(pw), salt, passes, memoryKiB, lanes, keyLen)
+	b64 := base64.RawStdEncoding
+	return fmt.Sprintf("$argon2id$v=%d$m=%d,t=%d,p=%d$%s$%s",
+		argon2.Version, memoryKiB, passes, lanes, b64.EncodeToString(salt), b64.EncodeToString(key)), nil
+}
+
+// ErrBadHash is returned by Verify for a stored hash it cannot read.
+var ErrBadHash = errors.New("password: stored hash is not an argon2id PHC string")
+
+// Verify reports whether pw matches the PHC string encoded, comparing the
+// derived keys in constant time. The parameters come from encoded, so
+// hashes made with stronger parameters later still verify.
+func Verify(pw, encoded string) (bool, error) {
+	parts := strings.Split(encoded, "$")
+	if len(parts) != 6 || parts[1] != "argon2id" {
+		return false, ErrBadHash
+	}
+	var version int
+	if _, err := fmt.Sscanf(parts[2], "v=%d", &version); err != nil || version != argon2.Version {
+		return false, ErrBadHash
+	}
+	var m, t uint32
+	var p uint8
+	if _, err := fmt.Sscanf(parts[3], "m=%d,t=%d,p=%d", &m, &t, &p); err != nil || m == 0 || t == 0 || p == 0 || m > 1<<22 || t > 64 {
+		return false, ErrBadHash
+	}
+	b64 := base64.RawStdEncoding
+	salt, err := b64.DecodeString(parts[4])
+	if err != nil || len(salt) < 8 {
+		return false, ErrBadHash
+	}
+	want, err := b64.DecodeString(parts[5])
+	if err != nil || len(want) < 16 || len(want) > 128 {
+		return false, ErrBadHash
+	}
+	got := argon2.IDKey([]byte(pw), salt, t, m, p, uint32(len(want)))
+	return subtle.ConstantTimeCompare(got, want) == 1, nil
+}
+
+var (
+	dummyOnce sync.Once
+	dummy     string
+)
+
+// Dummy returns a valid hash of a random password, made once. Verifying
+// against it when an e-mail has no account makes that answer take as long
+// as a wrong password.
+func Dummy() string {
+	dummyOnce.Do(func() {
+		raw := make([]byte, 24)
+		rand.Read(raw)
+		h, err := Hash(base64.RawStdEncoding.EncodeToString(raw))
+		if err != nil {
+			panic("password: cannot make the dummy hash: " + err.Error())
+		}
+		dummy = h
+	})
+	return dummy
+}

@@ -1,0 +1,86 @@
+package password
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestCheck(t *testing.T) {
+	cases := []struct {
+		pw      string
+		reasons []string
+	}{
+		{"", []string{ReasonLength}},
+		{"short7!", []string{ReasonLength}},
+		{"password", []string{ReasonPwned}},
+		{"PassWord", []string{ReasonPwned}}, // case-insensitive
+		{"12345678", []string{ReasonPwned}},
+		{"qwerty", []string{ReasonLength, ReasonPwned}},
+		{"chitenge-lusaka-42", nil},
+		{"ñandú-ñandú", nil}, // counted in characters, not bytes
+		{"ñandú", []string{ReasonLength}},
+	}
+	for _, c := range cases {
+		got, msg := Check(c.pw)
+		if strings.Join(got, ",") != strings.Join(c.reasons, ",") {
+			t.Errorf("Check(%q) reasons = %v, want %v", c.pw, got, c.reasons)
+		}
+		if (len(got) == 0) != (msg == "") {
+			t.Errorf("Check(%q) message %q with reasons %v", c.pw, msg, got)
+		}
+	}
+	if _, msg := Check("abc"); msg != "Password should be at least 8 characters." {
+		t.Errorf("length message = %q", msg)
+	}
+}
+
+func TestCommonListIsLoaded(t *testing.T) {
+	if n := len(commonSet()); n < 9000 {
+		t.Fatalf("common list has %d entries, want about 10,000", n)
+	}
+	// The last entry of the shipped list is in the set too.
+	lines := strings.Split(strings.TrimSpace(commonList), "\n")
+	if !IsCommon(strings.TrimSpace(lines[len(lines)-1])) {
+		t.Fatal("last entry of the list is not found")
+	}
+}
+
+func TestHashAndVerify(t *testing.T) {
+	h, err := Hash("chitenge-lusaka-42")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(h, "$argon2id$v=19$m=19456,t=2,p=1$") {
+		t.Fatalf("hash %q is not an argon2id PHC string with OWASP parameters", h)
+	}
+	h2, _ := Hash("chitenge-lusaka-42")
+	if h == h2 {
+		t.Fatal("two hashes of one password are equal: the salt is not random")
+	}
+	if ok, err := Verify("chitenge-lusaka-42", h); !ok || err != nil {
+		t.Fatalf("Verify(right) = %v, %v", ok, err)
+	}
+	if ok, err := Verify("chitenge-lusaka-43", h); ok || err != nil {
+		t.Fatalf("Verify(wrong) = %v, %v", ok, err)
+	}
+	for _, bad := range []string{"", "hash", "$argon2i$v=19$m=19456,t=2,p=1$c2FsdHNhbHQ$a2V5a2V5a2V5a2V5a2V5a2V5", "$argon2id$v=19$m=0,t=2,p=1$c2FsdHNhbHQ$a2V5a2V5a2V5a2V5a2V5", "$argon2id$v=19$m=19456,t=2,p=1$!!$a2V5"} {
+		if ok, err := Verify("x", bad); ok || err == nil {
+			t.Errorf("Verify(%q) = %v, %v; want ErrBadHash", bad, ok, err)
+		}
+	}
+}
+
+func TestDummyIsAValidHash(t *testing.T) {
+	if ok, err := Verify("anything", Dummy()); ok || err != nil {
+		t.Fatalf("Verify against dummy = %v, %v; want false, nil", ok, err)
+	}
+	if Dummy() != Dummy() {
+		t.Fatal("dummy hash is made more than once")
+	}
+}
+
+func BenchmarkHash(b *testing.B) {
+	for b.Loop() {
+		Hash("chitenge-lusaka-42")
+	}
+}

@@ -1,0 +1,693 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"salaula/internal/mail"
+	"salaula/internal/password"
+	"salaula/internal/store"
+	"salaula/internal/token"
+	"salaula/internal/validate"
+)
+
+// Messages of the auth API, worded as the hosted service words them (the
+// sign-in screen shows them as they are).
+const (
+	msgCredentialsRequired = "You must provide either an email or phone number and a password"
+	msgInvalidCredentials  = "Invalid login credentials"
+	msgUserExists          = "User already registered"
+	msgEmailInvalid        = "Unable to validate email address: invalid format"
+	msgEmailNotConfirmed   = "Email not confirmed"
+	msgRefreshNotFound     = "Invalid Refresh Token: Refresh Token Not Found"
+	msgRefreshUsed         = "Invalid Refresh Token: Already Used"
+	msgLinkInvalid         = "Email link is invalid or has expired"
+	msgSamePassword        = "New password should be different from the old password."
+	msgPasswordTooLong     = "Password cannot be longer than 1024 characters"
+	msgPhoneDisabled       = "Phone logins are disabled"
+	msgUnexpected          = "Unexpected failure, please try again"
+)
+
+// recoveryTTL is how long an e-mailed reset or confirmation link works.
+const recoveryTTL = time.Hour
+
+// maxEmailLength is the longest e-mail address accepted (RFC 5321 path limit).
+const maxEmailLength = 254
+
+// plausibleEmail reports whether a normalised address has the e-mail shape,
+// fits the length limit and holds no control characters (which PostgreSQL
+// would refuse to store).
+func plausibleEmail(email string) bool {
+	if len(email) > maxEmailLength || !validate.Email(email) {
+		return false
+	}
+	return !strings.ContainsFunc(email, func(r rune) bool { return r < 0x20 || r == 0x7f || r == utf8.RuneError })
+}
+
+// decodeAuth reads a JSON body, answering a Supabase-shaped error when it
+// cannot: 415 wrong content type, 413 too large, 400 bad_json.
+func decodeAuth(w http.ResponseWriter, r *http.Request, v any) bool {
+	err := decodeJSON(w, r, v)
+	if err == nil {
+		return true
+	}
+	var re *requestError
+	if !errors.As(err, &re) {
+		re = &requestError{http.StatusBadRequest, err.Error()}
+	}
+	code := "bad_json"
+	if re.Status != http.StatusBadRequest {
+		code = "validation_failed"
+	}
+	writeAuthError(w, re.Status, code, re.Message)
+	return false
+}
+
+// fail logs an unexpected error and answers 500.
+func (s *Server) fail(w http.ResponseWriter, what string, err error) {
+	s.logger.Error(what, "err", err)
+	writeAuthError(w, http.StatusInternalServerError, "unexpected_failure", msgUnexpected)
+}
+
+// signIn records that u signed in now (by method) and starts a session.
+func (s *Server) signIn(ctx context.Context, r *http.Request, u *store.User, method string) (*sessionJSON, error) {
+	now := store.Now()
+	if err := s.db.RecordSignIn(ctx, u.ID, now); err != nil {
+		return nil, err
+	}
+	u.LastSignInAt = &now
+	return s.issueSession(ctx, r, u, method)
+}
+
+// issueSession starts a session for u signed in by method and answers
+// its tokens.
+func (s *Server) issueSession(ctx context.Context, r *http.Request, u *store.User, method string) (*sessionJSON, error) {
+	refresh, err := newOpaqueToken()
+	if err != nil {
+		return nil, err
+	}
+	ua := []rune(strings.ToValidUTF8(r.UserAgent(), ""))
+	if len(ua) > 256 {
+		ua = ua[:256]
+	}
+	sess := &store.Session{UserID: u.ID, UserAgent: string(ua), IP: s.clientIP(r)}
+	if err := s.db.StartSession(ctx, sess, method, hashToken(refresh)); err != nil {
+		return nil, err
+	}
+	return s.sessionAnswer(u, sess.ID, method, sess.CreatedAt, refresh)
+}
+
+// sessionAnswer signs a new access token for the session and shapes the answer.
+func (s *Server) sessionAnswer(u *store.User, sessionID, method string, signedInAt time.Time, refresh string) (*sessionJSON, error) {
+	now := s.now()
+	exp := now.Add(s.cfg.AccessTokenTTL)
+	access, err := token.Sign(token.Claims{
+		Issuer: strings.TrimRight(s.cfg.PublicURL, "/") + "/auth/v1", Subject: u.ID, Audience: "authenticated",
+		ExpiresAt: exp.Unix(), IssuedAt: now.Unix(), Role: "authenticated", Email: u.Email,
+		SessionID: sessionID, AAL: "aal1", AMR: []token.AMR{{Method: method, Timestamp: signedInAt.Unix()}},
+		AppMetadata:  map[string]any{"provider": "email", "providers": []string{"email"}},
+		UserMetadata: userMetadataMap(u),
+	}, s.secret)
+	if err != nil {
+		return nil, err
+	}
+	return &sessionJSON{
+		AccessToken: access, TokenType: "bearer", ExpiresIn: int64(s.cfg.AccessTokenTTL.Seconds()),
+		ExpiresAt: exp.Unix(), RefreshToken: refresh, User: toUserJSON(u),
+	}, nil
+}
+
+func userMetadataMap(u *store.User) map[string]any {
+	m := map[string]any{}
+	json.Unmarshal([]byte(u.UserMetadata), &m)
+	return m
+}
+
+// handleAuthSettings answers what the hosted service tells clients about
+// this project: e-mail sign-in only, sign-up open.
+func (s *Server) handleAuthSettings() http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		writeAuthJSON(w, http.StatusOK, map[string]any{
+			"external": map[string]bool{
+				"anonymous_users": false, "apple": false, "azure": false, "bitbucket": false, "discord": false,
+				"email": true, "facebook": false, "github": false, "gitlab": false, "google": false,
+				"phone": false, "twitter": false,
+			},
+			"disable_signup":     false,
+			"mailer_autoconfirm": !s.cfg.ConfirmEmail,
+			"phone_autoconfirm":  false,
+			"sms_provider":       "",
+			"saml_enabled":       false,
+		})
+	})
+}
+
+// credentials is the body of sign-up and password sign-in.
+type credentials struct {
+	Email    string         `json:"email"`
+	Phone    string         `json:"phone"`
+	Password string         `json:"password"`
+	Data     map[string]any `json:"data"`
+}
+
+// checkCredentials answers a failure and returns false when a required
+// field is missing or the e-mail is malformed.
+func checkCredentials(w http.ResponseWriter, c *credentials) bool {
+	c.Email = validate.NormaliseEmail(c.Email)
+	if c.Email == "" && strings.TrimSpace(c.Phone) != "" {
+		writeAuthError(w, http.StatusBadRequest, "phone_provider_disabled", msgPhoneDisabled)
+		return false
+	}
+	if c.Email == "" || c.Password == "" {
+		writeAuthError(w, http.StatusBadRequest, "validation_failed", msgCredentialsRequired)
+		return false
+	}
+	return true
+}
+
+// checkNewPassword answers a failure and returns false when pw may not be
+// used as a password.
+func checkNewPassword(w http.ResponseWriter, pw string) bool {
+	if len([]rune(pw)) > password.MaxLength {
+		writeAuthError(w, http.StatusUnprocessableEntity, "validation_failed", msgPasswordTooLong)
+		return false
+	}
+	if reasons, msg := password.Check(pw); len(reasons) > 0 {
+		writeWeakPassword(w, reasons, msg)
+		return false
+	}
+	return true
+}
+
+// handleSignup creates an account. Confirmed at once (answering a session)
+// unless e-mail confirmation is on, in which case it mails a confirmation
+// link and answers the user without a session.
+func (s *Server) handleSignup() http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var c credentials
+		if !decodeAuth(w, r, &c) || !checkCredentials(w, &c) {
+			return
+		}
+		if !plausibleEmail(c.Email) {
+			writeAuthError(w, http.StatusBadRequest, "email_address_invalid", msgEmailInvalid)
+			return
+		}
+		if !checkNewPassword(w, c.Password) {
+			return
+		}
+		hash, err := password.Hash(c.Password)
+		if err != nil {
+			s.fail(w, "hash password", err)
+			return
+		}
+		meta := c.Data
+		if meta == nil {
+			meta = map[string]any{}
+		}
+		metaJSON, _ := json.Marshal(meta)
+		now := store.Now()
+		u := &store.User{Email: c.Email, PasswordHash: hash, UserMetadata: string(metaJSON), CreatedAt: now}
+		if !s.cfg.ConfirmEmail {
+			u.EmailConfirmedAt = &now
+		}
+		err = s.db.CreateUser(r.Context(), u)
+		if errors.Is(err, store.ErrEmailTaken) {
+			writeAuthError(w, http.StatusUnprocessableEntity, "user_already_exists", msgUserExists)
+			return
+		}
+		if err != nil {
+			s.fail(w, "create user", err)
+			return
+		}
+		if s.cfg.ConfirmEmail {
+			sentAt, err := s.sendConfirmation(r.Context(), u)
+			if err != nil {
+				s.logger.Error("send confirmation", "err", err)
+			}
+			uj := toUserJSON(u)
+			uj.ConfirmationSentAt = sentAt
+			writeAuthJSON(w, http.StatusOK, uj)
+			return
+		}
+		sess, err := s.signIn(r.Context(), r, u, "password")
+		if err != nil {
+			s.fail(w, "start session", err)
+			return
+		}
+		writeAuthJSON(w, http.StatusOK, sess)
+	})
+}
+
+// sendConfirmation mails the user a link that confirms the e-mail address.
+func (s *Server) sendConfirmation(ctx context.Context, u *store.User) (*time.Time, error) {
+	tok, err := newOpaqueToken()
+	if err != nil {
+		return nil, err
+	}
+	now := store.Now()
+	if err := s.db.AddOneTimeToken(ctx, u.ID, store.TokenConfirmation, hashToken(tok), now.Add(recoveryTTL)); err != nil {
+		return nil, err
+	}
+	base := strings.TrimRight(s.cfg.PublicURL, "/")
+	link := base + "/auth/v1/verify?" + url.Values{"token": {tok}, "type": {"signup"}, "redirect_to": {base + "/sign_up"}}.Encode()
+	err = s.mailer.Send(ctx, mail.Message{
+		To: u.Email, Subject: "Confirm your Salaula account", Kind: "confirmation",
+		Body: "Welcome to Salaula!\n\nOpen this link to confirm your e-mail address and sign in:\n\n" + link +
+			"\n\nThe link works once, for one hour. If you did not sign up, ignore this e-mail.\n",
+	})
+	return &now, err
+}
+
+// handleToken exchanges credentials (grant_type=password) or a refresh token
+// (grant_type=refresh_token) for a session. Only password sign-in is rate
+// limited: many phones share one carrier IP, and refreshing is what keeps
+// every one of them signed in.
+func (s *Server) handleToken() http.Handler {
+	passwordGrant := s.limitAuth(s.passwordGrant())
+	refreshGrant := s.refreshGrant()
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Query().Get("grant_type") {
+		case "password":
+			passwordGrant.ServeHTTP(w, r)
+		case "refresh_token":
+			refreshGrant.ServeHTTP(w, r)
+		default:
+			writeAuthError(w, http.StatusBadRequest, "validation_failed", "Unsupported grant_type: use password or refresh_token")
+		}
+	})
+}
+
+// passwordGrant signs in with e-mail and password. A wrong password and an
+// unknown e-mail get the same answer after the same work (an argon2 check
+// against a dummy hash).
+func (s *Server) passwordGrant() http.Handler {
+	password.Dummy() // made now, so the first unknown e-mail costs no more than later ones
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var c credentials
+		if !decodeAuth(w, r, &c) || !checkCredentials(w, &c) {
+			return
+		}
+		var u *store.User
+		if plausibleEmail(c.Email) { // anything else cannot have an account
+			var err error
+			u, err = s.db.UserByEmail(r.Context(), c.Email)
+			if err != nil && !errors.Is(err, store.ErrNotFound) {
+				s.fail(w, "find user", err)
+				return
+			}
+		}
+		hash := password.Dummy()
+		if u != nil {
+			hash = u.PasswordHash
+		}
+		ok, err := password.Verify(c.Password, hash)
+		if err != nil {
+			s.logger.Error("verify password", "err", err)
+		}
+		if !ok || u == nil {
+			writeAuthError(w, http.StatusBadRequest, "invalid_credentials", msgInvalidCredentials)
+			return
+		}
+		if u.EmailConfirmedAt == nil {
+			writeAuthError(w, http.StatusBadRequest, "email_not_confirmed", msgEmailNotConfirmed)
+			return
+		}
+		sess, err := s.signIn(r.Context(), r, u, "password")
+		if err != nil {
+			s.fail(w, "start session", err)
+			return
+		}
+		writeAuthJSON(w, http.StatusOK, sess)
+	})
+}
+
+// refreshGrant rotates a refresh token: the presented one is spent and a
+// new one answered with a fresh access token. See store.RotateRefreshToken
+// for reuse within and after the grace interval.
+func (s *Server) refreshGrant() http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var body struct {
+			RefreshToken string `json:"refresh_token"`
+		}
+		if !decodeAuth(w, r, &body) {
+			return
+		}
+		old := strings.TrimSpace(body.RefreshToken)
+		if old == "" {
+			writeAuthError(w, http.StatusBadRequest, "validation_failed", "Refresh token is required")
+			return
+		}
+		next, err := newOpaqueToken()
+		if err != nil {
+			s.fail(w, "new token", err)
+			return
+		}
+		sealed, err := s.seal(next)
+		if err != nil {
+			s.fail(w, "seal token", err)
+			return
+		}
+		rot, err := s.db.RotateRefreshToken(r.Context(), hashToken(old), hashToken(next), sealed, store.Now(), s.cfg.RefreshReuseInterval)
+		switch {
+		case errors.Is(err, store.ErrTokenNotFound):
+			writeAuthError(w, http.StatusBadRequest, "refresh_token_not_found", msgRefreshNotFound)
+			return
+		case errors.Is(err, store.ErrTokenReused):
+			s.logger.Warn("refresh token reused after its grace interval: session revoked", "session_id", rot.SessionID)
+			writeAuthError(w, http.StatusBadRequest, "refresh_token_already_used", msgRefreshUsed)
+			return
+		case err != nil:
+			s.fail(w, "rotate refresh token", err)
+			return
+		}
+		if rot.Sealed != "" {
+			if next, err = s.unseal(rot.Sealed); err != nil {
+				s.logger.Error("unseal successor", "err", err)
+				writeAuthError(w, http.StatusBadRequest, "refresh_token_not_found", msgRefreshNotFound)
+				return
+			}
+		}
+		u, err := s.db.UserByID(r.Context(), rot.UserID)
+		if err != nil {
+			s.fail(w, "find user", err)
+			return
+		}
+		method, signedInAt, err := s.db.SessionMethod(r.Context(), rot.SessionID)
+		if err != nil {
+			s.fail(w, "find session", err)
+			return
+		}
+		sess, err := s.sessionAnswer(u, rot.SessionID, method, signedInAt, next)
+		if err != nil {
+			s.fail(w, "sign token", err)
+			return
+		}
+		writeAuthJSON(w, http.StatusOK, sess)
+	})
+}
+
+// currentUser authenticates the caller and loads the account, answering the
+// Supabase Auth error and returning false when it cannot.
+func (s *Server) currentUser(w http.ResponseWriter, r *http.Request) (*token.Claims, *store.User, bool) {
+	claims, err := s.authenticate(r.Context(), r)
+	switch {
+	case errors.Is(err, errNoToken):
+		writeAuthError(w, http.StatusUnauthorized, "no_authorization", "This endpoint requires a valid Bearer token")
+		return nil, nil, false
+	case errors.Is(err, token.ErrMalformed), errors.Is(err, token.ErrExpired), errors.Is(err, errNotUserToken):
+		writeAuthError(w, http.StatusForbidden, "bad_jwt", err.Error())
+		return nil, nil, false
+	case errors.Is(err, errSessionEnded):
+		writeAuthError(w, http.StatusForbidden, "session_not_found", "Session from session_id claim in JWT does not exist")
+		return nil, nil, false
+	case err != nil:
+		s.fail(w, "authenticate", err)
+		return nil, nil, false
+	}
+	u, err := s.db.UserByID(r.Context(), claims.Subject)
+	if errors.Is(err, store.ErrNotFound) {
+		writeAuthError(w, http.StatusForbidden, "user_not_found", "User from sub claim in JWT does not exist")
+		return nil, nil, false
+	}
+	if err != nil {
+		s.fail(w, "find user", err)
+		return nil, nil, false
+	}
+	return claims, u, true
+}
+
+// handleGetUser answers the signed-in user.
+func (s *Server) handleGetUser() http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if _, u, ok := s.currentUser(w, r); ok {
+			writeAuthJSON(w, http.StatusOK, toUserJSON(u))
+		}
+	})
+}
+
+// handleUpdateUser changes the signed-in user's password and/or metadata.
+// A new password signs out every other session of the user.
+func (s *Server) handleUpdateUser() http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		claims, u, ok := s.currentUser(w, r)
+		if !ok {
+			return
+		}
+		var body struct {
+			Email    *string        `json:"email"`
+			Phone    *string        `json:"phone"`
+			Password *string        `json:"password"`
+			Data     map[string]any `json:"data"`
+		}
+		if !decodeAuth(w, r, &body) {
+			return
+		}
+		if body.Email != nil && validate.NormaliseEmail(*body.Email) != u.Email {
+			writeAuthError(w, http.StatusUnprocessableEntity, "validation_failed", "Changing the e-mail address is not supported yet")
+			return
+		}
+		if body.Phone != nil && strings.TrimSpace(*body.Phone) != "" {
+			writeAuthError(w, http.StatusUnprocessableEntity, "phone_provider_disabled", msgPhoneDisabled)
+			return
+		}
+		ctx := r.Context()
+		if body.Password != nil {
+			if !checkNewPassword(w, *body.Password) {
+				return
+			}
+			if same, _ := password.Verify(*body.Password, u.PasswordHash); same {
+				writeAuthError(w, http.StatusUnprocessableEntity, "same_password", msgSamePassword)
+				return
+			}
+			hash, err := password.Hash(*body.Password)
+			if err != nil {
+				s.fail(w, "hash password", err)
+				return
+			}
+			if err := s.db.SetPassword(ctx, u.ID, hash); err != nil {
+				s.fail(w, "set password", err)
+				return
+			}
+			if err := s.db.RevokeSessions(ctx, u.ID, claims.SessionID, store.ScopeOthers); err != nil {
+				s.fail(w, "revoke other sessions", err)
+				return
+			}
+		}
+		if body.Data != nil {
+			meta := userMetadataMap(u)
+			for k, v := range body.Data {
+				if v == nil {
+					delete(meta, k)
+				} else {
+					meta[k] = v
+				}
+			}
+			raw, _ := json.Marshal(meta)
+			if err := s.db.SetUserMetadata(ctx, u.ID, string(raw)); err != nil {
+				s.fail(w, "set metadata", err)
+				return
+			}
+		}
+		u, err := s.db.UserByID(ctx, u.ID)
+		if err != nil {
+			s.fail(w, "find user", err)
+			return
+		}
+		writeAuthJSON(w, http.StatusOK, toUserJSON(u))
+	})
+}
+
+// handleLogout ends sessions of the caller: scope=global (default) all of
+// them, local the current one, others all but the current one. 204.
+func (s *Server) handleLogout() http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		scope := r.URL.Query().Get("scope")
+		if scope == "" {
+			scope = store.ScopeGlobal
+		}
+		if scope != store.ScopeGlobal && scope != store.ScopeLocal && scope != store.ScopeOthers {
+			writeAuthError(w, http.StatusBadRequest, "validation_failed", "Unsupported logout scope: use global, local or others")
+			return
+		}
+		claims, u, ok := s.currentUser(w, r)
+		if !ok {
+			return
+		}
+		if err := s.db.RevokeSessions(r.Context(), u.ID, claims.SessionID, scope); err != nil {
+			s.fail(w, "revoke sessions", err)
+			return
+		}
+		w.Header().Set(apiVersionHeader, apiVersion)
+		w.WriteHeader(http.StatusNoContent)
+	})
+}
+
+// handleRecover mails a password-reset link to an account's address. It
+// answers 200 {} whether or not the account exists.
+func (s *Server) handleRecover() http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var body struct {
+			Email string `json:"email"`
+		}
+		if !decodeAuth(w, r, &body) {
+			return
+		}
+		email := validate.NormaliseEmail(body.Email)
+		if email == "" {
+			writeAuthError(w, http.StatusBadRequest, "validation_failed", "Password recovery requires an email")
+			return
+		}
+		if !plausibleEmail(email) {
+			writeAuthError(w, http.StatusBadRequest, "email_address_invalid", msgEmailInvalid)
+			return
+		}
+		u, err := s.db.UserByEmail(r.Context(), email)
+		if err != nil && !errors.Is(err, store.ErrNotFound) {
+			s.fail(w, "find user", err)
+			return
+		}
+		if u != nil {
+			if err := s.sendRecovery(r.Context(), u); err != nil {
+				// Logged, not answered: the answer must not tell whether the account exists.
+				s.logger.Error("send recovery", "err", err)
+			}
+		}
+		writeAuthJSON(w, http.StatusOK, map[string]any{})
+	})
+}
+
+// sendRecovery mails the user a single-use reset link valid for one hour.
+func (s *Server) sendRecovery(ctx context.Context, u *store.User) error {
+	tok, err := newOpaqueToken()
+	if err != nil {
+		return err
+	}
+	if err := s.db.AddOneTimeToken(ctx, u.ID, store.TokenRecovery, hashToken(tok), store.Now().Add(recoveryTTL)); err != nil {
+		return err
+	}
+	link := strings.TrimRight(s.cfg.PublicURL, "/") + "/reset_password?" + url.Values{"token_hash": {tok}, "type": {"recovery"}}.Encode()
+	return s.mailer.Send(ctx, mail.Message{
+		To: u.Email, Subject: "Reset your Salaula password", Kind: "recovery",
+		Body: "Someone asked to reset the password of your Salaula account.\n\nOpen this link to choose a new password:\n\n" + link +
+			"\n\nThe link works once, for one hour. If it was not you, ignore this e-mail: your password stays as it is.\n",
+	})
+}
+
+// verifyKinds maps the verification types the API accepts to the one-time
+// token kind they spend and the sign-in method they record.
+var verifyKinds = map[string]struct{ kind, method string }{
+	"recovery": {store.TokenRecovery, "recovery"},
+	"signup":   {store.TokenConfirmation, "otp"},
+	"email":    {store.TokenConfirmation, "otp"},
+}
+
+// verify spends an e-mailed token of type typ and starts a session; its
+// error is errLinkInvalid for a bad, used or expired token.
+func (s *Server) verify(ctx context.Context, r *http.Request, typ, tok string) (*sessionJSON, error) {
+	k := verifyKinds[typ]
+	userID, err := s.db.UseOneTimeToken(ctx, k.kind, hashToken(tok), store.Now())
+	if errors.Is(err, store.ErrTokenInvalid) {
+		return nil, errLinkInvalid
+	}
+	if err != nil {
+		return nil, err
+	}
+	// Opening a link sent to the address proves the address works.
+	if err := s.db.ConfirmEmail(ctx, userID, store.Now()); err != nil {
+		return nil, err
+	}
+	u, err := s.db.UserByID(ctx, userID)
+	if err != nil {
+		return nil, err
+	}
+	return s.signIn(ctx, r, u, k.method)
+}
+
+var errLinkInvalid = errors.New(msgLinkInvalid)
+
+// handleVerify spends a reset or confirmation token sent by e-mail
+// ({"type": "recovery", "token_hash": "..."}, what supabase-js verifyOtp
+// sends) and answers a session.
+func (s *Server) handleVerify() http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var body struct {
+			Type      string `json:"type"`
+			TokenHash string `json:"token_hash"`
+			Token     string `json:"token"`
+		}
+		if !decodeAuth(w, r, &body) {
+			return
+		}
+		if body.Type == "" {
+			writeAuthError(w, http.StatusBadRequest, "validation_failed", "Verify requires a verification type")
+			return
+		}
+		if _, ok := verifyKinds[body.Type]; !ok {
+			writeAuthError(w, http.StatusBadRequest, "validation_failed", "Unsupported verification type: use recovery, signup or email")
+			return
+		}
+		if strings.TrimSpace(body.TokenHash) == "" {
+			writeAuthError(w, http.StatusBadRequest, "validation_failed", "Verify requires a token_hash")
+			return
+		}
+		sess, err := s.verify(r.Context(), r, body.Type, strings.TrimSpace(body.TokenHash))
+		if errors.Is(err, errLinkInvalid) {
+			writeAuthError(w, http.StatusForbidden, "otp_expired", msgLinkInvalid)
+			return
+		}
+		if err != nil {
+			s.fail(w, "verify", err)
+			return
+		}
+		writeAuthJSON(w, http.StatusOK, sess)
+	})
+}
+
+// handleVerifyLink is the e-mailed confirmation link: it spends the token
+// and sends the browser to redirect_to (on this site) with the session in
+// the URL fragment, which supabase-js picks up, or with the error there.
+func (s *Server) handleVerifyLink() http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		q := r.URL.Query()
+		base := strings.TrimRight(s.cfg.PublicURL, "/")
+		target := base + "/sign_up"
+		if rt := q.Get("redirect_to"); rt != "" && (strings.HasPrefix(rt, base+"/") || rt == base) {
+			target = rt
+		}
+		fragment := url.Values{}
+		typ := q.Get("type")
+		if _, ok := verifyKinds[typ]; !ok || q.Get("token") == "" {
+			fragment.Set("error", "invalid_request")
+			fragment.Set("error_code", "validation_failed")
+			fragment.Set("error_description", "Verify requires a token and a type")
+		} else if sess, err := s.verify(r.Context(), r, typ, q.Get("token")); err != nil {
+			if !errors.Is(err, errLinkInvalid) {
+				s.logger.Error("verify link", "err", err)
+			}
+			fragment.Set("error", "access_denied")
+			fragment.Set("error_code", "otp_expired")
+			fragment.Set("error_description", msgLinkInvalid)
+		} else {
+			fragment.Set("access_token", sess.AccessToken)
+			fragment.Set("token_type", sess.TokenType)
+			fragment.Set("expires_in", jsonNumber(sess.ExpiresIn))
+			fragment.Set("expires_at", jsonNumber(sess.ExpiresAt))
+			fragment.Set("refresh_token", sess.RefreshToken)
+			fragment.Set("type", typ)
+		}
+		w.Header().Set(apiVersionHeader, apiVersion)
+		w.Header().Set("Cache-Control", "no-store")
+		http.Redirect(w, r, target+"#"+fragment.Encode(), http.StatusSeeOther)
+	})
+}
+
+func jsonNumber(n int64) string {
+	b, _ := json.Marshal(n)
+	return string(b)
+}

@@ -1,0 +1,196 @@
+package server
+
+import (
+	"crypto/aes"
+	"crypto/cipher"
+	"crypto/hmac"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"time"
+
+	"github.com/google/uuid"
+
+	"salaula/internal/store"
+)
+
+// The Supabase Auth API version this server speaks. supabase-js reads error
+// codes from the body's "code" field when an answer carries this version.
+const (
+	apiVersionHeader = "X-Supabase-Api-Version"
+	apiVersion       = "2024-01-01"
+)
+
+// authError is the Supabase Auth error body. "code" holds the error code
+// string (what supabase-js reads for API version 2024-01-01) and
+// "error_code" the same code for older clients; "msg" is the message.
+type authError struct {
+	Code         string            `json:"code"`
+	ErrorCode    string            `json:"error_code"`
+	Msg          string            `json:"msg"`
+	WeakPassword *weakPasswordInfo `json:"weak_password,omitempty"`
+}
+
+type weakPasswordInfo struct {
+	Reasons []string `json:"reasons"`
+}
+
+// writeAuthError answers an auth failure in the Supabase Auth shape.
+func writeAuthError(w http.ResponseWriter, status int, code, msg string) {
+	w.Header().Set(apiVersionHeader, apiVersion)
+	writeJSON(w, status, authError{Code: code, ErrorCode: code, Msg: msg})
+}
+
+// writeWeakPassword answers 422 weak_password with the reasons, which
+// supabase-js turns into an AuthWeakPasswordError.
+func writeWeakPassword(w http.ResponseWriter, reasons []string, msg string) {
+	w.Header().Set(apiVersionHeader, apiVersion)
+	writeJSON(w, http.StatusUnprocessableEntity, authError{Code: "weak_password", ErrorCode: "weak_password", Msg: msg,
+		WeakPassword: &weakPasswordInfo{Reasons: reasons}})
+}
+
+// withAuthAPIVersion adds the API version header to another handler's answers.
+func withAuthAPIVersion(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set(apiVersionHeader, apiVersion)
+		next.ServeHTTP(w, r)
+	})
+}
+
+// writeAuthJSON answers a successful auth call.
+func writeAuthJSON(w http.ResponseWriter, status int, v any) {
+	w.Header().Set(apiVersionHeader, apiVersion)
+	writeJSON(w, status, v)
+}
+
+// userJSON is a user as the Supabase Auth API shows it.
+type userJSON struct {
+	ID                 string          `json:"id"`
+	Aud                string          `json:"aud"`
+	Role               string          `json:"role"`
+	Email              string          `json:"email"`
+	EmailConfirmedAt   *time.Time      `json:"email_confirmed_at,omitempty"`
+	Phone              string          `json:"phone"`
+	ConfirmationSentAt *time.Time      `json:"confirmation_sent_at,omitempty"`
+	ConfirmedAt        *time.Time      `json:"confirmed_at,omitempty"`
+	LastSignInAt       *time.Time      `json:"last_sign_in_at,omitempty"`
+	AppMetadata        appMetadata     `json:"app_metadata"`
+	UserMetadata       json.RawMessage `json:"user_metadata"`
+	Identities         []identityJSON  `json:"identities"`
+	CreatedAt          time.Time       `json:"created_at"`
+	UpdatedAt          time.Time       `json:"updated_at"`
+	IsAnonymous        bool            `json:"is_anonymous"`
+}
+
+type appMetadata struct {
+	Provider  string   `json:"provider"`
+	Providers []string `json:"providers"`
+}
+
+// identityJSON is the user's e-mail identity.
+type identityJSON struct {
+	IdentityID   string         `json:"identity_id"`
+	ID           string         `json:"id"`
+	UserID       string         `json:"user_id"`
+	IdentityData map[string]any `json:"identity_data"`
+	Provider     string         `json:"provider"`
+	LastSignInAt *time.Time     `json:"last_sign_in_at,omitempty"`
+	CreatedAt    time.Time      `json:"created_at"`
+	UpdatedAt    time.Time      `json:"updated_at"`
+	Email        string         `json:"email"`
+}
+
+// identityNamespace derives a stable identity id from a user id.
+var identityNamespace = uuid.MustParse("6f1d2c8e-5b0a-4c4e-9a51-2b7f3c9d8e10")
+
+// toUserJSON shows u in the Supabase Auth shape.
+func toUserJSON(u *store.User) userJSON {
+	meta := json.RawMessage(u.UserMetadata)
+	if !json.Valid(meta) {
+		meta = json.RawMessage("{}")
+	}
+	return userJSON{
+		ID: u.ID, Aud: "authenticated", Role: "authenticated", Email: u.Email,
+		EmailConfirmedAt: u.EmailConfirmedAt, ConfirmedAt: u.EmailConfirmedAt, LastSignInAt: u.LastSignInAt,
+		AppMetadata:  appMetadata{Provider: "email", Providers: []string{"email"}},
+		UserMetadata: meta,
+		Identities: []identityJSON{{
+			IdentityID: uuid.NewSHA1(identityNamespace, []byte(u.ID)).String(), ID: u.ID, UserID: u.ID,
+			IdentityData: map[string]any{"email": u.Email, "email_verified": u.EmailConfirmedAt != nil, "phone_verified": false, "sub": u.ID},
+			Provider:     "email", LastSignInAt: u.LastSignInAt, CreatedAt: u.CreatedAt, UpdatedAt: u.UpdatedAt, Email: u.Email,
+		}},
+		CreatedAt: u.CreatedAt, UpdatedAt: u.UpdatedAt,
+	}
+}
+
+// sessionJSON is a session as the Supabase Auth API answers it.
+type sessionJSON struct {
+	AccessToken  string   `json:"access_token"`
+	TokenType    string   `json:"token_type"`
+	ExpiresIn    int64    `json:"expires_in"`
+	ExpiresAt    int64    `json:"expires_at"`
+	RefreshToken string   `json:"refresh_token"`
+	User         userJSON `json:"user"`
+}
+
+// newOpaqueToken returns 256 random bits, URL-safe.
+func newOpaqueToken() (string, error) {
+	b := make([]byte, 32)
+	if _, err := rand.Read(b); err != nil {
+		return "", err
+	}
+	return base64.RawURLEncoding.EncodeToString(b), nil
+}
+
+// hashToken is what the database keeps of a token: its SHA-256 in hex.
+func hashToken(tok string) string {
+	sum := sha256.Sum256([]byte(tok))
+	return hex.EncodeToString(sum[:])
+}
+
+// sealer is the AES-GCM cipher that seals a rotated refresh token's
+// successor, keyed from the signing secret so a copy of the database alone
+// reveals no usable token.
+func (s *Server) sealer() (cipher.AEAD, error) {
+	mac := hmac.New(sha256.New, s.secret)
+	mac.Write([]byte("salaula refresh-token successor"))
+	block, err := aes.NewCipher(mac.Sum(nil))
+	if err != nil {
+		return nil, err
+	}
+	return cipher.NewGCM(block)
+}
+
+// seal encrypts a refresh token.
+func (s *Server) seal(tok string) (string, error) {
+	gcm, err := s.sealer()
+	if err != nil {
+		return "", err
+	}
+	nonce := make([]byte, gcm.NonceSize())
+	if _, err := rand.Read(nonce); err != nil {
+		return "", err
+	}
+	return base64.RawStdEncoding.EncodeToString(gcm.Seal(nonce, nonce, []byte(tok), nil)), nil
+}
+
+// unseal reverses seal.
+func (s *Server) unseal(sealed string) (string, error) {
+	raw, err := base64.RawStdEncoding.DecodeString(sealed)
+	if err != nil {
+		return "", err
+	}
+	gcm, err := s.sealer()
+	if err != nil {
+		return "", err
+	}
+	if len(raw) < gcm.NonceSize() {
+		return "", errors.New("sealed token too short")
+	}
+	plain, err := gcm.Open(nil, raw[:gcm.NonceSize()], raw[gcm.NonceSize():], nil)
+	return string(plain), err
+}

@@ -1,0 +1,246 @@
+package store_test
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"testing"
+	"time"
+
+	"salaula/internal/store"
+	"salaula/internal/store/storetest"
+)
+
+// newUserAndSession makes an account with one session whose first refresh
+// token hash is refreshHash.
+func newUserAndSession(t *testing.T, db *store.DB, email, refreshHash string) (*store.User, *store.Session) {
+	t.Helper()
+	ctx := context.Background()
+	u := &store.User{Email: email, PasswordHash: "hash"}
+	if err := db.CreateUser(ctx, u); err != nil {
+		t.Fatal(err)
+	}
+	s := &store.Session{UserID: u.ID, UserAgent: "test", IP: "127.0.0.1"}
+	if err := db.StartSession(ctx, s, "password", refreshHash); err != nil {
+		t.Fatal(err)
+	}
+	return u, s
+}
+
+func active(t *testing.T, db *store.DB, s *store.Session) bool {
+	t.Helper()
+	ok, err := db.SessionActive(context.Background(), s.ID, s.UserID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ok
+}
+
+func TestStartSessionRecordsMethod(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		ctx := context.Background()
+		_, s := newUserAndSession(t, db, "a@example.com", "h0")
+		method, at, err := db.SessionMethod(ctx, s.ID)
+		if err != nil || method != "password" || !at.Equal(s.CreatedAt) {
+			t.Fatalf("SessionMethod = %q, %v, %v; want password, %v", method, at, err, s.CreatedAt)
+		}
+		// Sessions made by the older CreateSession default to password.
+		old := &store.Session{UserID: s.UserID}
+		if err := db.CreateSession(ctx, old); err != nil {
+			t.Fatal(err)
+		}
+		if method, _, _ := db.SessionMethod(ctx, old.ID); method != "password" {
+			t.Fatalf("default method = %q", method)
+		}
+		if _, _, err := db.SessionMethod(ctx, "missing"); !errors.Is(err, store.ErrNotFound) {
+			t.Fatalf("missing session: err = %v", err)
+		}
+	})
+}
+
+func TestRotateRefreshToken(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		ctx := context.Background()
+		u, s := newUserAndSession(t, db, "a@example.com", "h0")
+		now := store.Now()
+		rot, err := db.RotateRefreshToken(ctx, "h0", "h1", "sealed-1", now, 10*time.Second)
+		if err != nil || rot.SessionID != s.ID || rot.UserID != u.ID || rot.Sealed != "" {
+			t.Fatalf("first rotation = %+v, %v", rot, err)
+		}
+		// The new token rotates in turn.
+		if rot, err := db.RotateRefreshToken(ctx, "h1", "h2", "sealed-2", now.Add(time.Second), 10*time.Second); err != nil || rot.Sealed != "" {
+			t.Fatalf("second rotation = %+v, %v", rot, err)
+		}
+		// Within the grace interval, both spent tokens answer the current active one.
+		for _, h := range []string{"h0", "h1"} {
+			rot, err := db.RotateRefreshToken(ctx, h, "unused", "x", now.Add(2*time.Second), 10*time.Second)
+			if err != nil || rot.Sealed != "sealed-2" || rot.SessionID != s.ID {
+				t.Fatalf("reuse of %s within grace = %+v, %v; want sealed-2", h, rot, err)
+			}
+		}
+		if !active(t, db, s) {
+			t.Fatal("reuse within the grace interval ended the session")
+		}
+		// Unknown tokens are not found.
+		if _, err := db.RotateRefreshToken(ctx, "nope", "h9", "x", now, 10*time.Second); !errors.Is(err, store.ErrTokenNotFound) {
+			t.Fatalf("unknown token: err = %v", err)
+		}
+		// After the grace interval, reuse revokes the whole session.
+		if _, err := db.RotateRefreshToken(ctx, "h0", "h9", "x", now.Add(time.Minute), 10*time.Second); !errors.Is(err, store.ErrTokenReused) {
+			t.Fatalf("reuse after grace: err = %v, want ErrTokenReused", err)
+		}
+		if active(t, db, s) {
+			t.Fatal("session still active after refresh-token reuse")
+		}
+		if _, err := db.RotateRefreshToken(ctx, "h2", "h9", "x", now.Add(time.Minute), 10*time.Second); !errors.Is(err, store.ErrTokenNotFound) {
+			t.Fatalf("active token of a revoked session: err = %v, want ErrTokenNotFound", err)
+		}
+	})
+}
+
+func TestRotateRefreshTokenConcurrently(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		ctx := context.Background()
+		_, s := newUserAndSession(t, db, "a@example.com", "h0")
+		const n = 6
+		var wg sync.WaitGroup
+		results := make([]store.Rotation, n)
+		errs := make([]error, n)
+		for i := range n {
+			wg.Go(func() {
+				results[i], errs[i] = db.RotateRefreshToken(ctx, "h0", "new-"+string(rune('a'+i)), "sealed-"+string(rune('a'+i)), store.Now(), 10*time.Second)
+			})
+		}
+		wg.Wait()
+		rotated, sealed := 0, map[string]bool{}
+		for i := range n {
+			if errs[i] != nil {
+				t.Fatalf("concurrent rotation %d: %v", i, errs[i])
+			}
+			if results[i].Sealed == "" {
+				rotated++
+			} else {
+				sealed[results[i].Sealed] = true
+			}
+		}
+		if rotated != 1 || len(sealed) > 1 {
+			t.Fatalf("%d rotations and successors %v; want exactly one rotation that the others share", rotated, sealed)
+		}
+		if !active(t, db, s) {
+			t.Fatal("concurrent refreshes ended the session")
+		}
+	})
+}
+
+func TestRevokeSessionsByScope(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		ctx := context.Background()
+		u, a := newUserAndSession(t, db, "a@example.com", "ha")
+		b := &store.Session{UserID: u.ID}
+		c := &store.Session{UserID: u.ID}
+		for i, s := range []*store.Session{b, c} {
+			if err := db.StartSession(ctx, s, "password", "hb"+string(rune('0'+i))); err != nil {
+				t.Fatal(err)
+			}
+		}
+		_, other := newUserAndSession(t, db, "other@example.com", "hx")
+
+		if err := db.RevokeSessions(ctx, u.ID, a.ID, store.ScopeOthers); err != nil {
+			t.Fatal(err)
+		}
+		if !active(t, db, a) || active(t, db, b) || active(t, db, c) {
+			t.Fatal("scope others: want only the current session left")
+		}
+		if _, err := db.RotateRefreshToken(ctx, "hb0", "n", "x", store.Now(), time.Hour); !errors.Is(err, store.ErrTokenNotFound) {
+			t.Fatalf("refresh of a signed-out session: err = %v", err)
+		}
+		if err := db.RevokeSessions(ctx, u.ID, a.ID, store.ScopeLocal); err != nil {
+			t.Fatal(err)
+		}
+		if active(t, db, a) {
+			t.Fatal("scope local: current session still active")
+		}
+		d := &store.Session{UserID: u.ID}
+		if err := db.StartSession(ctx, d, "password", "hd"); err != nil {
+			t.Fatal(err)
+		}
+		if err := db.RevokeSessions(ctx, u.ID, "", store.ScopeGlobal); err != nil {
+			t.Fatal(err)
+		}
+		if active(t, db, d) {
+			t.Fatal("scope global: a session is still active")
+		}
+		if !active(t, db, other) {
+			t.Fatal("another user's session was revoked")
+		}
+	})
+}
+
+func TestOneTimeTokens(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		ctx := context.Background()
+		u, _ := newUserAndSession(t, db, "a@example.com", "h0")
+		now := store.Now()
+		for _, h := range []string{"r1", "r2"} {
+			if err := db.AddOneTimeToken(ctx, u.ID, store.TokenRecovery, h, now.Add(time.Hour)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := db.AddOneTimeToken(ctx, u.ID, store.TokenRecovery, "old", now.Add(-time.Second)); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := db.UseOneTimeToken(ctx, store.TokenConfirmation, "r1", now); !errors.Is(err, store.ErrTokenInvalid) {
+			t.Fatalf("wrong kind: err = %v", err)
+		}
+		if _, err := db.UseOneTimeToken(ctx, store.TokenRecovery, "old", now); !errors.Is(err, store.ErrTokenInvalid) {
+			t.Fatalf("expired: err = %v", err)
+		}
+		got, err := db.UseOneTimeToken(ctx, store.TokenRecovery, "r1", now)
+		if err != nil || got != u.ID {
+			t.Fatalf("UseOneTimeToken = %q, %v", got, err)
+		}
+		if _, err := db.UseOneTimeToken(ctx, store.TokenRecovery, "r1", now); !errors.Is(err, store.ErrTokenInvalid) {
+			t.Fatalf("second use: err = %v", err)
+		}
+		if _, err := db.UseOneTimeToken(ctx, store.TokenRecovery, "r2", now); !errors.Is(err, store.ErrTokenInvalid) {
+			t.Fatalf("sibling after a use: err = %v, want spent too", err)
+		}
+		if _, err := db.UseOneTimeToken(ctx, store.TokenRecovery, "unknown", now); !errors.Is(err, store.ErrTokenInvalid) {
+			t.Fatalf("unknown: err = %v", err)
+		}
+	})
+}
+
+func TestUserUpdates(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		ctx := context.Background()
+		u, _ := newUserAndSession(t, db, "a@example.com", "h0")
+		at := store.Now()
+		if err := db.SetPassword(ctx, u.ID, "new-hash"); err != nil {
+			t.Fatal(err)
+		}
+		if err := db.ConfirmEmail(ctx, u.ID, at); err != nil {
+			t.Fatal(err)
+		}
+		if err := db.ConfirmEmail(ctx, u.ID, at.Add(time.Hour)); err != nil {
+			t.Fatal(err)
+		}
+		if err := db.RecordSignIn(ctx, u.ID, at); err != nil {
+			t.Fatal(err)
+		}
+		if err := db.SetUserMetadata(ctx, u.ID, `{"name":"Mwila"}`); err != nil {
+			t.Fatal(err)
+		}
+		got, err := db.UserByID(ctx, u.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got.PasswordHash != "new-hash" || got.EmailConfirmedAt == nil || !got.EmailConfirmedAt.Equal(at) ||
+			got.LastSignInAt == nil || !got.LastSignInAt.Equal(at) || got.UserMetadata != `{"name":"Mwila"}` {
+			t.Fatalf("user after updates = %+v (confirmation must keep its first time)", got)
+		}
+		if err := db.SetPassword(ctx, "missing", "x"); !errors.Is(err, store.ErrNotFound) {
+			t.Fatalf("SetPassword(missing) err = %v", err)
+		}
+	})
+}
