@@ -98,3 +98,14 @@ export const SPACING_UNIT_PX = 8;
 
 /** Paths that show the top navigation bar. */
 export const TOP_NAV_PATHS = ['/', '/sign_up'] as const;
+
+/** Where the auth screens send people (spec sections 2 and 4), and the reset page the e-mailed link opens. */
+export const AUTH_ROUTES = {
+  signUp: '/sign_up',
+  resetPassword: '/reset_password',
+  selectRole: '/select_role',
+  thanks: '/thanks',
+  index: '/index',
+  sellerSignup: '/sellersignup?role=seller',
+  buyerSignup: '/buyersignup?role=buyer',
+} as const;

@@ -1,6 +1,7 @@
 import { createContext, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
 import type { User } from '@supabase/supabase-js';
 import { getSupabase } from '../../lib/supabase';
+import { signOut } from './api';
 import { PageSkeleton } from '../../components/PageSkeleton';
 
 /** What the app knows about who is signed in (spec sections 3 and 4). */
@@ -58,10 +59,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       user,
       loading,
       login: () => console.log('login: the session follows the auth events'),
-      logout: async () => {
-        const supabase = await getSupabase();
-        await supabase.auth.signOut();
-      },
+      logout: signOut,
     }),
     [user, loading],
   );

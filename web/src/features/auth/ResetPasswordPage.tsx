@@ -1,5 +1,133 @@
-import { PlaceholderPage } from '../../components/PlaceholderPage';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useNavigate, useSearchParams } from 'react-router';
+import Alert from '@mui/material/Alert';
+import Button from '@mui/material/Button';
+import Container from '@mui/material/Container';
+import Paper from '@mui/material/Paper';
+import Stack from '@mui/material/Stack';
+import Typography from '@mui/material/Typography';
+import { AUTH_ROUTES } from '../../config/constants';
+import { PageHeader } from '../../components/PageHeader';
+import type { FieldErrors } from '../../lib/validation';
+import { signOut, updatePassword, verifyRecoveryLink } from './api';
+import { validateNewPassword } from './credentials';
+import { BusyMessage } from './BusyMessage';
+import { ForgotPasswordForm } from './ForgotPasswordForm';
+import { PasswordField } from './PasswordField';
+import type { SignInNotice } from './SignInPage';
 
+type Stage = 'verifying' | 'bad-link' | 'choose';
+
+/** The green notice /sign_up shows after a password change. */
+export const PASSWORD_CHANGED_NOTICE = 'Your password has been changed. Sign in with your new password.';
+
+/**
+ * ResetPasswordPage is /reset_password, opened from the e-mailed link
+ * (?token_hash=...&type=recovery). It checks the link, asks for the new
+ * password twice and saves it; then it signs out everywhere and sends the
+ * person to sign in with the new password. A bad, used or expired link
+ * offers to send a new one.
+ */
 export default function ResetPasswordPage() {
-  return <PlaceholderPage title="Reset your password" />;
+  const navigate = useNavigate();
+  const [params] = useSearchParams();
+  const tokenHash = params.get('token_hash');
+  const type = params.get('type');
+  const linkLooksRight = Boolean(tokenHash) && (type === null || type === 'recovery');
+
+  const [stage, setStage] = useState<Stage>(linkLooksRight ? 'verifying' : 'bad-link');
+  const [password, setPassword] = useState('');
+  const [confirm, setConfirm] = useState('');
+  const [fieldErrors, setFieldErrors] = useState<FieldErrors<'password' | 'confirm'>>({});
+  const [error, setError] = useState('');
+  const [saving, setSaving] = useState(false);
+  // The link works once: check it once even when React runs effects twice.
+  const verifyStarted = useRef(false);
+
+  useEffect(() => {
+    if (!linkLooksRight || verifyStarted.current) return;
+    verifyStarted.current = true;
+    verifyRecoveryLink(tokenHash!)
+      .then(() => setStage('choose'))
+      .catch((err) => {
+        console.error('Reset link refused', err);
+        setStage('bad-link');
+      });
+  }, [linkLooksRight, tokenHash]);
+
+  async function handleSubmit(e: FormEvent) {
+    e.preventDefault();
+    if (saving) return;
+    const problems = validateNewPassword(password, confirm);
+    setFieldErrors(problems);
+    if (Object.keys(problems).length > 0) return;
+    setError('');
+    setSaving(true);
+    try {
+      await updatePassword(password);
+    } catch (err) {
+      setError(err instanceof Error ? err.message : String(err));
+      setSaving(false);
+      return;
+    }
+    await signOut();
+    const state: SignInNotice = { notice: PASSWORD_CHANGED_NOTICE };
+    navigate(`${AUTH_ROUTES.signUp}?mode=login`, { replace: true, state });
+  }
+
+  return (
+    <>
+      <PageHeader title="Reset Password" />
+      <Container component="main" maxWidth="xs" sx={{ py: { xs: 3, sm: 6 }, px: 2 }}>
+        <Paper variant="outlined" sx={{ p: { xs: 2.5, sm: 4 } }}>
+          {stage === 'verifying' && (
+            <BusyMessage text="Checking your reset link..." />
+          )}
+          {stage === 'bad-link' && (
+            <Stack spacing={3}>
+              <Alert severity="error">
+                This password reset link has expired or has already been used. Ask for a new one below.
+              </Alert>
+              <ForgotPasswordForm />
+            </Stack>
+          )}
+          {stage === 'choose' && (
+            <Stack component="form" noValidate onSubmit={handleSubmit} spacing={2} aria-labelledby="new-password-heading">
+              <Typography id="new-password-heading" variant="h5" component="h2" sx={{ fontWeight: 800 }}>
+                Choose a new password
+              </Typography>
+              {error && <Alert severity="error">{error}</Alert>}
+              <PasswordField
+                id="new-password"
+                label="New password"
+                value={password}
+                onChange={(v) => {
+                  setPassword(v);
+                  setFieldErrors((f) => ({ ...f, password: undefined }));
+                }}
+                error={fieldErrors.password}
+                autoComplete="new-password"
+                disabled={saving}
+              />
+              <PasswordField
+                id="confirm-password"
+                label="Confirm new password"
+                value={confirm}
+                onChange={(v) => {
+                  setConfirm(v);
+                  setFieldErrors((f) => ({ ...f, confirm: undefined }));
+                }}
+                error={fieldErrors.confirm}
+                autoComplete="new-password"
+                disabled={saving}
+              />
+              <Button type="submit" variant="contained" size="large" disabled={saving} fullWidth>
+                {saving ? 'SAVING...' : 'SAVE NEW PASSWORD'}
+              </Button>
+            </Stack>
+          )}
+        </Paper>
+      </Container>
+    </>
+  );
 }

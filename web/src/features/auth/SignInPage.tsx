@@ -1,5 +1,280 @@
-import { PlaceholderPage } from '../../components/PlaceholderPage';
+import { useEffect, useState, type FormEvent } from 'react';
+import { useLocation, useNavigate, useSearchParams } from 'react-router';
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import CircularProgress from '@mui/material/CircularProgress';
+import Container from '@mui/material/Container';
+import Divider from '@mui/material/Divider';
+import Link from '@mui/material/Link';
+import Paper from '@mui/material/Paper';
+import Stack from '@mui/material/Stack';
+import TextField from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
+import AppleIcon from '@mui/icons-material/Apple';
+import FacebookIcon from '@mui/icons-material/Facebook';
+import GoogleIcon from '@mui/icons-material/Google';
+import { AUTH_ROUTES } from '../../config/constants';
+import type { FieldErrors } from '../../lib/validation';
+import { useAuth } from './AuthProvider';
+import { fetchMyProfile, getCurrentSession, signIn, signOut, signUp } from './api';
+import { safeNextPath, validateCredentials } from './credentials';
+import { BusyMessage } from './BusyMessage';
+import { ForgotPasswordForm } from './ForgotPasswordForm';
+import { PasswordField } from './PasswordField';
 
+type Mode = 'login' | 'signup' | 'forgot';
+
+/** Router state another page may pass to /sign_up: a green notice to show (e.g. after a password reset). */
+export interface SignInNotice {
+  notice?: string;
+}
+
+const SOCIAL_PROVIDERS = [
+  { name: 'Google', icon: <GoogleIcon /> },
+  { name: 'Facebook', icon: <FacebookIcon /> },
+  { name: 'Apple', icon: <AppleIcon /> },
+] as const;
+
+/** messageOf turns anything thrown into the text to show. */
+function messageOf(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
+
+/**
+ * SignInPage is /sign_up: one screen with two modes, sign in ('WELCOME BACK!')
+ * and create an account ('JOIN US!'), plus a forgotten-password view. On load
+ * it checks for a session and sends a signed-in user on (spec section 4).
+ * ?next=/path (set by RequireAuth) is where a successful sign-in or sign-up
+ * goes instead of the usual page; ?mode=login opens it in sign-in mode.
+ */
 export default function SignInPage() {
-  return <PlaceholderPage title="Sign In" />;
+  const navigate = useNavigate();
+  const location = useLocation();
+  const [params] = useSearchParams();
+  const { login } = useAuth();
+  const next = safeNextPath(params.get('next'));
+  const notice = (location.state as SignInNotice | null)?.notice ?? '';
+
+  const [checking, setChecking] = useState(true);
+  const [mode, setMode] = useState<Mode>(
+    params.get('mode') === 'login' || params.has('next') || notice ? 'login' : 'signup',
+  );
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const [fieldErrors, setFieldErrors] = useState<FieldErrors<'email' | 'password'>>({});
+  const [error, setError] = useState('');
+  const [success, setSuccess] = useState(notice);
+  const [loading, setLoading] = useState(false);
+
+  // On load: a signed-in user is sent on; a failed profile call signs out and shows the form.
+  useEffect(() => {
+    let cancelled = false;
+    (async () => {
+      let hasSession = false;
+      try {
+        hasSession = (await getCurrentSession()) !== null;
+      } catch (err) {
+        console.error('Could not read the session', err);
+      }
+      if (cancelled) return;
+      if (!hasSession) {
+        setChecking(false);
+        return;
+      }
+      try {
+        const { role } = await fetchMyProfile();
+        if (cancelled) return;
+        if (role) {
+          login();
+          navigate(next ?? AUTH_ROUTES.thanks, { replace: true });
+        } else {
+          navigate(next ?? AUTH_ROUTES.selectRole, { replace: true });
+        }
+      } catch (err) {
+        console.error('Could not fetch the profile of the stored session', err);
+        await signOut();
+        if (!cancelled) setChecking(false);
+      }
+    })();
+    return () => {
+      cancelled = true;
+    };
+    // Runs once, on load.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
+
+  function switchMode(to: Mode) {
+    setMode(to);
+    setEmail('');
+    setPassword('');
+    setFieldErrors({});
+    setError('');
+    setSuccess('');
+  }
+
+  /** The forgotten-password view keeps the e-mail already typed. */
+  function openForgotPassword() {
+    setMode('forgot');
+    setPassword('');
+    setFieldErrors({});
+    setError('');
+    setSuccess('');
+  }
+
+  async function handleSubmit(e: FormEvent) {
+    e.preventDefault();
+    if (loading) return;
+    const problems = validateCredentials(email, password);
+    setFieldErrors(problems);
+    if (Object.keys(problems).length > 0) return;
+    setError('');
+    setSuccess('');
+    setLoading(true);
+    if (mode === 'signup') {
+      try {
+        const { user, session } = await signUp(email, password);
+        if (user && session) {
+          login();
+          navigate(next ?? AUTH_ROUTES.selectRole, { replace: true });
+          return;
+        }
+        // E-mail confirmation is on: the account waits for its link.
+        setMode('login');
+        setPassword('');
+        setSuccess(`We have sent a confirmation link to ${email.trim()}. Open it, then sign in.`);
+      } catch (err) {
+        setError(messageOf(err));
+      }
+      setLoading(false);
+      return;
+    }
+    try {
+      await signIn(email, password);
+    } catch (err) {
+      setError(messageOf(err));
+      setLoading(false);
+      return;
+    }
+    login();
+    try {
+      const { role } = await fetchMyProfile();
+      navigate(next ?? (role ? AUTH_ROUTES.index : AUTH_ROUTES.selectRole), { replace: true });
+    } catch (err) {
+      setError(`Login successful, but could not fetch profile: ${messageOf(err)}`);
+      setLoading(false);
+    }
+  }
+
+  if (checking) {
+    return (
+      <Container component="main" maxWidth="xs" sx={{ py: 8 }}>
+        <BusyMessage text="Checking your session..." />
+      </Container>
+    );
+  }
+
+  const isLogin = mode === 'login';
+  return (
+    <Container component="main" maxWidth="xs" sx={{ py: { xs: 3, sm: 6 }, px: 2 }}>
+      <Paper variant="outlined" sx={{ p: { xs: 2.5, sm: 4 } }}>
+        {mode === 'forgot' ? (
+          <ForgotPasswordForm initialEmail={email} onBack={() => switchMode('login')} />
+        ) : (
+          <Stack spacing={2.5}>
+            <Box>
+              <Typography variant="h4" component="h1" sx={{ fontWeight: 800 }}>
+                {isLogin ? 'WELCOME BACK!' : 'JOIN US!'}
+              </Typography>
+              <Typography color="text.secondary" sx={{ mt: 0.5 }}>
+                {isLogin
+                  ? 'Sign in to pick up where you left off.'
+                  : 'Create your account to shop and sell pre-loved fashion.'}
+              </Typography>
+            </Box>
+            {error && <Alert severity="error">{error}</Alert>}
+            {success && <Alert severity="success">{success}</Alert>}
+            <Stack
+              component="form"
+              noValidate
+              onSubmit={handleSubmit}
+              spacing={2}
+              aria-label={isLogin ? 'Sign in' : 'Create an account'}
+            >
+              <TextField
+                id="email"
+                label="Email"
+                type="email"
+                autoComplete="email"
+                value={email}
+                onChange={(e) => {
+                  setEmail(e.target.value);
+                  setFieldErrors((f) => ({ ...f, email: undefined }));
+                }}
+                error={Boolean(fieldErrors.email)}
+                helperText={fieldErrors.email}
+                disabled={loading}
+                fullWidth
+              />
+              <PasswordField
+                key={mode}
+                id="password"
+                label="Password"
+                value={password}
+                onChange={(v) => {
+                  setPassword(v);
+                  setFieldErrors((f) => ({ ...f, password: undefined }));
+                }}
+                error={fieldErrors.password}
+                autoComplete={isLogin ? 'current-password' : 'new-password'}
+                disabled={loading}
+              />
+              {isLogin && (
+                <Box sx={{ textAlign: 'right', mt: '4px !important' }}>
+                  <Link component="button" type="button" variant="body2" onClick={openForgotPassword}>
+                    Forgot password?
+                  </Link>
+                </Box>
+              )}
+              <Button
+                type="submit"
+                variant="contained"
+                size="large"
+                disabled={loading}
+                aria-busy={loading}
+                startIcon={loading ? <CircularProgress size={18} color="inherit" aria-hidden /> : undefined}
+                fullWidth
+              >
+                {isLogin ? 'SIGN IN' : 'CREATE AN ACCOUNT'}
+              </Button>
+            </Stack>
+            <Typography variant="body2" sx={{ textAlign: 'center' }}>
+              {isLogin ? "Don't have an account? " : 'Already have an account? '}
+              <Link
+                component="button"
+                type="button"
+                variant="body2"
+                onClick={() => switchMode(isLogin ? 'signup' : 'login')}
+                disabled={loading}
+                sx={{ fontWeight: 700, verticalAlign: 'baseline' }}
+              >
+                {isLogin ? 'Sign up' : 'Sign in'}
+              </Link>
+            </Typography>
+            <Divider>or</Divider>
+            <Stack spacing={1} aria-describedby="social-soon">
+              {SOCIAL_PROVIDERS.map(({ name, icon }) => (
+                <Button key={name} variant="outlined" startIcon={icon} disabled fullWidth>
+                  Continue with {name}
+                </Button>
+              ))}
+              <Typography id="social-soon" variant="caption" color="text.secondary" sx={{ textAlign: 'center' }}>
+                Signing in with Google, Facebook or Apple is coming soon.
+              </Typography>
+            </Stack>
+          </Stack>
+        )}
+      </Paper>
+    </Container>
+  );
 }

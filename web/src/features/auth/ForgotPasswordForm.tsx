@@ -1,0 +1,89 @@
+import { useState, type FormEvent } from 'react';
+import Alert from '@mui/material/Alert';
+import Button from '@mui/material/Button';
+import Stack from '@mui/material/Stack';
+import TextField from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
+import { requestPasswordReset } from './api';
+import { validateEmail } from './credentials';
+
+/** Props of ForgotPasswordForm. */
+export interface ForgotPasswordFormProps {
+  /** The e-mail already typed elsewhere, to save typing it again. */
+  initialEmail?: string;
+  /** Shows a 'Back to sign in' button that calls this. */
+  onBack?: () => void;
+}
+
+/**
+ * ForgotPasswordForm asks for an e-mail address and has the service send a
+ * password reset link to it. It says the same thing whether or not an account
+ * exists, so it does not tell strangers who has an account.
+ */
+export function ForgotPasswordForm({ initialEmail = '', onBack }: ForgotPasswordFormProps) {
+  const [email, setEmail] = useState(initialEmail);
+  const [fieldError, setFieldError] = useState<string | undefined>();
+  const [sending, setSending] = useState(false);
+  const [error, setError] = useState('');
+  const [sentTo, setSentTo] = useState('');
+
+  async function handleSubmit(e: FormEvent) {
+    e.preventDefault();
+    if (sending) return;
+    const problem = validateEmail(email);
+    setFieldError(problem);
+    if (problem) return;
+    setError('');
+    setSentTo('');
+    setSending(true);
+    try {
+      await requestPasswordReset(email);
+      setSentTo(email.trim());
+    } catch (err) {
+      setError(err instanceof Error ? err.message : String(err));
+    } finally {
+      setSending(false);
+    }
+  }
+
+  return (
+    <Stack component="form" noValidate onSubmit={handleSubmit} spacing={2} aria-labelledby="forgot-heading">
+      <Typography id="forgot-heading" variant="h5" component="h2" sx={{ fontWeight: 800 }}>
+        Reset your password
+      </Typography>
+      <Typography variant="body2" color="text.secondary">
+        Enter the e-mail address of your account and we will send you a link to choose a new password.
+      </Typography>
+      {error && <Alert severity="error">{error}</Alert>}
+      {sentTo && (
+        <Alert severity="success">
+          If an account exists for {sentTo}, we have sent it a link to reset your password. Check your inbox
+          (and your spam folder); the link works once.
+        </Alert>
+      )}
+      <TextField
+        id="forgot-email"
+        label="Email"
+        type="email"
+        autoComplete="email"
+        value={email}
+        onChange={(e) => {
+          setEmail(e.target.value);
+          setFieldError(undefined);
+        }}
+        error={Boolean(fieldError)}
+        helperText={fieldError}
+        disabled={sending}
+        fullWidth
+      />
+      <Button type="submit" variant="contained" size="large" disabled={sending} fullWidth>
+        {sending ? 'SENDING...' : 'SEND RESET LINK'}
+      </Button>
+      {onBack && (
+        <Button variant="text" onClick={onBack} disabled={sending}>
+          Back to sign in
+        </Button>
+      )}
+    </Stack>
+  );
+}

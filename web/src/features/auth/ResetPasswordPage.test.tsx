@@ -1,0 +1,115 @@
+import { act, screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { setSupabaseForTests } from '../../lib/supabase';
+import { authError, installFakeSupabase } from './testing/fakeSupabase';
+import { renderAuth } from './testing/renderAuth';
+
+beforeEach(() => {
+  vi.spyOn(console, 'log').mockImplementation(() => {});
+  vi.spyOn(console, 'error').mockImplementation(() => {});
+});
+afterEach(() => {
+  setSupabaseForTests(undefined);
+  vi.restoreAllMocks();
+});
+
+const LINK = '/reset_password?token_hash=abc123&type=recovery';
+const EXPIRED = 'This password reset link has expired or has already been used. Ask for a new one below.';
+
+async function choosePassword(password: string, confirm = password) {
+  const user = userEvent.setup();
+  if (password) await user.type(screen.getByLabelText('New password'), password);
+  if (confirm) await user.type(screen.getByLabelText('Confirm new password'), confirm);
+  await user.click(screen.getByRole('button', { name: 'SAVE NEW PASSWORD' }));
+  return user;
+}
+
+describe('/reset_password', () => {
+  it('checks the link once, then asks for the new password twice', async () => {
+    const fake = installFakeSupabase();
+    let finish: () => void = () => {};
+    fake.auth.verifyOtp.mockImplementationOnce(
+      () => new Promise((ok) => (finish = () => ok({ data: { user: null, session: null }, error: null } as never))),
+    );
+    renderAuth(LINK, { strict: true });
+    expect(await screen.findByText('Checking your reset link...')).toBeInTheDocument();
+    await act(async () => finish());
+    expect(await screen.findByRole('heading', { name: 'Choose a new password' })).toBeInTheDocument();
+    expect(screen.getByLabelText('New password')).toHaveAttribute('autocomplete', 'new-password');
+    expect(screen.getByLabelText('Confirm new password')).toHaveAttribute('type', 'password');
+    expect(screen.getByRole('button', { name: 'Show new password' })).toBeInTheDocument();
+    expect(fake.auth.verifyOtp).toHaveBeenCalledTimes(1);
+    expect(fake.auth.verifyOtp).toHaveBeenCalledWith({ token_hash: 'abc123', type: 'recovery' });
+  });
+
+  it('explains an expired or used link and offers a new one', async () => {
+    const fake = installFakeSupabase();
+    fake.auth.verifyOtp.mockResolvedValueOnce({
+      data: { user: null, session: null },
+      error: authError('Email link is invalid or has expired', 403, 'otp_expired'),
+    } as never);
+    renderAuth(LINK);
+    expect(await screen.findByText(EXPIRED)).toBeInTheDocument();
+    const user = userEvent.setup();
+    await user.type(screen.getByLabelText('Email'), 'chanda@example.com');
+    await user.click(screen.getByRole('button', { name: 'SEND RESET LINK' }));
+    expect(await screen.findByText(/If an account exists for chanda@example.com/)).toBeInTheDocument();
+    expect(fake.auth.resetPasswordForEmail).toHaveBeenCalledWith('chanda@example.com', {
+      redirectTo: `${window.location.origin}/reset_password`,
+    });
+  });
+
+  it('treats a link without its token as a bad link, without calling the service', async () => {
+    const fake = installFakeSupabase();
+    renderAuth('/reset_password');
+    expect(await screen.findByText(EXPIRED)).toBeInTheDocument();
+    expect(fake.auth.verifyOtp).not.toHaveBeenCalled();
+  });
+
+  it('requires both fields and that they match', async () => {
+    const fake = installFakeSupabase();
+    renderAuth(LINK);
+    await screen.findByRole('heading', { name: 'Choose a new password' });
+    await choosePassword('', '');
+    expect(screen.getByText('Password is required')).toBeInTheDocument();
+    expect(screen.getByText('Please confirm your new password')).toBeInTheDocument();
+    await userEvent.type(screen.getByLabelText('New password'), 'new-secret-1');
+    await userEvent.type(screen.getByLabelText('Confirm new password'), 'new-secret-2');
+    await userEvent.click(screen.getByRole('button', { name: 'SAVE NEW PASSWORD' }));
+    expect(screen.getByText('Passwords do not match')).toBeInTheDocument();
+    expect(fake.auth.updateUser).not.toHaveBeenCalled();
+  });
+
+  it("shows the service's message when it refuses the password", async () => {
+    const fake = installFakeSupabase();
+    fake.auth.updateUser.mockResolvedValueOnce({
+      data: { user: null },
+      error: authError('Password is known to be weak and easy to guess, please choose a different one.', 422, 'weak_password'),
+    } as never);
+    renderAuth(LINK);
+    await screen.findByRole('heading', { name: 'Choose a new password' });
+    await choosePassword('password1');
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'Password is known to be weak and easy to guess, please choose a different one.',
+    );
+    expect(screen.getByRole('button', { name: 'SAVE NEW PASSWORD' })).toBeEnabled();
+    expect(fake.auth.signOut).not.toHaveBeenCalled();
+  });
+
+  it('saves the password, signs out and sends the person to sign in with a green notice', async () => {
+    const fake = installFakeSupabase();
+    renderAuth(LINK);
+    await screen.findByRole('heading', { name: 'Choose a new password' });
+    await choosePassword('a-much-better-secret');
+    expect(await screen.findByRole('heading', { name: 'WELCOME BACK!' })).toBeInTheDocument();
+    expect(fake.auth.updateUser).toHaveBeenCalledWith({ password: 'a-much-better-secret' });
+    expect(fake.auth.signOut).toHaveBeenCalled();
+    const banner = screen.getByRole('alert');
+    expect(banner).toHaveTextContent('Your password has been changed. Sign in with your new password.');
+    expect(banner.className).toMatch(/Success/);
+    // The toggle clears the banner, as for the red one.
+    await userEvent.click(screen.getByRole('button', { name: 'Sign up' }));
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+  });
+});

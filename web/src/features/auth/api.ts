@@ -1,0 +1,108 @@
+/**
+ * The auth feature's calls to the backend (spec section 7, calls 3 to 7, and
+ * the password reset), kept apart from the screens. Each call either returns
+ * what the screen needs or throws an Error whose message is the one to show
+ * (the authentication service's own message where it gives one).
+ */
+import type { Session, User } from '@supabase/supabase-js';
+import { AUTH_ROUTES, FUNCTIONS } from '../../config/constants';
+import { getSupabase } from '../../lib/supabase';
+
+/** getCurrentSession returns the stored session, or null when there is none (call 3). */
+export async function getCurrentSession(): Promise<Session | null> {
+  const supabase = await getSupabase();
+  const { data, error } = await supabase.auth.getSession();
+  if (error) throw new Error(error.message);
+  return data.session;
+}
+
+/** The part of the profile the auth screens read. */
+export interface MyProfile {
+  /** 'buyer', 'seller' or 'buyer_and_seller'; null until onboarding. */
+  role: string | null;
+}
+
+/**
+ * fetchMyProfile invokes get-profile-me (call 4). It throws an Error whose
+ * message is the function's own error text when it gives one.
+ */
+export async function fetchMyProfile(): Promise<MyProfile> {
+  const supabase = await getSupabase();
+  const { data, error } = await supabase.functions.invoke(FUNCTIONS.getProfileMe, { method: 'POST' });
+  if (error) throw new Error(await functionErrorReason(error));
+  const body = (data ?? {}) as { role?: unknown; profile?: { role?: unknown } };
+  const role = body.role ?? body.profile?.role ?? null;
+  return { role: typeof role === 'string' && role !== '' ? role : null };
+}
+
+/** functionErrorReason reads the `error` field a function answered with, else the client's message. */
+async function functionErrorReason(error: unknown): Promise<string> {
+  const fallback = error instanceof Error ? error.message : String(error);
+  const context = (error as { context?: unknown }).context;
+  if (context instanceof Response) {
+    try {
+      const body = (await context.clone().json()) as { error?: unknown; message?: unknown };
+      if (typeof body.error === 'string' && body.error) return body.error;
+      if (typeof body.message === 'string' && body.message) return body.message;
+    } catch {
+      // not JSON: keep the client's message
+    }
+  }
+  return fallback;
+}
+
+/** signOut ends the session on the server and in this browser (call 5). */
+export async function signOut(): Promise<void> {
+  const supabase = await getSupabase();
+  const { error } = await supabase.auth.signOut();
+  if (error) console.error('Sign out failed', error);
+}
+
+/** What sign-up answered: the new user, and a session unless e-mail confirmation is on. */
+export interface SignUpResult {
+  user: User | null;
+  session: Session | null;
+}
+
+/** signUp creates an account (call 6). */
+export async function signUp(email: string, password: string): Promise<SignUpResult> {
+  const supabase = await getSupabase();
+  const { data, error } = await supabase.auth.signUp({ email: email.trim(), password });
+  if (error) throw new Error(error.message);
+  return { user: data.user, session: data.session };
+}
+
+/** signIn signs in with e-mail and password (call 7) and returns the user. */
+export async function signIn(email: string, password: string): Promise<User | null> {
+  const supabase = await getSupabase();
+  const { data, error } = await supabase.auth.signInWithPassword({ email: email.trim(), password });
+  if (error) throw new Error(error.message);
+  return data.user;
+}
+
+/**
+ * requestPasswordReset asks the service to e-mail a reset link that opens
+ * /reset_password on this site. The service answers the same whether or not
+ * the account exists.
+ */
+export async function requestPasswordReset(email: string): Promise<void> {
+  const supabase = await getSupabase();
+  const { error } = await supabase.auth.resetPasswordForEmail(email.trim(), {
+    redirectTo: `${window.location.origin}${AUTH_ROUTES.resetPassword}`,
+  });
+  if (error) throw new Error(error.message);
+}
+
+/** verifyRecoveryLink exchanges the e-mailed link's token_hash for a session. */
+export async function verifyRecoveryLink(tokenHash: string): Promise<void> {
+  const supabase = await getSupabase();
+  const { error } = await supabase.auth.verifyOtp({ token_hash: tokenHash, type: 'recovery' });
+  if (error) throw new Error(error.message);
+}
+
+/** updatePassword sets a new password for the signed-in user. */
+export async function updatePassword(password: string): Promise<void> {
+  const supabase = await getSupabase();
+  const { error } = await supabase.auth.updateUser({ password });
+  if (error) throw new Error(error.message);
+}
