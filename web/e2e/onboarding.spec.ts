@@ -69,21 +69,27 @@ function watchUploads(page: Page) {
 /** Signs a new account up on /sign_up; the app then asks for a role. */
 async function signUp(page: Page, email: string) {
   await page.goto('/sign_up');
-  await page.getByRole('button', { name: /sign up|create an account|register|join/i, exact: false }).and(page.locator(':not(nav *)')).first().click();
   await expect(page.getByRole('heading', { name: 'JOIN US!' })).toBeVisible();
-  await page.getByLabel(/e-?mail/i).fill(email);
-  await page.getByLabel(/^password$/i).fill(PASSWORD);
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
   await page.getByRole('button', { name: 'CREATE AN ACCOUNT' }).click();
   await expect(page).toHaveURL(/\/select_role$/);
 }
 
-/** Signs in on /sign_up after clearing the stored session. */
+/** Chooses a role on /select_role and proceeds to its signup form. */
+async function chooseRole(page: Page, card: 'Become a Buyer' | 'Become a Seller') {
+  await page.getByRole('button', { name: new RegExp(card) }).click();
+  await page.getByRole('button', { name: 'PROCEED' }).click();
+}
+
+/** Signs out (forgets the stored session) and signs in again on /sign_up. */
 async function signInAgain(page: Page, email: string) {
   await page.evaluate(() => localStorage.clear());
   await page.goto('/sign_up');
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
   await expect(page.getByRole('heading', { name: 'WELCOME BACK!' })).toBeVisible();
-  await page.getByLabel(/e-?mail/i).fill(email);
-  await page.getByLabel(/^password$/i).fill(PASSWORD);
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
   await page.getByRole('button', { name: 'SIGN IN' }).click();
 }
 
@@ -134,8 +140,8 @@ test.describe('onboarding', () => {
     await page.setViewportSize({ width: 360, height: 740 });
     const email = `buyer-${Date.now()}@example.com`;
     await signUp(page, email);
-
-    await page.goto('/buyersignup?role=buyer');
+    await chooseRole(page, 'Become a Buyer');
+    await expect(page).toHaveURL(/\/buyersignup\?role=buyer$/);
     await expect(page.getByRole('heading', { name: 'Create Your Buyer Profile' })).toBeVisible();
     const axe = await new AxeBuilder({ page }).include('main').analyze();
     expect(axe.violations.filter((v) => v.impact === 'critical' || v.impact === 'serious')).toEqual([]);
@@ -206,8 +212,8 @@ test.describe('onboarding', () => {
   test('a new seller completes the seller form with two logos and lands on /thanks', async ({ page, request }) => {
     const email = `seller-${Date.now()}@example.com`;
     await signUp(page, email);
-
-    await page.goto('/sellersignup?role=seller');
+    await chooseRole(page, 'Become a Seller');
+    await expect(page).toHaveURL(/\/sellersignup\?role=seller$/);
     await expect(page.getByRole('heading', { name: 'Create Your Seller Profile' })).toBeVisible();
     const axe = await new AxeBuilder({ page }).include('main').analyze();
     expect(axe.violations.filter((v) => v.impact === 'critical' || v.impact === 'serious')).toEqual([]);
@@ -260,7 +266,14 @@ test.describe('onboarding', () => {
   });
 
   test('a visitor without a session is sent to /sign_up and back to the page after', async ({ page }) => {
-    await page.goto('/sellersignup?role=seller');
-    await expect(page).toHaveURL(/\/sign_up\?next=%2Fsellersignup%3Frole%3Dseller$/);
+    await page.goto('/buyerandsellersignup');
+    await expect(page).toHaveURL(/\/sign_up\?next=%2Fbuyerandsellersignup$/);
+    await page.getByRole('button', { name: 'Sign up', exact: true }).click();
+    await expect(page.getByRole('heading', { name: 'JOIN US!' })).toBeVisible();
+    await page.getByLabel('Email').fill(`visitor-${Date.now()}@example.com`);
+    await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
+    await page.getByRole('button', { name: 'CREATE AN ACCOUNT' }).click();
+    await expect(page).toHaveURL(/\/buyerandsellersignup$/);
+    await expect(page.getByRole('heading', { name: 'Create Your Buyer and Seller Profile' })).toBeVisible();
   });
 });
