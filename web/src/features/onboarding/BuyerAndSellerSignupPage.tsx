@@ -1,5 +1,78 @@
-import { PlaceholderPage } from '../../components/PlaceholderPage';
+import { useState } from 'react';
+import { useNavigate } from 'react-router';
+import TextField from '@mui/material/TextField';
+import { MAX_SELLER_LOGOS, STATIC_FORM_MAX_IMAGES } from '../../config/constants';
+import { useAuth } from '../auth/AuthProvider';
+import { AestheticGrid } from './components/AestheticGrid';
+import { ImageUploadArea } from './components/ImageUploadArea';
+import { BusinessModePicker, ClearanceCheckbox, ErrorBanner, GENDERS_PROFILE, GenderPicker, SectionTitle, TermsCheckbox } from './components/FormPieces';
+import { BuyerDetailsFields, EMPTY_BUYER, FieldErrorList, OnboardingPage, SubmitButton, toggled, useSubmitting } from './components/OnboardingForm';
+import { SubmitError, submitBuyerAndSeller } from './flows';
+import { useFields } from './useFields';
+import { useImagePicker } from './useImagePicker';
+import { EMPTY_SELLER } from './SellerSignupPage';
+import { hasErrors, validateBuyerAndSeller, type BuyerAndSellerErrorKey, type BuyerAndSellerFields } from './validation';
 
+/**
+ * BuyerAndSellerSignupPage (/buyerandsellersignup): the combined form,
+ * finished: it uploads photos and logos, then sends the buyer half to
+ * onboard-new-user and the seller half to onboard-seller, both with role
+ * buyer_and_seller, and goes to /thanks.
+ */
 export default function BuyerAndSellerSignupPage() {
-  return <PlaceholderPage title="Create Your Buyer and Seller Profile" />;
+  const navigate = useNavigate();
+  const { login } = useAuth();
+  const form = useFields<BuyerAndSellerFields, BuyerAndSellerErrorKey>({ ...EMPTY_SELLER, ...EMPTY_BUYER });
+  const { values, set, errors, setErrors, text } = form;
+  const photos = useImagePicker(STATIC_FORM_MAX_IMAGES);
+  const logos = useImagePicker(MAX_SELLER_LOGOS);
+  const [banner, setBanner] = useState('');
+  const { busy, run } = useSubmitting();
+  const shown = logos.items.length > 0 ? { ...errors, logos: undefined } : errors;
+
+  const onSubmit = () =>
+    run(async () => {
+      setBanner('');
+      const found = validateBuyerAndSeller(values, logos.items.length, photos.items.length);
+      setErrors(found);
+      if (hasErrors(found)) return;
+      try {
+        await submitBuyerAndSeller(values, photos, logos);
+        login();
+        window.alert('Profile created successfully!');
+        navigate('/thanks');
+      } catch (err) {
+        const e = err instanceof SubmitError ? err : new SubmitError('An unexpected error occurred.');
+        setErrors(e.fields);
+        setBanner(e.message);
+      }
+    });
+
+  return (
+    <OnboardingPage title="Create Your Buyer and Seller Profile" onSubmit={onSubmit}>
+      <ErrorBanner>{banner ? `Error: ${banner}` : hasErrors(shown) && <FieldErrorList errors={shown} />}</ErrorBanner>
+      <SectionTitle>Your business</SectionTitle>
+      <TextField {...text('business_name', 'Business name', busy)} autoComplete="organization" />
+      <TextField {...text('registration_number', 'Registration number (optional)', busy)} />
+      <SectionTitle>Your details</SectionTitle>
+      <BuyerDetailsFields form={form} busy={busy} voiceLabel="Voice note (1 minute)" />
+      <SectionTitle>Logo or brand images</SectionTitle>
+      <ImageUploadArea picker={logos} itemName="Logo" addLabel="Add logo or brand images" hint={`Up to ${MAX_SELLER_LOGOS} images.`} disabled={busy} error={shown.logos} />
+      <BusinessModePicker value={values.business_mode} onChange={(v) => set('business_mode', v)} disabled={busy} error={errors.business_mode} />
+      <GenderPicker value={values.gender} onChange={(v) => set('gender', v)} options={GENDERS_PROFILE} disabled={busy} error={errors.gender} />
+      <SectionTitle>Full-body photos (optional)</SectionTitle>
+      <ImageUploadArea picker={photos} itemName="Photo" addLabel="Add full-body photos" hint="We recommend 3 clear full-body photos." disabled={busy} error={errors.images} />
+      <SectionTitle>Your clothing aesthetics</SectionTitle>
+      <AestheticGrid
+        selected={values.clothing_aesthetics}
+        onToggle={(t) => set('clothing_aesthetics', toggled(values.clothing_aesthetics, t))}
+        editing
+        disabled={busy}
+        error={errors.clothing_aesthetics}
+      />
+      <ClearanceCheckbox checked={values.wants_clearance_program} onChange={(v) => set('wants_clearance_program', v)} disabled={busy} />
+      <TermsCheckbox checked={values.terms} onChange={(v) => set('terms', v)} disabled={busy} error={errors.terms} />
+      <SubmitButton busy={busy} label="FINISH & CREATE PROFILE" busyLabel="PROCESSING..." />
+    </OnboardingPage>
+  );
 }

@@ -1,5 +1,79 @@
-import { PlaceholderPage } from '../../components/PlaceholderPage';
+import { useState } from 'react';
+import { useNavigate, useSearchParams } from 'react-router';
+import Typography from '@mui/material/Typography';
+import { BUYER_PHOTOS } from '../../config/constants';
+import { AestheticGrid } from './components/AestheticGrid';
+import { ImageUploadArea } from './components/ImageUploadArea';
+import { ClearanceCheckbox, ErrorBanner, GENDERS_PROFILE, GenderPicker, SectionTitle, TermsCheckbox } from './components/FormPieces';
+import { BuyerDetailsFields, EMPTY_BUYER, FieldErrorList, OnboardingPage, SubmitButton, toggled, useSubmitting } from './components/OnboardingForm';
+import { SubmitError, submitProfile } from './flows';
+import { roleFrom } from './payloads';
+import { useFields } from './useFields';
+import { useImagePicker } from './useImagePicker';
+import { hasErrors, validateBuyer, type BuyerErrorKey, type BuyerFields } from './validation';
 
+/**
+ * BuyerSignupPage (/buyersignup): the four numbered steps. It sends the
+ * onboarding profile payload with role buyer to onboard-new-user, alerts
+ * 'Profile created successfully!' and goes to /thanks.
+ */
 export default function BuyerSignupPage() {
-  return <PlaceholderPage title="Create Your Buyer Profile" />;
+  const [params] = useSearchParams();
+  const role = roleFrom(params.get('role'), 'buyer');
+  const navigate = useNavigate();
+  const form = useFields<BuyerFields, BuyerErrorKey>(EMPTY_BUYER);
+  const { values, set, errors, setErrors } = form;
+  const photos = useImagePicker(BUYER_PHOTOS);
+  const [banner, setBanner] = useState('');
+  const { busy, run } = useSubmitting();
+
+  const onSubmit = () =>
+    run(async () => {
+      setBanner('');
+      const found = validateBuyer(values, photos.items.length);
+      setErrors(found);
+      if (hasErrors(found)) return;
+      try {
+        await submitProfile(role, values, photos);
+        window.alert('Profile created successfully!');
+        navigate('/thanks');
+      } catch (err) {
+        const e = err instanceof SubmitError ? err : new SubmitError(String(err));
+        setErrors(e.fields);
+        setBanner(e.message);
+      }
+    });
+
+  return (
+    <OnboardingPage title="Create Your Buyer Profile" onSubmit={onSubmit}>
+      <ErrorBanner>{banner || (hasErrors(errors) && <FieldErrorList errors={errors} />)}</ErrorBanner>
+      <SectionTitle>1. Enter your details</SectionTitle>
+      <BuyerDetailsFields form={form} busy={busy} />
+      <SectionTitle>2. Select your gender</SectionTitle>
+      <GenderPicker value={values.gender} onChange={(v) => set('gender', v)} options={GENDERS_PROFILE} disabled={busy} error={errors.gender} />
+      <SectionTitle>3. Upload 3 full-body pictures (optional)</SectionTitle>
+      <Typography variant="body2" color="text.secondary">
+        Step 4 gives you early access to virtual try-ons in phase 2. We recommend 3 clear full-body photos.
+      </Typography>
+      <ImageUploadArea
+        picker={photos}
+        itemName="Photo"
+        addLabel="Add full-body photos"
+        hint="Stand in good light, facing the camera, head to toe in the picture."
+        disabled={busy}
+        error={errors.images}
+      />
+      <SectionTitle>4. Pick your favourite clothing aesthetics</SectionTitle>
+      <AestheticGrid
+        selected={values.clothing_aesthetics}
+        onToggle={(t) => set('clothing_aesthetics', toggled(values.clothing_aesthetics, t))}
+        editing
+        disabled={busy}
+        error={errors.clothing_aesthetics}
+      />
+      <ClearanceCheckbox checked={values.wants_clearance_program} onChange={(v) => set('wants_clearance_program', v)} disabled={busy} />
+      <TermsCheckbox checked={values.terms} onChange={(v) => set('terms', v)} disabled={busy} error={errors.terms} />
+      <SubmitButton busy={busy} label="DONE" busyLabel="PROCESSING..." />
+    </OnboardingPage>
+  );
 }

@@ -1,5 +1,87 @@
-import { PlaceholderPage } from '../../components/PlaceholderPage';
+import { useState } from 'react';
+import { useNavigate, useSearchParams } from 'react-router';
+import Box from '@mui/material/Box';
+import TextField from '@mui/material/TextField';
+import { MAX_PROFILE_IMAGES } from '../../config/constants';
+import { AestheticGrid } from './components/AestheticGrid';
+import { ImageUploadArea } from './components/ImageUploadArea';
+import { ClearanceCheckbox, ErrorBanner, GENDERS_PROFILE, GenderPicker, InspirationSelect, PhoneField, SectionTitle, TermsCheckbox } from './components/FormPieces';
+import { EMPTY_BUYER, FieldErrorList, OnboardingPage, SubmitButton, toggled, useSubmitting } from './components/OnboardingForm';
+import { SubmitError, submitProfile } from './flows';
+import { roleFrom } from './payloads';
+import { useFields } from './useFields';
+import { useImagePicker } from './useImagePicker';
+import { hasErrors, validateBuyer, type BuyerErrorKey, type BuyerFields } from './validation';
 
+/**
+ * OnboardingProfilePage (/onboarding?role=...): the onboarding profile
+ * screen. Validates on submit with the spec's messages, uploads the photos,
+ * POSTs onboard-new-user with the role from the query, then goes to /thanks.
+ * Errors show under each field and in a banner.
+ */
 export default function OnboardingProfilePage() {
-  return <PlaceholderPage title="Complete Your Profile" />;
+  const [params] = useSearchParams();
+  const role = roleFrom(params.get('role'), 'buyer');
+  const navigate = useNavigate();
+  const form = useFields<BuyerFields, BuyerErrorKey>(EMPTY_BUYER);
+  const { values, set, errors, setErrors, text } = form;
+  const photos = useImagePicker(MAX_PROFILE_IMAGES);
+  const [editingAesthetics, setEditingAesthetics] = useState(true);
+  const [banner, setBanner] = useState('');
+  const { busy, run } = useSubmitting();
+
+  const onSubmit = () =>
+    run(async () => {
+      setBanner('');
+      const found = validateBuyer(values, photos.items.length);
+      setErrors(found);
+      if (hasErrors(found)) return;
+      try {
+        await submitProfile(role, values, photos);
+        navigate('/thanks');
+      } catch (err) {
+        const e = err instanceof SubmitError ? err : new SubmitError(String(err));
+        setErrors(e.fields);
+        setBanner(e.message);
+      }
+    });
+
+  return (
+    <OnboardingPage title="Complete Your Profile" onSubmit={onSubmit}>
+      <ErrorBanner>{banner || (hasErrors(errors) && <FieldErrorList errors={errors} />)}</ErrorBanner>
+      <SectionTitle>Your details</SectionTitle>
+      <TextField {...text('full_name', 'Full name', busy)} autoComplete="name" />
+      <TextField {...text('location', 'Location', busy)} autoComplete="address-level2" />
+      <TextField {...text('age', 'Age', busy)} slotProps={{ htmlInput: { inputMode: 'numeric', maxLength: 3 } }} />
+      <PhoneField {...text('phone_number', 'Phone number', busy)} />
+      <Box sx={{ display: 'flex', gap: 2 }}>
+        <TextField {...text('height', 'Height', busy)} placeholder="e.g. 170 cm" />
+        <TextField {...text('waist_size', 'Waist size', busy)} placeholder="e.g. 32 in" />
+      </Box>
+      <TextField {...text('user_description', 'Describe your style', busy)} multiline minRows={3} />
+      <GenderPicker value={values.gender} onChange={(v) => set('gender', v)} options={GENDERS_PROFILE} disabled={busy} error={errors.gender} />
+      <SectionTitle>Your clothing aesthetics</SectionTitle>
+      <AestheticGrid
+        selected={values.clothing_aesthetics}
+        onToggle={(t) => set('clothing_aesthetics', toggled(values.clothing_aesthetics, t))}
+        editing={editingAesthetics}
+        onEditingChange={setEditingAesthetics}
+        disabled={busy}
+        error={errors.clothing_aesthetics}
+      />
+      <InspirationSelect value={values.inspiration} onChange={(v) => set('inspiration', v)} disabled={busy} />
+      <SectionTitle>Your photos</SectionTitle>
+      <ImageUploadArea
+        picker={photos}
+        itemName="Photo"
+        addLabel="Add photos"
+        hint={`Up to ${MAX_PROFILE_IMAGES} images.`}
+        disabled={busy}
+        error={errors.images}
+      />
+      <ClearanceCheckbox checked={values.wants_clearance_program} onChange={(v) => set('wants_clearance_program', v)} disabled={busy} />
+      <TermsCheckbox checked={values.terms} onChange={(v) => set('terms', v)} disabled={busy} error={errors.terms} />
+      <SubmitButton busy={busy} label="SUBMIT" busyLabel="SUBMITTING..." />
+    </OnboardingPage>
+  );
 }

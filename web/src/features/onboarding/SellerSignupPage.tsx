@@ -1,5 +1,89 @@
-import { PlaceholderPage } from '../../components/PlaceholderPage';
+import { useState } from 'react';
+import { useNavigate, useSearchParams } from 'react-router';
+import TextField from '@mui/material/TextField';
+import { MAX_SELLER_LOGOS } from '../../config/constants';
+import { useAuth } from '../auth/AuthProvider';
+import { ImageUploadArea } from './components/ImageUploadArea';
+import { BusinessModePicker, ErrorBanner, GENDERS_SELLER, GenderPicker, PhoneField, SectionTitle, TermsCheckbox } from './components/FormPieces';
+import { FieldErrorList, OnboardingPage, SubmitButton, useSubmitting } from './components/OnboardingForm';
+import { SubmitError, submitSeller } from './flows';
+import { roleFrom } from './payloads';
+import { useFields } from './useFields';
+import { useImagePicker } from './useImagePicker';
+import { hasErrors, validateSeller, type SellerErrorKey, type SellerFields } from './validation';
 
+/** Empty seller fields. */
+export const EMPTY_SELLER: SellerFields = {
+  full_name: '',
+  location: '',
+  age: '',
+  phone_number: '',
+  gender: '',
+  business_name: '',
+  registration_number: '',
+  business_mode: '',
+  terms: false,
+};
+
+/**
+ * SellerSignupPage (/sellersignup?role=..., default seller): validates,
+ * uploads the logos, POSTs onboard-seller, runs login(), alerts 'Seller
+ * profile created successfully!' and goes to /thanks. Every input is
+ * disabled while it works; errors show per field and in an 'Error:' banner.
+ */
 export default function SellerSignupPage() {
-  return <PlaceholderPage title="Create Your Seller Profile" />;
+  const [params] = useSearchParams();
+  const role = roleFrom(params.get('role'), 'seller');
+  const navigate = useNavigate();
+  const { login } = useAuth();
+  const { values, set, errors, setErrors, text } = useFields<SellerFields, SellerErrorKey>(EMPTY_SELLER);
+  const logos = useImagePicker(MAX_SELLER_LOGOS);
+  const [banner, setBanner] = useState('');
+  const { busy, run } = useSubmitting();
+  const logoErrors = logos.items.length > 0 ? { ...errors, logos: undefined } : errors;
+
+  const onSubmit = () =>
+    run(async () => {
+      setBanner('');
+      const found = validateSeller(values, logos.items.length);
+      setErrors(found);
+      if (hasErrors(found)) return;
+      try {
+        await submitSeller(role, values, logos);
+        login();
+        window.alert('Seller profile created successfully!');
+        navigate('/thanks');
+      } catch (err) {
+        const e = err instanceof SubmitError ? err : new SubmitError('An unexpected error occurred.');
+        setErrors(e.fields);
+        setBanner(e.message);
+      }
+    });
+
+  return (
+    <OnboardingPage title="Create Your Seller Profile" onSubmit={onSubmit}>
+      <ErrorBanner>{banner ? `Error: ${banner}` : hasErrors(logoErrors) && <FieldErrorList errors={logoErrors} />}</ErrorBanner>
+      <SectionTitle>Your Details</SectionTitle>
+      <TextField {...text('full_name', 'Full name', busy)} autoComplete="name" />
+      <PhoneField {...text('phone_number', 'Phone number', busy)} />
+      <TextField {...text('location', 'Location', busy)} autoComplete="address-level2" />
+      <TextField {...text('age', 'Age', busy)} slotProps={{ htmlInput: { inputMode: 'numeric', maxLength: 3 } }} />
+      <GenderPicker value={values.gender} onChange={(v) => set('gender', v)} options={GENDERS_SELLER} disabled={busy} error={errors.gender} />
+      <SectionTitle>Business Details</SectionTitle>
+      <TextField {...text('business_name', 'Business name', busy)} autoComplete="organization" />
+      <TextField {...text('registration_number', 'Registration number (optional)', busy)} />
+      <BusinessModePicker value={values.business_mode} onChange={(v) => set('business_mode', v)} disabled={busy} error={errors.business_mode} />
+      <SectionTitle>Logo or brand images</SectionTitle>
+      <ImageUploadArea
+        picker={logos}
+        itemName="Logo"
+        addLabel="Add logo or brand images"
+        hint={`Up to ${MAX_SELLER_LOGOS} images.`}
+        disabled={busy}
+        error={logoErrors.logos}
+      />
+      <TermsCheckbox checked={values.terms} onChange={(v) => set('terms', v)} disabled={busy} error={errors.terms} />
+      <SubmitButton busy={busy} label="FINISH & CREATE PROFILE" busyLabel="PROCESSING..." />
+    </OnboardingPage>
+  );
 }

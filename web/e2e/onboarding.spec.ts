@@ -1,0 +1,279 @@
+import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import AxeBuilder from '@axe-core/playwright';
+
+/**
+ * Onboarding end to end against the real server: a new account signs up on
+ * /sign_up, completes the buyer flow with three photos (or the seller flow
+ * with two logos), lands on /thanks; get-profile-me then shows the role and
+ * the stored images; signing in again sends the account to /index.
+ */
+
+const PASSWORD = 'Kabulonga-Thrift-2026!';
+
+/** A picture made in the browser: a gradient with shapes, like a photo, of the given size and type. */
+interface PictureSpec {
+  name: string;
+  width: number;
+  height: number;
+  type: 'image/png' | 'image/jpeg';
+}
+
+async function makePictures(page: Page, specs: PictureSpec[]) {
+  const encoded = await page.evaluate(async (all) => {
+    const out: string[] = [];
+    for (const s of all) {
+      const canvas = new OffscreenCanvas(s.width, s.height);
+      const ctx = canvas.getContext('2d')!;
+      const g = ctx.createLinearGradient(0, 0, s.width, s.height);
+      g.addColorStop(0, '#2d6a4f');
+      g.addColorStop(1, '#f4a261');
+      ctx.fillStyle = g;
+      ctx.fillRect(0, 0, s.width, s.height);
+      for (let i = 0; i < 60; i++) {
+        ctx.fillStyle = `hsl(${(i * 37) % 360} 70% 50% / 0.6)`;
+        ctx.beginPath();
+        ctx.arc((i * 97) % s.width, (i * 61) % s.height, 10 + ((i * 13) % (s.width / 6)), 0, Math.PI * 2);
+        ctx.fill();
+      }
+      // Fine grain, as a camera sensor gives, so the file is photo-sized.
+      const grain = ctx.getImageData(0, 0, s.width, s.height);
+      for (let p = 0; p < grain.data.length; p += 4) {
+        const n = ((p * 2654435761) >>> 24) % 24;
+        grain.data[p] += n;
+        grain.data[p + 1] += n;
+        grain.data[p + 2] += n;
+      }
+      ctx.putImageData(grain, 0, 0);
+      const blob = await canvas.convertToBlob({ type: s.type, quality: 0.95 });
+      const bytes = new Uint8Array(await blob.arrayBuffer());
+      let bin = '';
+      for (let i = 0; i < bytes.length; i += 0x8000) bin += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+      out.push(btoa(bin));
+    }
+    return out;
+  }, specs);
+  return specs.map((s, i) => ({ name: s.name, mimeType: s.type, buffer: Buffer.from(encoded[i], 'base64') }));
+}
+
+/** Records the size of every upload the page sends to storage. */
+function watchUploads(page: Page) {
+  const sizes: number[] = [];
+  page.on('request', (req) => {
+    if (req.url().includes('/storage/v1/object/user-media/') && ['POST', 'PUT'].includes(req.method())) {
+      sizes.push(req.postDataBuffer()?.length ?? 0);
+    }
+  });
+  return sizes;
+}
+
+/** Signs a new account up on /sign_up; the app then asks for a role. */
+async function signUp(page: Page, email: string) {
+  await page.goto('/sign_up');
+  await expect(page.getByRole('heading', { name: 'JOIN US!' })).toBeVisible();
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
+  await page.getByRole('button', { name: 'CREATE AN ACCOUNT' }).click();
+  await expect(page).toHaveURL(/\/select_role$/);
+}
+
+/** Chooses a role on /select_role and proceeds to its signup form. */
+async function chooseRole(page: Page, card: 'Become a Buyer' | 'Become a Seller') {
+  await page.getByRole('button', { name: new RegExp(card) }).click();
+  await page.getByRole('button', { name: 'PROCEED' }).click();
+}
+
+/** Signs out (forgets the stored session) and signs in again on /sign_up. */
+async function signInAgain(page: Page, email: string) {
+  await page.evaluate(() => localStorage.clear());
+  await page.goto('/sign_up');
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+  await expect(page.getByRole('heading', { name: 'WELCOME BACK!' })).toBeVisible();
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
+  await page.getByRole('button', { name: 'SIGN IN' }).click();
+}
+
+/** The stored session's access token (supabase-js keeps it in localStorage). */
+async function accessToken(page: Page): Promise<string> {
+  return page.evaluate(() => {
+    const key = Object.keys(localStorage).find((k) => /^sb-.*-auth-token$/.test(k));
+    return key ? (JSON.parse(localStorage.getItem(key)!) as { access_token: string }).access_token : '';
+  });
+}
+
+/** Calls get-profile-me with the page's session, as the app does. */
+async function profileMe(page: Page, request: APIRequestContext) {
+  const token = await accessToken(page);
+  expect(token).not.toBe('');
+  const { anonKey } = (await (await request.get('/config.json')).json()) as { anonKey: string };
+  const res = await request.post('/functions/v1/get-profile-me', {
+    headers: { Authorization: `Bearer ${token}`, apikey: anonKey, 'Content-Type': 'application/json' },
+    data: {},
+  });
+  expect(res.status()).toBe(200);
+  return (await res.json()) as Record<string, unknown>;
+}
+
+/** Checks that each URL serves an image no wider or taller than 1600 px; returns their sizes. */
+async function storedImages(page: Page, request: APIRequestContext, urls: string[]) {
+  const out: Array<{ bytes: number; type: string; width: number; height: number }> = [];
+  for (const url of urls) {
+    const res = await request.get(url);
+    expect(res.status()).toBe(200);
+    expect(res.headers()['x-content-type-options']).toBe('nosniff');
+    const size = await page.evaluate(async (u) => {
+      const img = new Image();
+      img.src = u;
+      await img.decode();
+      return { width: img.naturalWidth, height: img.naturalHeight };
+    }, url);
+    expect(Math.max(size.width, size.height)).toBeLessThanOrEqual(1600);
+    out.push({ bytes: (await res.body()).length, type: res.headers()['content-type'], ...size });
+  }
+  return out;
+}
+
+test.describe('onboarding', () => {
+  test.describe.configure({ timeout: 120_000 });
+
+  test('a new buyer on a 360 px phone completes the four steps with three photos and lands on /thanks', async ({ page, request }) => {
+    await page.setViewportSize({ width: 360, height: 740 });
+    const email = `buyer-${Date.now()}@example.com`;
+    await signUp(page, email);
+    await chooseRole(page, 'Become a Buyer');
+    await expect(page).toHaveURL(/\/buyersignup\?role=buyer$/);
+    await expect(page.getByRole('heading', { name: 'Create Your Buyer Profile' })).toBeVisible();
+    const axe = await new AxeBuilder({ page }).include('main').analyze();
+    expect(axe.violations.filter((v) => v.impact === 'critical' || v.impact === 'serious')).toEqual([]);
+
+    await page.getByLabel('Full name').fill('Chipo Mwale');
+    await page.getByLabel('Height').fill('165 cm');
+    await page.getByLabel('Waist size').fill('28 in');
+    await page.getByLabel('Location').fill('Kabulonga, Lusaka');
+    await page.getByLabel('Age').fill('24');
+    await page.getByLabel('Inspiration').selectOption('Historical eras e.g. 90s');
+    await page.getByLabel('Phone number').fill('097 123 4567');
+    await page.getByLabel('Describe the clothes you like').fill('Bright chitenge prints and vintage denim');
+    await expect(page.getByRole('button', { name: 'Voice input (not available yet)' })).toBeDisabled();
+    await page.getByRole('radio', { name: 'Female' }).click();
+
+    const photos = await makePictures(page, [
+      { name: 'front.jpg', width: 3000, height: 4000, type: 'image/jpeg' },
+      { name: 'side view.png', width: 600, height: 900, type: 'image/png' },
+      { name: 'back.jpg', width: 480, height: 640, type: 'image/jpeg' },
+    ]);
+    const uploads = watchUploads(page);
+    await page.getByLabel('Add full-body photos').setInputFiles(photos);
+    await expect(page.getByRole('img', { name: /^Photo \d preview$/ })).toHaveCount(3);
+    await expect(page.getByRole('button', { name: /Add full-body photos \(3\/3\)/ })).toBeDisabled();
+
+    await page.getByRole('checkbox', { name: 'DENIM WEAR' }).click();
+    await page.getByRole('checkbox', { name: 'RETRO OUTFITS' }).click();
+    await expect(page.getByRole('checkbox', { name: 'DENIM WEAR' })).toHaveAttribute('aria-checked', 'true');
+    await page.getByRole('checkbox', { name: 'Join the Wardrobe Clearance Program' }).check();
+    await page.getByRole('checkbox', { name: /I accept the Terms and Conditions/ }).check();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+
+    const dialog = new Promise<string>((resolve) =>
+      page.once('dialog', (d) => {
+        resolve(d.message());
+        void d.accept();
+      }),
+    );
+    await page.getByRole('button', { name: 'DONE' }).click();
+    expect(await dialog).toBe('Profile created successfully!');
+    await expect(page).toHaveURL(/\/thanks$/);
+
+    const profile = await profileMe(page, request);
+    expect(profile).toMatchObject({
+      role: 'buyer',
+      full_name: 'Chipo Mwale',
+      phone_number: '+260971234567',
+      gender: 'Female',
+      clothing_aesthetics: ['DENIM WEAR', 'RETRO OUTFITS'],
+      wants_clearance_program: true,
+    });
+    const urls = profile.body_photo_urls as string[];
+    expect(urls).toHaveLength(3);
+    expect(profile.profile_pic_url).toBe(urls[0]);
+    const stored = await storedImages(page, request, urls);
+    // The 3000 x 4000 photo was shrunk in the browser before upload.
+    expect(stored[0].height).toBe(1600);
+    expect(uploads[0]).toBeLessThan(photos[0].buffer.length / 2);
+    console.log(
+      `buyer photos: picked ${photos.map((p) => p.buffer.length).join(', ')} bytes; ` +
+        `sent ${uploads.join(', ')} bytes; stored ${stored.map((s) => `${s.width}x${s.height} ${s.type} ${s.bytes}`).join(', ')}`,
+    );
+
+    await signInAgain(page, email);
+    await expect(page).toHaveURL(/\/index$/);
+  });
+
+  test('a new seller completes the seller form with two logos and lands on /thanks', async ({ page, request }) => {
+    const email = `seller-${Date.now()}@example.com`;
+    await signUp(page, email);
+    await chooseRole(page, 'Become a Seller');
+    await expect(page).toHaveURL(/\/sellersignup\?role=seller$/);
+    await expect(page.getByRole('heading', { name: 'Create Your Seller Profile' })).toBeVisible();
+    const axe = await new AxeBuilder({ page }).include('main').analyze();
+    expect(axe.violations.filter((v) => v.impact === 'critical' || v.impact === 'serious')).toEqual([]);
+
+    // The spec's rules answer first, per field.
+    await page.getByRole('button', { name: 'FINISH & CREATE PROFILE' }).click();
+    await expect(page.getByLabel('Business name')).toHaveAccessibleDescription('Business name is required');
+
+    await page.getByLabel('Full name').fill('Mwila Banda');
+    await page.getByLabel('Phone number').fill('0961234567');
+    await page.getByLabel('Location').fill('Kamwala Market, Lusaka');
+    await page.getByLabel('Age').fill('31');
+    await page.getByRole('radio', { name: 'Male' }).click();
+    await page.getByLabel('Business name').fill('Mwila Thrift');
+    await page.getByLabel('Registration number (optional)').fill('PACRA 120190012345');
+    await page.getByRole('radio', { name: /Street Vendor/ }).check();
+    const logos = await makePictures(page, [
+      { name: 'logo.png', width: 512, height: 512, type: 'image/png' },
+      { name: 'shop front.jpg', width: 2400, height: 1600, type: 'image/jpeg' },
+    ]);
+    await page.getByLabel('Add logo or brand images').setInputFiles(logos);
+    await expect(page.getByRole('img', { name: /^Logo \d preview$/ })).toHaveCount(2);
+    await page.getByRole('checkbox', { name: /I accept the Terms and Conditions/ }).check();
+
+    const dialog = new Promise<string>((resolve) =>
+      page.once('dialog', (d) => {
+        resolve(d.message());
+        void d.accept();
+      }),
+    );
+    await page.getByRole('button', { name: 'FINISH & CREATE PROFILE' }).click();
+    expect(await dialog).toBe('Seller profile created successfully!');
+    await expect(page).toHaveURL(/\/thanks$/);
+
+    const profile = await profileMe(page, request);
+    expect(profile).toMatchObject({
+      role: 'seller',
+      business_name: 'Mwila Thrift',
+      registration_number: 'PACRA 120190012345',
+      business_mode: 'Street Vendor',
+      phone_number: '+260961234567',
+    });
+    const urls = profile.logo_urls as string[];
+    expect(urls).toHaveLength(2);
+    for (const url of urls) expect(url).toMatch(/\/storage\/v1\/object\/public\/user-media\/[^/]+\/logos\/\d+-/);
+    await storedImages(page, request, urls);
+
+    await signInAgain(page, email);
+    await expect(page).toHaveURL(/\/index$/);
+  });
+
+  test('a visitor without a session is sent to /sign_up and back to the page after', async ({ page }) => {
+    await page.goto('/buyerandsellersignup');
+    await expect(page).toHaveURL(/\/sign_up\?next=%2Fbuyerandsellersignup$/);
+    await page.getByRole('button', { name: 'Sign up', exact: true }).click();
+    await expect(page.getByRole('heading', { name: 'JOIN US!' })).toBeVisible();
+    await page.getByLabel('Email').fill(`visitor-${Date.now()}@example.com`);
+    await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
+    await page.getByRole('button', { name: 'CREATE AN ACCOUNT' }).click();
+    await expect(page).toHaveURL(/\/buyerandsellersignup$/);
+    await expect(page.getByRole('heading', { name: 'Create Your Buyer and Seller Profile' })).toBeVisible();
+  });
+});

@@ -1,0 +1,233 @@
+import { screen, within } from '@testing-library/react';
+import type { UserEvent } from '@testing-library/user-event';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import OnboardingProfilePage from './OnboardingProfilePage';
+import { ACCESS_TOKEN, fill, fakeFetch, fakeSupabase, imageFile, renderAt, stubObjectUrls, TEST_CONFIG, USER_ID, where } from './testing';
+
+const open = (path = '/onboarding?role=seller') => renderAt('/onboarding', path, <OnboardingProfilePage />);
+
+async function fillValid(user: UserEvent) {
+  await fill(user, 'Full name', '  Mwila Banda ');
+  await fill(user, 'Location', 'Kabulonga, Lusaka');
+  await fill(user, 'Age', '27');
+  await fill(user, 'Phone number', '0971234567');
+  await fill(user, 'Height', '170 cm');
+  await fill(user, 'Waist size', '32 in');
+  await fill(user, 'Describe your style', 'Bright chitenge prints');
+  await user.click(screen.getByRole('radio', { name: 'Female' }));
+  await user.click(screen.getByRole('checkbox', { name: 'DENIM WEAR' }));
+  await user.click(screen.getByRole('checkbox', { name: 'STREET WEAR' }));
+  await user.selectOptions(screen.getByLabelText('Inspiration'), 'Historical eras e.g. 90s');
+  await user.click(screen.getByRole('checkbox', { name: /I accept the Terms and Conditions/ }));
+}
+
+describe('OnboardingProfilePage', { timeout: 60_000 }, () => {
+  let objectUrls: ReturnType<typeof stubObjectUrls>;
+  beforeEach(() => {
+    objectUrls = stubObjectUrls();
+  });
+  afterEach(() => {
+    vi.unstubAllGlobals();
+    vi.restoreAllMocks();
+  });
+
+  it('sends a visitor without a session to /sign_up and back after', async () => {
+    const fake = fakeSupabase();
+    fake.getSession.mockResolvedValue({ data: { session: null }, error: null });
+    open('/onboarding?role=buyer');
+    expect(await where()).toBe('/sign_up?next=%2Fonboarding%3Frole%3Dbuyer');
+  });
+
+  it('shows every rule of the spec per field and in a banner, and sends nothing', async () => {
+    fakeSupabase();
+    const { fetchMock } = fakeFetch([200, {}]);
+    const user = open();
+    await user.click(await screen.findByRole('button', { name: 'SUBMIT' }));
+    for (const [label, message] of [
+      ['Full name', 'Full name is required'],
+      ['Location', 'Location is required'],
+      ['Age', 'Age is required'],
+      ['Phone number', 'Phone number is required'],
+      ['Height', 'Height is required'],
+      ['Waist size', 'Waist size is required'],
+      ['Describe your style', 'Description is required'],
+    ]) {
+      expect(screen.getByLabelText(label)).toHaveAccessibleDescription(message);
+    }
+    const banner = screen.getAllByRole('alert')[0];
+    for (const message of [
+      'Full name is required',
+      'Gender is required',
+      'Please select at least one clothing aesthetic',
+      'You must accept the Terms and Conditions',
+    ]) {
+      expect(within(banner).getByText(message)).toBeInTheDocument();
+      expect(screen.getAllByText(message).length).toBeGreaterThanOrEqual(2);
+    }
+    expect(fetchMock).not.toHaveBeenCalled();
+  });
+
+  it('clears a field error when the field is edited', async () => {
+    fakeSupabase();
+    const user = open();
+    await user.click(await screen.findByRole('button', { name: 'SUBMIT' }));
+    expect(screen.getByLabelText('Full name')).toHaveAccessibleDescription('Full name is required');
+    await fill(user, 'Full name', 'M');
+    expect(screen.getByLabelText('Full name')).not.toHaveAccessibleDescription('Full name is required');
+  });
+
+  it('toggles aesthetic cards only in edit mode and marks the selected ones', async () => {
+    fakeSupabase();
+    const user = open();
+    const retro = await screen.findByRole('checkbox', { name: 'RETRO OUTFITS' });
+    expect(screen.getAllByRole('img').some((i) => i.getAttribute('alt')?.includes('flared trousers'))).toBe(true);
+    await user.click(retro);
+    expect(retro).toHaveAttribute('aria-checked', 'true');
+    expect(within(retro).getByTestId('aesthetic-check')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Done choosing aesthetics' }));
+    await user.click(retro);
+    await user.click(screen.getByRole('checkbox', { name: 'SPORTS WEAR' }));
+    expect(retro).toHaveAttribute('aria-checked', 'true');
+    expect(screen.getByRole('checkbox', { name: 'SPORTS WEAR' })).toHaveAttribute('aria-checked', 'false');
+    await user.click(screen.getByRole('button', { name: 'Edit aesthetics' }));
+    await user.click(retro);
+    expect(retro).toHaveAttribute('aria-checked', 'false');
+    expect(within(retro).queryByTestId('aesthetic-check')).not.toBeInTheDocument();
+  });
+
+  it('takes images only, at most 3, drops extras, disables the picker at 3, and removes with the cross', async () => {
+    fakeSupabase();
+    const user = userEventFor(open());
+    const input = await screen.findByLabelText('Add photos');
+    await user.upload(input, [imageFile('a.png'), new File(['x'], 'notes.txt', { type: 'text/plain' })]);
+    expect(screen.getAllByRole('img', { name: /^Photo \d preview$/ })).toHaveLength(1);
+    await user.upload(input, [imageFile('b.png'), imageFile('c.png'), imageFile('d.png')]);
+    expect(screen.getAllByRole('img', { name: /^Photo \d preview$/ })).toHaveLength(3);
+    expect(screen.getByRole('status')).toHaveTextContent('Only 3 images can be added; 1 file was left out.');
+    expect(screen.getByRole('button', { name: /Add photos \(3\/3\)/ })).toBeDisabled();
+    expect(screen.getAllByText('Waiting')).toHaveLength(3);
+    await user.click(screen.getByRole('button', { name: 'Remove photo 2 (b.png)' }));
+    expect(objectUrls.revoked).toHaveBeenCalledWith('blob:preview-2');
+    expect(screen.getAllByRole('img', { name: /^Photo \d preview$/ })).toHaveLength(2);
+    expect(screen.getByRole('button', { name: /Add photos \(2\/3\)/ })).toBeEnabled();
+  });
+
+  it('uploads the photos, posts the profile with the role from the query, and goes to /thanks', async () => {
+    const fake = fakeSupabase();
+    const { calls } = fakeFetch([200, { ok: true }]);
+    const user = open('/onboarding?role=seller');
+    await fillValid(user);
+    await user.upload(screen.getByLabelText('Add photos'), [imageFile('Me Front (1).png'), imageFile('side.png')]);
+    await user.click(screen.getByRole('button', { name: 'SUBMIT' }));
+    expect(await where()).toBe('/thanks');
+    expect(fake.uploads.map((u) => u.bucket)).toEqual(['user-media', 'user-media']);
+    expect(fake.uploads[0].path).toMatch(new RegExp(`^${USER_ID}/\\d+-Me-Front-1-.png$`));
+    expect(fake.uploads[1].path).toMatch(new RegExp(`^${USER_ID}/\\d+-side.png$`));
+    expect(fake.uploads[0].path).not.toBe(fake.uploads[1].path);
+    expect(calls).toHaveLength(1);
+    expect(calls[0].url).toBe(`${TEST_CONFIG.url}/functions/v1/onboard-new-user`);
+    expect(calls[0].headers).toEqual({
+      'Content-Type': 'application/json',
+      Authorization: `Bearer ${ACCESS_TOKEN}`,
+      apikey: TEST_CONFIG.anonKey,
+    });
+    const urls = fake.uploads.map((u) => `${TEST_CONFIG.url}/storage/v1/object/public/user-media/${u.path}`);
+    expect(calls[0].body).toEqual({
+      userId: USER_ID,
+      role: 'seller',
+      full_name: 'Mwila Banda',
+      location: 'Kabulonga, Lusaka',
+      age: 27,
+      phone_number: '+260971234567',
+      gender: 'Female',
+      height: '170 cm',
+      waist_size: '32 in',
+      style_description: 'Bright chitenge prints',
+      clothing_aesthetics: ['DENIM WEAR', 'STREET WEAR'],
+      inspiration: 'Historical eras e.g. 90s',
+      wants_clearance_program: false,
+      body_photo_urls: urls,
+      profile_pic_url: urls[0],
+    });
+  });
+
+  it('defaults the role to buyer when the query has none', async () => {
+    fakeSupabase();
+    const { calls } = fakeFetch([200, {}]);
+    const user = open('/onboarding');
+    await fillValid(user);
+    await user.click(screen.getByRole('button', { name: 'SUBMIT' }));
+    expect(await where()).toBe('/thanks');
+    expect(calls[0].body.role).toBe('buyer');
+    expect(calls[0].body.profile_pic_url).toBeNull();
+  });
+
+  it('aborts the whole submit when an upload fails', async () => {
+    const fake = fakeSupabase();
+    fake.upload.mockResolvedValueOnce({ data: { path: '' }, error: { message: 'The object exceeded the maximum allowed size' } });
+    const { fetchMock } = fakeFetch([200, {}]);
+    const user = open();
+    await fillValid(user);
+    await user.upload(screen.getByLabelText('Add photos'), [imageFile('a.png'), imageFile('b.png')]);
+    await user.click(screen.getByRole('button', { name: 'SUBMIT' }));
+    expect(await screen.findByText('Failed to upload image: The object exceeded the maximum allowed size')).toBeInTheDocument();
+    expect(screen.getByText('Failed')).toBeInTheDocument();
+    expect(fake.upload).toHaveBeenCalledTimes(1);
+    expect(fetchMock).not.toHaveBeenCalled();
+    expect(screen.getByLabelText('Full name')).toHaveValue('  Mwila Banda ');
+  });
+
+  it("shows the server's error field, with its field messages", async () => {
+    fakeSupabase();
+    fakeFetch([400, { error: 'Please enter a valid Zambian phone number', fields: { phone_number: 'Please enter a valid Zambian phone number' } }]);
+    const user = open();
+    await fillValid(user);
+    await user.click(screen.getByRole('button', { name: 'SUBMIT' }));
+    expect(await screen.findByLabelText('Phone number')).toHaveAccessibleDescription('Please enter a valid Zambian phone number');
+    expect(screen.getAllByRole('alert')[0]).toHaveTextContent('Please enter a valid Zambian phone number');
+  });
+
+  it('shows the status when the server answers without an error field', async () => {
+    fakeSupabase();
+    fakeFetch([502, '<html>Bad gateway</html>']);
+    const user = open();
+    await fillValid(user);
+    await user.click(screen.getByRole('button', { name: 'SUBMIT' }));
+    expect(await screen.findByText('Server responded with status 502')).toBeInTheDocument();
+  });
+
+  it('asks to log in again when the session is gone at submit time', async () => {
+    const fake = fakeSupabase();
+    const { fetchMock } = fakeFetch([200, {}]);
+    const user = open();
+    await fillValid(user);
+    fake.getSession.mockResolvedValue({ data: { session: null }, error: null });
+    await user.click(screen.getByRole('button', { name: 'SUBMIT' }));
+    expect(await screen.findByText('Could not get user session. Please log in again.')).toBeInTheDocument();
+    expect(fetchMock).not.toHaveBeenCalled();
+  });
+
+  it('ignores a repeat submit while one is running, and clears the old error first', async () => {
+    fakeSupabase();
+    let release: (r: Response) => void = () => {};
+    const fetchMock = vi.fn()
+      .mockResolvedValueOnce(new Response(JSON.stringify({ error: 'First failure' }), { status: 400 }))
+      .mockImplementationOnce(() => new Promise<Response>((r) => (release = r)));
+    vi.stubGlobal('fetch', fetchMock);
+    const user = open();
+    await fillValid(user);
+    await user.click(screen.getByRole('button', { name: 'SUBMIT' }));
+    expect(await screen.findByText('First failure')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'SUBMIT' }));
+    expect(await screen.findByRole('button', { name: 'SUBMITTING...' })).toBeDisabled();
+    expect(screen.queryByText('First failure')).not.toBeInTheDocument();
+    screen.getByRole('form').dispatchEvent(new Event('submit', { bubbles: true, cancelable: true }));
+    release(new Response('{}', { status: 200 }));
+    expect(await where()).toBe('/thanks');
+    expect(fetchMock).toHaveBeenCalledTimes(2);
+  });
+});
+
+function userEventFor(user: UserEvent) {
+  return user;
+}

@@ -1,0 +1,5 @@
+/** Vite turns an imported .svg into its URL. */
+declare module '*.svg' {
+  const src: string;
+  export default src;
+}

@@ -1,0 +1,134 @@
+/**
+ * Test helpers of the onboarding pages (unit tests only): a fake
+ * supabase-js client (session, storage), a fake fetch for the functions,
+ * and a render with the auth provider and a router.
+ */
+import type { ReactElement } from 'react';
+import { configure, render, screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
+import type { SupabaseClient } from '@supabase/supabase-js';
+import { vi } from 'vitest';
+import { setSupabaseForTests } from '../../lib/supabase';
+import { AuthProvider } from '../auth/AuthProvider';
+
+// The machine running the tests may be busy: give the uploads and the router time.
+configure({ asyncUtilTimeout: 5000 });
+
+export const TEST_CONFIG = { url: 'http://salaula.test', anonKey: 'anon-key-123', supportEmail: 'help@salaula.test' };
+export const USER_ID = '5b8f3a2e-1111-4222-8333-944455556666';
+export const ACCESS_TOKEN = 'access-token-abc';
+export const SESSION = { access_token: ACCESS_TOKEN, user: { id: USER_ID, email: 'a@b.zm' } };
+
+/** One upload the fake storage received. */
+export interface FakeUpload {
+  bucket: string;
+  path: string;
+  file: File;
+  options: Record<string, unknown>;
+}
+
+/** fakeSupabase installs a fake client; the returned mocks let a test steer and inspect it. */
+export function fakeSupabase() {
+  const uploads: FakeUpload[] = [];
+  const getSession = vi.fn(async () => ({ data: { session: SESSION as unknown }, error: null as null | { message: string } }));
+  const upload = vi.fn(async (bucket: string, path: string, file: File, options: Record<string, unknown>) => {
+    uploads.push({ bucket, path, file, options });
+    return { data: { path }, error: null as null | { message: string } };
+  });
+  const client = {
+    auth: {
+      getSession,
+      onAuthStateChange: vi.fn(() => ({ data: { subscription: { unsubscribe() {} } } })),
+      signOut: vi.fn(async () => ({ error: null })),
+    },
+    storage: {
+      from: (bucket: string) => ({
+        upload: (path: string, file: File, options: Record<string, unknown>) => upload(bucket, path, file, options),
+        getPublicUrl: (path: string) => ({
+          data: { publicUrl: `${TEST_CONFIG.url}/storage/v1/object/public/${bucket}/${path}` },
+        }),
+      }),
+    },
+  };
+  setSupabaseForTests(client as unknown as SupabaseClient, TEST_CONFIG);
+  return { client, uploads, getSession, upload };
+}
+
+/** One call the fake fetch received. */
+export interface FakeCall {
+  url: string;
+  headers: Record<string, string>;
+  body: Record<string, unknown>;
+}
+
+/**
+ * fakeFetch answers every call with the next of responses (the last one
+ * repeats); a response is [status, body] or an Error to throw.
+ */
+export function fakeFetch(...responses: Array<[number, unknown] | Error>) {
+  const calls: FakeCall[] = [];
+  const fetchMock = vi.fn(async (url: string, init: RequestInit) => {
+    calls.push({
+      url,
+      headers: init.headers as Record<string, string>,
+      body: JSON.parse(String(init.body)) as Record<string, unknown>,
+    });
+    const next = responses[Math.min(calls.length - 1, responses.length - 1)] ?? [200, {}];
+    if (next instanceof Error) throw next;
+    const [status, body] = next;
+    const text = typeof body === 'string' ? body : JSON.stringify(body);
+    return new Response(text, { status, headers: { 'Content-Type': 'application/json' } });
+  });
+  vi.stubGlobal('fetch', fetchMock);
+  return { calls, fetchMock };
+}
+
+function Where() {
+  const { pathname, search } = useLocation();
+  return <p data-testid="where">{pathname + search}</p>;
+}
+
+/** renderAt renders a page at its route, with /thanks and /sign_up stand-ins. */
+export function renderAt(route: string, path: string, page: ReactElement) {
+  const user = userEvent.setup({ delay: null });
+  render(
+    <AuthProvider>
+      <MemoryRouter initialEntries={[path]}>
+        <Routes>
+          <Route path={route} element={page} />
+          <Route path="/thanks" element={<Where />} />
+          <Route path="/sign_up" element={<Where />} />
+        </Routes>
+      </MemoryRouter>
+    </AuthProvider>,
+  );
+  return user;
+}
+
+/** where: the path the stand-in page shows after a navigation. */
+export async function where(): Promise<string> {
+  return (await screen.findByTestId('where', {}, { timeout: 10_000 })).textContent ?? '';
+}
+
+/** A small image file. */
+export function imageFile(name: string, type = 'image/png'): File {
+  return new File([new Uint8Array([137, 80, 78, 71, 13, 10, 26, 10])], name, { type });
+}
+
+/** stubObjectUrls replaces URL.createObjectURL/revokeObjectURL, which jsdom lacks. */
+export function stubObjectUrls() {
+  let n = 0;
+  const created = vi.fn(() => `blob:preview-${++n}`);
+  const revoked = vi.fn();
+  URL.createObjectURL = created as typeof URL.createObjectURL;
+  URL.revokeObjectURL = revoked as typeof URL.revokeObjectURL;
+  return { created, revoked };
+}
+
+/** fill types a value into a labelled field in one go (pasting is much faster than typing in jsdom). */
+export async function fill(user: ReturnType<typeof userEvent.setup>, label: string, value: string) {
+  const field = await screen.findByLabelText(label);
+  await user.click(field);
+  await user.paste(value);
+}

@@ -1,0 +1,104 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { safeFileName, shrinkImage, SHRINK_MAX_SIDE_PX, SHRINK_QUALITY } from './images';
+
+/** A file of the given size (its bytes are never decoded: createImageBitmap is faked). */
+function photo(name: string, bytes: number, type = 'image/jpeg'): File {
+  return new File([new Uint8Array(bytes)], name, { type });
+}
+
+/** Fakes the browser's decoder and canvas; writes is what each encode produced. */
+function fakeCanvas(size: { width: number; height: number }, opts: { webp?: boolean; outBytes?: number } = {}) {
+  const drawn: Array<{ width: number; height: number }> = [];
+  const encodes: Array<{ type: string; quality: number }> = [];
+  const close = vi.fn();
+  vi.stubGlobal('createImageBitmap', vi.fn(async () => ({ ...size, close })));
+  vi.stubGlobal(
+    'OffscreenCanvas',
+    class {
+      constructor(
+        public width: number,
+        public height: number,
+      ) {}
+      getContext() {
+        return { drawImage: (_b: unknown, _x: number, _y: number, w: number, h: number) => drawn.push({ width: w, height: h }) };
+      }
+      async convertToBlob({ type, quality }: { type: string; quality: number }) {
+        encodes.push({ type, quality });
+        const written = type === 'image/webp' && opts.webp === false ? 'image/png' : type;
+        return new Blob([new Uint8Array(opts.outBytes ?? 250_000)], { type: written });
+      }
+    },
+  );
+  return { drawn, encodes, close };
+}
+
+describe('shrinkImage', () => {
+  afterEach(() => vi.unstubAllGlobals());
+
+  it('shrinks a 5 MB phone photo to 1600 px on its longest side, as WebP at quality 0.82', async () => {
+    const { drawn, encodes, close } = fakeCanvas({ width: 4000, height: 3000 });
+    const out = await shrinkImage(photo('IMG_2024.jpg', 5_000_000));
+    expect(drawn).toEqual([{ width: SHRINK_MAX_SIDE_PX, height: 1200 }]);
+    expect(encodes).toEqual([{ type: 'image/webp', quality: SHRINK_QUALITY }]);
+    expect(out.type).toBe('image/webp');
+    expect(out.name).toBe('IMG_2024.webp');
+    expect(out.size).toBe(250_000);
+    expect(close).toHaveBeenCalled();
+  });
+
+  it('writes JPEG where the browser cannot write WebP, and keeps a portrait photo upright in size', async () => {
+    const { drawn, encodes } = fakeCanvas({ width: 3024, height: 4032 }, { webp: false });
+    const out = await shrinkImage(photo('portrait.heic.jpg', 3_000_000));
+    expect(drawn).toEqual([{ width: 1200, height: 1600 }]);
+    expect(encodes.map((e) => e.type)).toEqual(['image/webp', 'image/jpeg']);
+    expect(out.type).toBe('image/jpeg');
+    expect(out.name).toBe('portrait.heic.jpg');
+  });
+
+  it('sends a small photo as it is', async () => {
+    const { encodes } = fakeCanvas({ width: 800, height: 600 });
+    const file = photo('small.jpg', 90_000);
+    expect(await shrinkImage(file)).toBe(file);
+    expect(encodes).toEqual([]);
+  });
+
+  it('keeps the original when re-encoding a photo that needs no resizing would not make it smaller', async () => {
+    fakeCanvas({ width: 1200, height: 900 }, { outBytes: 900_000 });
+    const file = photo('already-small.jpg', 800_000);
+    expect(await shrinkImage(file)).toBe(file);
+  });
+
+  it('passes through what the browser cannot decode, and files that are not images', async () => {
+    vi.stubGlobal('createImageBitmap', vi.fn(async () => Promise.reject(new Error('cannot decode'))));
+    const heic = photo('phone.heic', 2_000_000, 'image/heic');
+    expect(await shrinkImage(heic)).toBe(heic);
+    const text = photo('notes.txt', 10, 'text/plain');
+    expect(await shrinkImage(text)).toBe(text);
+  });
+
+  it('passes the file through in a browser without createImageBitmap', async () => {
+    vi.stubGlobal('createImageBitmap', undefined);
+    const file = photo('a.jpg', 5_000_000);
+    expect(await shrinkImage(file)).toBe(file);
+  });
+});
+
+describe('safeFileName', () => {
+  it.each([
+    ['IMG 2024 (1).jpg', 'IMG-2024-1-.jpg'],
+    ['../../etc/passwd', 'etc-passwd'],
+    ['photo..png', 'photo.png'],
+    ['Chitenge_é.webp', 'Chitenge_e.webp'],
+    ['\u0000\u0007.png', 'png'],
+    ['', 'image'],
+    ['///', 'image'],
+  ])('%j becomes %j', (name, want) => {
+    expect(safeFileName(name)).toBe(want);
+  });
+
+  it('caps long names and keeps their extension', () => {
+    const name = safeFileName(`${'a'.repeat(300)}.jpg`);
+    expect(name.length).toBeLessThanOrEqual(80);
+    expect(name.endsWith('.jpg')).toBe(true);
+  });
+});

@@ -1,0 +1,101 @@
+/**
+ * In-browser image helpers: shrinking a phone photo before upload, and
+ * making a file name safe for a storage path.
+ */
+
+/** Longest side, in pixels, of a shrunk photo. */
+export const SHRINK_MAX_SIDE_PX = 1600;
+/** Encoder quality of a shrunk photo (JPEG or WebP). */
+export const SHRINK_QUALITY = 0.82;
+/** A file already this small and within the size limit is sent as it is. */
+export const SHRINK_SKIP_BELOW_BYTES = 300 * 1024;
+
+/** isImageFile is true for files the browser reports as images. */
+export function isImageFile(file: File): boolean {
+  return file.type.startsWith('image/');
+}
+
+/**
+ * safeFileName keeps letters, digits, dot, dash and underscore, replaces
+ * everything else with '-', and caps the length, so a phone's
+ * "IMG 2024 (1).jpg" becomes "IMG-2024-1-.jpg" and no name can carry '/',
+ * '..' or control characters into a storage path.
+ */
+export function safeFileName(name: string): string {
+  const cleaned = name
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .replace(/[^A-Za-z0-9._-]+/g, '-')
+    .replace(/-{2,}/g, '-')
+    .replace(/\.{2,}/g, '.')
+    .replace(/^[.-]+/, '');
+  const capped = cleaned.length > 80 ? cleaned.slice(cleaned.length - 80).replace(/^[.-]+/, '') : cleaned;
+  return capped || 'image';
+}
+
+/** Replaces a file name's extension (or adds one). */
+function withExtension(name: string, ext: string): string {
+  const dot = name.lastIndexOf('.');
+  return `${dot > 0 ? name.slice(0, dot) : name}.${ext}`;
+}
+
+/** Encodes a canvas to a blob of the given type; null when the browser cannot. */
+async function encode(
+  canvas: OffscreenCanvas | HTMLCanvasElement,
+  type: string,
+  quality: number,
+): Promise<Blob | null> {
+  if ('convertToBlob' in canvas) {
+    return canvas.convertToBlob({ type, quality }).catch(() => null);
+  }
+  return new Promise((resolve) => canvas.toBlob((b) => resolve(b), type, quality));
+}
+
+/** Options of shrinkImage. */
+export interface ShrinkOptions {
+  maxSide?: number;
+  quality?: number;
+}
+
+/**
+ * shrinkImage returns a photo whose longest side is at most about 1600 px,
+ * re-encoded as WebP (or JPEG where the browser cannot write WebP) at
+ * quality 0.82, so a 5 MB phone photo becomes a few hundred KB. A file that
+ * is already small, that the browser cannot decode (HEIC on most browsers),
+ * or that would only grow is returned unchanged: the server checks it.
+ */
+export async function shrinkImage(file: File, options: ShrinkOptions = {}): Promise<File> {
+  const maxSide = options.maxSide ?? SHRINK_MAX_SIDE_PX;
+  const quality = options.quality ?? SHRINK_QUALITY;
+  if (typeof createImageBitmap !== 'function' || !isImageFile(file)) return file;
+  let bitmap: ImageBitmap;
+  try {
+    bitmap = await createImageBitmap(file, { imageOrientation: 'from-image' });
+  } catch {
+    return file;
+  }
+  try {
+    const longest = Math.max(bitmap.width, bitmap.height);
+    const scale = longest > maxSide ? maxSide / longest : 1;
+    if (scale === 1 && file.size <= SHRINK_SKIP_BELOW_BYTES) return file;
+    const width = Math.max(1, Math.round(bitmap.width * scale));
+    const height = Math.max(1, Math.round(bitmap.height * scale));
+    const canvas =
+      typeof OffscreenCanvas === 'function'
+        ? new OffscreenCanvas(width, height)
+        : Object.assign(document.createElement('canvas'), { width, height });
+    const ctx = canvas.getContext('2d') as CanvasRenderingContext2D | OffscreenCanvasRenderingContext2D | null;
+    if (!ctx) return file;
+    ctx.drawImage(bitmap, 0, 0, width, height);
+    let blob = await encode(canvas, 'image/webp', quality);
+    if (!blob || blob.type !== 'image/webp') blob = await encode(canvas, 'image/jpeg', quality);
+    if (!blob || (blob.type !== 'image/jpeg' && blob.type !== 'image/webp')) return file;
+    if (scale === 1 && blob.size >= file.size) return file;
+    const ext = blob.type === 'image/webp' ? 'webp' : 'jpg';
+    return new File([blob], withExtension(file.name, ext), { type: blob.type, lastModified: file.lastModified });
+  } catch {
+    return file;
+  } finally {
+    bitmap.close();
+  }
+}
