@@ -237,6 +237,12 @@ func (s *Server) handleWaitlistUnsubscribe() http.Handler {
 			unknown()
 			return
 		}
+		if r.Method == http.MethodHead {
+			// Link checkers in mail systems probe with HEAD: answer without unsubscribing.
+			w.Header().Set("Content-Type", "text/html; charset=utf-8")
+			w.WriteHeader(http.StatusOK)
+			return
+		}
 		su, err := s.db.UnsubscribeWaitlist(r.Context(), hashToken(tok))
 		if errors.Is(err, store.ErrNotFound) {
 			unknown()
