@@ -20,18 +20,6 @@ import (
 // invalidFormMessage is the top-level error of a form with field errors.
 const invalidFormMessage = "Please correct the highlighted fields and try again."
 
-// contactRequest is the body of contact-form-submit: the spec's fields plus
-// the bot trap.
-type contactRequest struct {
-	FirstName   string `json:"firstName"`
-	LastName    string `json:"lastName"`
-	Email       string `json:"email"`
-	PhoneNumber string `json:"phoneNumber"`
-	Subject     string `json:"subject"`
-	Message     string `json:"message"`
-	Website     string `json:"website"` // bot trap: hidden from people, must stay empty
-}
-
 // waitlistRequest is the body of waitlist-signup: the spec's fields, where
 // the sign-up came from, and the bot trap.
 type waitlistRequest struct {
@@ -55,23 +43,35 @@ const (
 	maxUTM        = 150
 )
 
+// readPublicForm decodes a public form's JSON body into v and answers the
+// request itself when the body is malformed (4xx), the bot trap is filled
+// (200 with the normal success body, nothing stored) or check finds errors
+// (400 with the field messages). It reports whether the handler goes on.
+func (s *Server) readPublicForm(w http.ResponseWriter, r *http.Request, form string, v any,
+	botTrap func() string, check func() validate.Errors, success any) bool {
+	if err := decodeJSON(w, r, v); err != nil {
+		writeRequestError(w, err)
+		return false
+	}
+	if !validate.Blank(botTrap()) {
+		s.logger.Info("bot trap: submission dropped", "form", form, "ip", s.clientIP(r))
+		writeJSON(w, http.StatusOK, success)
+		return false
+	}
+	if errs := check(); len(errs) > 0 {
+		writeFunctionError(w, http.StatusBadRequest, invalidFormMessage, errs)
+		return false
+	}
+	return true
+}
+
 // handleContactFormSubmit stores a Contact Us message and e-mails it to the
 // support address. 400 with field errors for invalid input.
 func (s *Server) handleContactFormSubmit() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		var req contactRequest
-		if err := decodeJSON(w, r, &req); err != nil {
-			writeRequestError(w, err)
-			return
-		}
-		if !validate.Blank(req.Website) {
-			s.logger.Info("bot trap: contact message dropped", "ip", s.clientIP(r))
-			writeJSON(w, http.StatusOK, contactSent)
-			return
-		}
-		if errs := validate.CheckContact(validate.Contact{FirstName: req.FirstName, LastName: req.LastName,
-			Email: req.Email, PhoneNumber: req.PhoneNumber, Subject: req.Subject, Message: req.Message}); len(errs) > 0 {
-			writeFunctionError(w, http.StatusBadRequest, invalidFormMessage, errs)
+		var req validate.Contact
+		if !s.readPublicForm(w, r, "contact", &req, func() string { return req.Website },
+			func() validate.Errors { return validate.CheckContact(req) }, contactSent) {
 			return
 		}
 		m := &store.ContactMessage{
@@ -124,17 +124,10 @@ func oneLine(s string) string {
 func (s *Server) handleWaitlistSignup() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		var req waitlistRequest
-		if err := decodeJSON(w, r, &req); err != nil {
-			writeRequestError(w, err)
-			return
-		}
-		if !validate.Blank(req.Website) {
-			s.logger.Info("bot trap: waitlist sign-up dropped", "ip", s.clientIP(r))
-			writeJSON(w, http.StatusOK, waitlistJoined)
-			return
-		}
-		if errs := validate.CheckWaitlist(validate.Waitlist{Email: req.Email, ProgramName: req.ProgramName}); len(errs) > 0 {
-			writeFunctionError(w, http.StatusBadRequest, invalidFormMessage, errs)
+		if !s.readPublicForm(w, r, "waitlist", &req, func() string { return req.Website },
+			func() validate.Errors {
+				return validate.CheckWaitlist(validate.Waitlist{Email: req.Email, ProgramName: req.ProgramName})
+			}, waitlistJoined) {
 			return
 		}
 		tok, hash, err := newUnsubscribeToken()
@@ -242,6 +235,12 @@ func (s *Server) handleWaitlistUnsubscribe() http.Handler {
 		tok := r.URL.Query().Get("token")
 		if tok == "" || len(tok) > 200 {
 			unknown()
+			return
+		}
+		if r.Method == http.MethodHead {
+			// Link checkers in mail systems probe with HEAD: answer without unsubscribing.
+			w.Header().Set("Content-Type", "text/html; charset=utf-8")
+			w.WriteHeader(http.StatusOK)
 			return
 		}
 		su, err := s.db.UnsubscribeWaitlist(r.Context(), hashToken(tok))

@@ -260,6 +260,11 @@ func TestUnsubscribeLinkWorksWithOneClick(t *testing.T) {
 			t.Fatal("no confirmation")
 		}
 		path := strings.TrimPrefix(unsubscribeLink.FindString(sent[0].Body), env.Config.PublicURL)
+		// A mail system's link checker probing with HEAD does not unsubscribe anyone.
+		wantStatus(t, env.do(t, "HEAD", path, nil, nil), http.StatusOK)
+		if su, _ := env.DB.WaitlistSignupByEmail(ctx, "bwalya@example.com", "Upcycling Initiative"); su.UnsubscribedAt != nil {
+			t.Fatal("HEAD unsubscribed")
+		}
 		for i := 0; i < 2; i++ { // a second click is just as friendly
 			res := env.do(t, "GET", path, nil, nil)
 			wantStatus(t, res, http.StatusOK)

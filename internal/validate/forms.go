@@ -30,6 +30,9 @@ type Contact struct {
 	PhoneNumber string `json:"phoneNumber"`
 	Subject     string `json:"subject"`
 	Message     string `json:"message"`
+	// Website is the form's hidden bot trap: people leave it empty, and no
+	// rule checks it; the server drops a message that fills it.
+	Website string `json:"website"`
 }
 
 // Waitlist is a waitlist sign-up as the app sends it (spec section 7, call 2).
