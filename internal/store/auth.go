@@ -60,7 +60,7 @@ func (db *DB) RotateRefreshToken(ctx context.Context, oldHash, newHash, sealedNe
 		}
 	}
 	if errors.Is(err, ErrTokenReused) {
-		// The revocation was rolled back with the failed transaction: do it now.
+		// The transaction returned an error and rolled back: revoke in a new one.
 		if rerr := db.revokeSessionOfToken(ctx, oldHash, now); rerr != nil {
 			return out, rerr
 		}
