@@ -1,9 +1,6 @@
 package server
 
 import (
-	"crypto/rand"
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"html/template"
@@ -130,12 +127,13 @@ func (s *Server) handleWaitlistSignup() http.Handler {
 			}, waitlistJoined) {
 			return
 		}
-		tok, hash, err := newUnsubscribeToken()
+		tok, err := newOpaqueToken()
 		if err != nil {
 			s.logger.Error("unsubscribe token", "err", err)
 			writeFunctionError(w, http.StatusInternalServerError, "We could not add you to the waitlist. Please try again in a few minutes.", nil)
 			return
 		}
+		hash := hashToken(tok)
 		su := &store.WaitlistSignup{
 			Email:                validate.NormaliseEmail(req.Email),
 			Program:              req.ProgramName,
@@ -178,22 +176,6 @@ func (s *Server) waitlistMail(su *store.WaitlistSignup, token string) mail.Messa
 			"If you did not sign up, or no longer want these e-mails, unsubscribe with one click:\n%s\n\nThe Salaula team\n",
 			su.Program, link),
 	}
-}
-
-// newUnsubscribeToken returns a random token for an unsubscribe link and the
-// hash stored in its place.
-func newUnsubscribeToken() (token, hash string, err error) {
-	raw := make([]byte, 24)
-	if _, err := rand.Read(raw); err != nil {
-		return "", "", err
-	}
-	token = hex.EncodeToString(raw)
-	return token, hashToken(token), nil
-}
-
-func hashToken(token string) string {
-	sum := sha256.Sum256([]byte(token))
-	return hex.EncodeToString(sum[:])
 }
 
 // clip trims s and cuts it to at most max characters.

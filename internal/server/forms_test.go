@@ -205,7 +205,7 @@ func TestFormsAreRateLimitedPerClient(t *testing.T) {
 	})
 }
 
-var unsubscribeLink = regexp.MustCompile(`(http\S+/functions/v1/waitlist-unsubscribe\?token=[0-9a-f]+)`)
+var unsubscribeLink = regexp.MustCompile(`(http\S+/functions/v1/waitlist-unsubscribe\?token=[A-Za-z0-9_-]+)`)
 
 func TestWaitlistSignupIsStoredOnceWithItsSourceAndConfirmed(t *testing.T) {
 	eachEngine(t, nil, func(t *testing.T, env *testEnv) {
