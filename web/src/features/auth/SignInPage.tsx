@@ -55,15 +55,17 @@ export default function SignInPage() {
   const { login } = useAuth();
   const next = safeNextPath(params.get('next'));
   const notice = (location.state as SignInNotice | null)?.notice ?? '';
+  // An e-mailed link the service refused comes back as /sign_up#error_description=...
+  const linkError = new URLSearchParams(location.hash.replace(/^#/, '')).get('error_description') ?? '';
 
   const [checking, setChecking] = useState(true);
   const [mode, setMode] = useState<Mode>(
-    params.get('mode') === 'login' || params.has('next') || notice ? 'login' : 'signup',
+    params.get('mode') === 'login' || params.has('next') || notice || linkError ? 'login' : 'signup',
   );
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [fieldErrors, setFieldErrors] = useState<FieldErrors<'email' | 'password'>>({});
-  const [error, setError] = useState('');
+  const [error, setError] = useState(linkError);
   const [success, setSuccess] = useState(notice);
   const [loading, setLoading] = useState(false);
 
