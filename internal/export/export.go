@@ -25,5 +25,5 @@ func Messages(ctx context.Context, db *store.DB, w io.Writer) error {
 
 // Profiles writes the accounts' profiles.
 func Profiles(ctx context.Context, db *store.DB, w io.Writer) error {
-	return ErrNotAvailable
+	return writeProfiles(ctx, db, w)
 }

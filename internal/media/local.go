@@ -11,7 +11,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"strings"
 )
 
 // Local stores objects as files under Dir, each with a small ".meta" JSON
@@ -34,11 +33,10 @@ type meta struct {
 }
 
 func (l *Local) path(key string) (string, error) {
-	clean := filepath.Clean("/" + key)
-	if clean == "/" || strings.Contains(key, "..") || strings.HasSuffix(key, ".meta") {
-		return "", fmt.Errorf("media: bad key %q", key)
+	if err := CheckPath(key); err != nil {
+		return "", fmt.Errorf("media: bad key %q: %w", key, err)
 	}
-	return filepath.Join(l.Dir, filepath.FromSlash(clean)), nil
+	return filepath.Join(l.Dir, filepath.FromSlash(key)), nil
 }
 
 // Put writes r to a temporary file, syncs it and renames it into place.

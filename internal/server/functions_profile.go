@@ -7,7 +7,14 @@ import (
 	"salaula/internal/store"
 )
 
-// handleGetProfileMe returns the caller's profile; role is null until
+// profileMe is the answer of get-profile-me: the whole profile and the
+// account's e-mail.
+type profileMe struct {
+	*store.Profile
+	Email string `json:"email"`
+}
+
+// handleGetProfileMe returns the caller's whole profile; role is null until
 // onboarding has set it. 401 without a valid session.
 func (s *Server) handleGetProfileMe() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -26,6 +33,6 @@ func (s *Server) handleGetProfileMe() http.Handler {
 			writeFunctionError(w, http.StatusInternalServerError, "Could not read your profile. Please try again.", nil)
 			return
 		}
-		writeJSON(w, http.StatusOK, p)
+		writeJSON(w, http.StatusOK, profileMe{Profile: p, Email: claims.Email})
 	})
 }

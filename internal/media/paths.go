@@ -1,0 +1,87 @@
+package media
+
+import (
+	"errors"
+	"net/url"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Bucket is the one storage bucket the product uses.
+const Bucket = "user-media"
+
+// Limits of an object path inside a bucket.
+const (
+	MaxPathBytes    = 512 // the whole path
+	MaxSegmentBytes = 200 // one folder or file name
+	MaxPathSegments = 8
+)
+
+// CheckPath reports why p (an object path inside a bucket, such as
+// "{userId}/photos/1700000000-me.jpg") is unsafe, or nil when it is fine:
+// no empty, "." or ".." segments, no backslashes, no control or invalid
+// UTF-8 characters, no ".meta" suffix, and sane lengths.
+func CheckPath(p string) error {
+	switch {
+	case p == "":
+		return errors.New("The object path is empty")
+	case len(p) > MaxPathBytes:
+		return errors.New("The object path is too long")
+	case !utf8.ValidString(p):
+		return errors.New("The object path is not valid UTF-8")
+	case strings.Contains(p, `\`):
+		return errors.New("The object path must not contain backslashes")
+	case strings.HasSuffix(p, ".meta"):
+		return errors.New("The object name must not end in .meta")
+	}
+	for _, r := range p {
+		if unicode.IsControl(r) || r == unicode.ReplacementChar {
+			return errors.New("The object path must not contain control characters")
+		}
+	}
+	segs := strings.Split(p, "/")
+	if len(segs) > MaxPathSegments {
+		return errors.New("The object path has too many folders")
+	}
+	for _, s := range segs {
+		switch {
+		case s == "":
+			return errors.New("The object path must not have empty folder names")
+		case s == "." || s == "..":
+			return errors.New("The object path must not contain . or .. segments")
+		case len(s) > MaxSegmentBytes:
+			return errors.New("A folder or file name in the object path is too long")
+		}
+	}
+	return nil
+}
+
+// Key is the store key of path in bucket.
+func Key(bucket, path string) string { return bucket + "/" + path }
+
+// Owner returns the first folder of an object path: the id of the user who
+// owns it.
+func Owner(path string) string {
+	owner, _, _ := strings.Cut(path, "/")
+	return owner
+}
+
+// PublicURLPrefix is the path under which the server serves public objects:
+// PublicURLPrefix + bucket + "/" + path, as supabase-js getPublicUrl builds it.
+const PublicURLPrefix = "/storage/v1/object/public/"
+
+// PathFromPublicURL returns the object path inside bucket that a public URL
+// (of any host) points to, or ok false when it is not such a URL or the path
+// is unsafe.
+func PathFromPublicURL(raw, bucket string) (path string, ok bool) {
+	u, err := url.Parse(strings.TrimSpace(raw))
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return "", false
+	}
+	rest, found := strings.CutPrefix(u.Path, PublicURLPrefix+bucket+"/")
+	if !found || CheckPath(rest) != nil {
+		return "", false
+	}
+	return rest, true
+}

@@ -1,0 +1,127 @@
+package media
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"strings"
+
+	"github.com/minio/minio-go/v7"
+	"github.com/minio/minio-go/v7/pkg/credentials"
+
+	"salaula/internal/config"
+)
+
+// S3 stores objects in a bucket of an S3-compatible service (AWS S3, MinIO,
+// Cloudflare R2, Backblaze B2...). A PUT of a whole object is atomic there:
+// readers see the old object or the new one.
+type S3 struct {
+	client *minio.Client
+	bucket string
+}
+
+// NewS3 connects to the bucket described by cfg. It does not contact the
+// service: the first request does.
+func NewS3(cfg config.S3Config) (*S3, error) {
+	if cfg.AccessKey == "" || cfg.SecretKey == "" {
+		return nil, errors.New("S3 media storage needs SALAULA_S3_ACCESS_KEY and SALAULA_S3_SECRET_KEY")
+	}
+	endpoint := cfg.Endpoint
+	if endpoint == "" {
+		endpoint = "https://s3." + cfg.Region + ".amazonaws.com"
+	}
+	u, err := url.Parse(endpoint)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || (u.Path != "" && u.Path != "/") {
+		return nil, fmt.Errorf("SALAULA_S3_ENDPOINT must look like https://host[:port], got %q", cfg.Endpoint)
+	}
+	lookup := minio.BucketLookupDNS
+	if cfg.UsePathStyle {
+		lookup = minio.BucketLookupPath
+	}
+	client, err := minio.New(u.Host, &minio.Options{
+		Creds:        credentials.NewStaticV4(cfg.AccessKey, cfg.SecretKey, ""),
+		Secure:       u.Scheme == "https",
+		Region:       cfg.Region,
+		BucketLookup: lookup,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("S3 media storage: %w", err)
+	}
+	return &S3{client: client, bucket: cfg.Bucket}, nil
+}
+
+// isNotFound reports whether err is S3's answer for a missing object.
+func isNotFound(err error) bool {
+	resp := minio.ToErrorResponse(err)
+	return resp.StatusCode == http.StatusNotFound || resp.Code == "NoSuchKey"
+}
+
+// quoteETag returns an ETag in the quoted form HTTP uses.
+func quoteETag(etag string) string {
+	if etag == "" || strings.HasPrefix(etag, `"`) {
+		return etag
+	}
+	return `"` + etag + `"`
+}
+
+// Put uploads the whole object in one PUT request.
+func (s *S3) Put(ctx context.Context, key string, r io.Reader, contentType string) (Object, error) {
+	if err := CheckPath(key); err != nil {
+		return Object{}, fmt.Errorf("media: bad key %q: %w", key, err)
+	}
+	b, err := io.ReadAll(r)
+	if err != nil {
+		return Object{}, err
+	}
+	info, err := s.client.PutObject(ctx, s.bucket, key, bytes.NewReader(b), int64(len(b)),
+		minio.PutObjectOptions{ContentType: contentType, DisableMultipart: true})
+	if err != nil {
+		return Object{}, fmt.Errorf("media: S3 put %s: %w", key, err)
+	}
+	return Object{Key: key, Size: info.Size, ContentType: contentType, ETag: quoteETag(info.ETag), ModTime: info.LastModified}, nil
+}
+
+// Stat returns an object's metadata (a HEAD request).
+func (s *S3) Stat(ctx context.Context, key string) (Object, error) {
+	if CheckPath(key) != nil {
+		return Object{}, ErrNotFound
+	}
+	info, err := s.client.StatObject(ctx, s.bucket, key, minio.StatObjectOptions{})
+	if isNotFound(err) {
+		return Object{}, ErrNotFound
+	}
+	if err != nil {
+		return Object{}, fmt.Errorf("media: S3 stat %s: %w", key, err)
+	}
+	return Object{Key: key, Size: info.Size, ContentType: info.ContentType, ETag: quoteETag(info.ETag), ModTime: info.LastModified}, nil
+}
+
+// Open returns a seekable reader of the object: each read after a seek is a
+// ranged GET, so range requests fetch only what they need.
+func (s *S3) Open(ctx context.Context, key string) (io.ReadSeekCloser, Object, error) {
+	obj, err := s.Stat(ctx, key)
+	if err != nil {
+		return nil, Object{}, err
+	}
+	o, err := s.client.GetObject(ctx, s.bucket, key, minio.GetObjectOptions{})
+	if err != nil {
+		return nil, Object{}, fmt.Errorf("media: S3 get %s: %w", key, err)
+	}
+	return o, obj, nil
+}
+
+// Delete removes an object; removing a missing one is not an error.
+func (s *S3) Delete(ctx context.Context, key string) error {
+	if err := CheckPath(key); err != nil {
+		return fmt.Errorf("media: bad key %q: %w", key, err)
+	}
+	err := s.client.RemoveObject(ctx, s.bucket, key, minio.RemoveObjectOptions{})
+	if err != nil && !isNotFound(err) {
+		return fmt.Errorf("media: S3 delete %s: %w", key, err)
+	}
+	return nil
+}
