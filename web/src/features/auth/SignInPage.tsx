@@ -9,7 +9,6 @@ import Divider from '@mui/material/Divider';
 import Link from '@mui/material/Link';
 import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
-import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import AppleIcon from '@mui/icons-material/Apple';
 import FacebookIcon from '@mui/icons-material/Facebook';
@@ -20,6 +19,7 @@ import { useAuth } from './AuthProvider';
 import { fetchMyProfile, getCurrentSession, signIn, signOut, signUp } from './api';
 import { safeNextPath, validateCredentials } from './credentials';
 import { BusyMessage } from './BusyMessage';
+import { EmailField } from './EmailField';
 import { ForgotPasswordForm } from './ForgotPasswordForm';
 import { PasswordField } from './PasswordField';
 
@@ -203,20 +203,15 @@ export default function SignInPage() {
               spacing={2}
               aria-label={isLogin ? 'Sign in' : 'Create an account'}
             >
-              <TextField
+              <EmailField
                 id="email"
-                label="Email"
-                type="email"
-                autoComplete="email"
                 value={email}
-                onChange={(e) => {
-                  setEmail(e.target.value);
+                onChange={(v) => {
+                  setEmail(v);
                   setFieldErrors((f) => ({ ...f, email: undefined }));
                 }}
-                error={Boolean(fieldErrors.email)}
-                helperText={fieldErrors.email}
+                error={fieldErrors.email}
                 disabled={loading}
-                fullWidth
               />
               <PasswordField
                 key={mode}
