@@ -20,28 +20,29 @@ import (
 // Config is every setting of the server. Each field names its flag and
 // environment variable; README.md lists them all.
 type Config struct {
-	HTTPAddr       string        // --http, SALAULA_HTTP: listen address (":8080")
-	DataDir        string        // --data, SALAULA_DATA: folder for SQLite, media and the secret ("./data")
-	DatabaseURL    string        // DATABASE_URL: postgres://... switches the store to PostgreSQL
-	PublicURL      string        // --public-url, SALAULA_PUBLIC_URL: base URL the browser reaches (default http://localhost:PORT)
-	PublicURLSet   bool          // PublicURL was given; otherwise /config.json uses the request's own host
-	JWTSecret      string        // SALAULA_JWT_SECRET: signing secret; default generated into DATA/jwt-secret
-	AccessTokenTTL time.Duration // SALAULA_ACCESS_TOKEN_TTL: access-token lifetime (1h)
+	HTTPAddr        string        // --http, SALAULA_HTTP: listen address (":8080")
+	DataDir         string        // --data, SALAULA_DATA: folder for SQLite, media and the secret ("./data")
+	DatabaseURL     string        // DATABASE_URL: postgres://... switches the store to PostgreSQL
+	PublicURL       string        // --public-url, SALAULA_PUBLIC_URL: base URL the browser reaches (default http://localhost:PORT)
+	PublicURLSet    bool          // PublicURL was given; otherwise /config.json uses the request's own host
+	JWTSecret       string        // SALAULA_JWT_SECRET: signing secret; default generated into DATA/jwt-secret
+	AccessTokenTTL  time.Duration // SALAULA_ACCESS_TOKEN_TTL: access-token lifetime (1h)
+	ConfirmEmail    bool          // SALAULA_CONFIRM_EMAIL: require e-mail confirmation before sign-in (false)
+	SupportEmail    string        // SALAULA_SUPPORT_EMAIL: where contact messages go, shown in the footer
+	MailFrom        string        // SALAULA_MAIL_FROM: sender of outgoing e-mail
+	SMTPURL         string        // SALAULA_SMTP_URL: smtp://user:pass@host:port; empty logs mail instead
+	AuthRateLimit   Rate          // SALAULA_RATE_AUTH: sign-in/sign-up attempts per client IP ("30/5m")
+	FormRateLimit   Rate          // SALAULA_RATE_FORMS: contact/waitlist submissions per client IP ("20/10m")
+	UploadRateLimit Rate          // SALAULA_RATE_UPLOADS: uploads per client IP ("60/10m")
+	TrustProxy      bool          // SALAULA_TRUST_PROXY: take the client IP from X-Forwarded-For (false)
+	MaxUploadBytes  int64         // SALAULA_MAX_UPLOAD_BYTES: largest accepted image (10 MB)
+	ShutdownTimeout time.Duration // SALAULA_SHUTDOWN_TIMEOUT: how long in-flight requests may finish (15s)
+	S3              S3Config      // SALAULA_S3_*: store media in an S3-compatible bucket instead of DATA/media
+
 	// RefreshReuseInterval (SALAULA_REFRESH_REUSE_INTERVAL, 10s): how long a
 	// rotated refresh token still answers with its successor (tabs refreshing
-	// at once); reuse after it revokes the session. 0s: never.
+	// at once); reuse after it revokes the session. 0s: no grace.
 	RefreshReuseInterval time.Duration
-	ConfirmEmail         bool          // SALAULA_CONFIRM_EMAIL: require e-mail confirmation before sign-in (false)
-	SupportEmail         string        // SALAULA_SUPPORT_EMAIL: where contact messages go, shown in the footer
-	MailFrom             string        // SALAULA_MAIL_FROM: sender of outgoing e-mail
-	SMTPURL              string        // SALAULA_SMTP_URL: smtp://user:pass@host:port; empty logs mail instead
-	AuthRateLimit        Rate          // SALAULA_RATE_AUTH: sign-in/sign-up attempts per client IP ("30/5m")
-	FormRateLimit        Rate          // SALAULA_RATE_FORMS: contact/waitlist submissions per client IP ("20/10m")
-	UploadRateLimit      Rate          // SALAULA_RATE_UPLOADS: uploads per client IP ("60/10m")
-	TrustProxy           bool          // SALAULA_TRUST_PROXY: take the client IP from X-Forwarded-For (false)
-	MaxUploadBytes       int64         // SALAULA_MAX_UPLOAD_BYTES: largest accepted image (10 MB)
-	ShutdownTimeout      time.Duration // SALAULA_SHUTDOWN_TIMEOUT: how long in-flight requests may finish (15s)
-	S3                   S3Config      // SALAULA_S3_*: store media in an S3-compatible bucket instead of DATA/media
 }
 
 // S3Config selects an S3-compatible media store; Bucket empty means local disk.

@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"salaula/internal/mail"
 	"salaula/internal/password"
@@ -38,6 +39,16 @@ const recoveryTTL = time.Hour
 
 // maxEmailLength is the longest e-mail address accepted (RFC 5321 path limit).
 const maxEmailLength = 254
+
+// plausibleEmail reports whether a normalised address has the e-mail shape,
+// fits the length limit and holds no control characters (which PostgreSQL
+// would refuse to store).
+func plausibleEmail(email string) bool {
+	if len(email) > maxEmailLength || !validate.Email(email) {
+		return false
+	}
+	return !strings.ContainsFunc(email, func(r rune) bool { return r < 0x20 || r == 0x7f || r == utf8.RuneError })
+}
 
 // decodeAuth reads a JSON body, answering a Supabase-shaped error when it
 // cannot: 415 wrong content type, 413 too large, 400 bad_json.
@@ -81,11 +92,11 @@ func (s *Server) issueSession(ctx context.Context, r *http.Request, u *store.Use
 	if err != nil {
 		return nil, err
 	}
-	ua := r.UserAgent()
-	if len(ua) > 512 {
-		ua = ua[:512]
+	ua := []rune(strings.ToValidUTF8(r.UserAgent(), ""))
+	if len(ua) > 256 {
+		ua = ua[:256]
 	}
-	sess := &store.Session{UserID: u.ID, UserAgent: ua, IP: s.clientIP(r)}
+	sess := &store.Session{UserID: u.ID, UserAgent: string(ua), IP: s.clientIP(r)}
 	if err := s.db.StartSession(ctx, sess, method, hashToken(refresh)); err != nil {
 		return nil, err
 	}
@@ -183,7 +194,7 @@ func (s *Server) handleSignup() http.Handler {
 		if !decodeAuth(w, r, &c) || !checkCredentials(w, &c) {
 			return
 		}
-		if len(c.Email) > maxEmailLength || !validate.Email(c.Email) {
+		if !plausibleEmail(c.Email) {
 			writeAuthError(w, http.StatusBadRequest, "email_address_invalid", msgEmailInvalid)
 			return
 		}
@@ -276,15 +287,20 @@ func (s *Server) handleToken() http.Handler {
 // unknown e-mail get the same answer after the same work (an argon2 check
 // against a dummy hash).
 func (s *Server) passwordGrant() http.Handler {
+	password.Dummy() // made now, so the first unknown e-mail costs no more than later ones
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		var c credentials
 		if !decodeAuth(w, r, &c) || !checkCredentials(w, &c) {
 			return
 		}
-		u, err := s.db.UserByEmail(r.Context(), c.Email)
-		if err != nil && !errors.Is(err, store.ErrNotFound) {
-			s.fail(w, "find user", err)
-			return
+		var u *store.User
+		if plausibleEmail(c.Email) { // anything else cannot have an account
+			var err error
+			u, err = s.db.UserByEmail(r.Context(), c.Email)
+			if err != nil && !errors.Is(err, store.ErrNotFound) {
+				s.fail(w, "find user", err)
+				return
+			}
 		}
 		hash := password.Dummy()
 		if u != nil {
@@ -527,7 +543,7 @@ func (s *Server) handleRecover() http.Handler {
 			writeAuthError(w, http.StatusBadRequest, "validation_failed", "Password recovery requires an email")
 			return
 		}
-		if len(email) > maxEmailLength || !validate.Email(email) {
+		if !plausibleEmail(email) {
 			writeAuthError(w, http.StatusBadRequest, "email_address_invalid", msgEmailInvalid)
 			return
 		}
@@ -537,10 +553,15 @@ func (s *Server) handleRecover() http.Handler {
 			return
 		}
 		if u != nil {
-			if err := s.sendRecovery(r.Context(), u); err != nil {
-				// Logged, not answered: the answer must not tell whether the account exists.
-				s.logger.Error("send recovery", "err", err)
-			}
+			// Sent after answering, so a slow SMTP server cannot tell by the
+			// answer's timing whether the account exists; a failure is logged.
+			ctx, cancel := context.WithTimeout(context.WithoutCancel(r.Context()), time.Minute)
+			go func() {
+				defer cancel()
+				if err := s.sendRecovery(ctx, u); err != nil {
+					s.logger.Error("send recovery", "err", err)
+				}
+			}()
 		}
 		writeAuthJSON(w, http.StatusOK, map[string]any{})
 	})

@@ -53,6 +53,14 @@ func writeWeakPassword(w http.ResponseWriter, reasons []string, msg string) {
 		WeakPassword: &weakPasswordInfo{Reasons: reasons}})
 }
 
+// withAuthAPIVersion adds the API version header to another handler's answers.
+func withAuthAPIVersion(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set(apiVersionHeader, apiVersion)
+		next.ServeHTTP(w, r)
+	})
+}
+
 // writeAuthJSON answers a successful auth call.
 func writeAuthJSON(w http.ResponseWriter, status int, v any) {
 	w.Header().Set(apiVersionHeader, apiVersion)

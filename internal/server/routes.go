@@ -19,7 +19,7 @@ func (s *Server) routes(mux *http.ServeMux) {
 	mux.Handle("POST /auth/v1/recover", s.limitAuth(s.handleRecover()))
 	mux.Handle("POST /auth/v1/verify", s.limitAuth(s.handleVerify()))
 	mux.Handle("GET /auth/v1/verify", s.limitAuth(s.handleVerifyLink()))
-	mux.Handle("/auth/v1/", s.handleAPINotFound())
+	mux.Handle("/auth/v1/", withAuthAPIVersion(s.handleAPINotFound()))
 
 	// Functions: the serverless functions the app invokes.
 	mux.Handle("POST /functions/v1/contact-form-submit", s.limitForms(s.handleContactFormSubmit()))

@@ -113,7 +113,7 @@ test('sign-in with the right password answers a session; a wrong one invalid_cre
   assert.equal(unknown.error.message, wrong.error.message);
 });
 
-test('refresh rotates the refresh token and emits TOKEN_REFRESHED; the old token is refused', async () => {
+test('refresh rotates the refresh token and emits TOKEN_REFRESHED', async () => {
   const email = freshEmail();
   const supabase = client();
   const events = recordEvents(supabase);
@@ -259,4 +259,27 @@ test('every auth answer carries the X-Supabase-Api-Version header', async () => 
   });
   assert.equal(res.headers.get('x-supabase-api-version'), '2024-01-01');
   assert.equal(res.status, 400);
+});
+
+test('two tabs refreshing with the same token within the grace interval share one successor', async () => {
+  // A server with the default 10 s grace interval.
+  const graceful = await startServer();
+  try {
+    const gcfg = await configOf(graceful.url);
+    const tab = () => createClient(gcfg.url, gcfg.anonKey, { auth: { persistSession: false, autoRefreshToken: false } });
+    const { data } = await tab().auth.signUp({ email: freshEmail(), password: PASSWORD });
+    const rt = data.session.refresh_token;
+    const [a, b] = await Promise.all([
+      tab().auth.refreshSession({ refresh_token: rt }),
+      tab().auth.refreshSession({ refresh_token: rt }),
+    ]);
+    assert.equal(a.error, null);
+    assert.equal(b.error, null);
+    assert.notEqual(a.data.session.refresh_token, rt);
+    assert.equal(a.data.session.refresh_token, b.data.session.refresh_token, 'both tabs hold the same successor');
+    const next = await tab().auth.refreshSession({ refresh_token: a.data.session.refresh_token });
+    assert.equal(next.error, null, 'the shared successor still works');
+  } finally {
+    await graceful.stop();
+  }
 });
