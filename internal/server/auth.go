@@ -553,10 +553,15 @@ func (s *Server) handleRecover() http.Handler {
 			return
 		}
 		if u != nil {
-			if err := s.sendRecovery(r.Context(), u); err != nil {
-				// Logged, not answered: the answer must not tell whether the account exists.
-				s.logger.Error("send recovery", "err", err)
-			}
+			// Sent after answering, so a slow SMTP server cannot tell by the
+			// answer's timing whether the account exists; a failure is logged.
+			ctx, cancel := context.WithTimeout(context.WithoutCancel(r.Context()), time.Minute)
+			go func() {
+				defer cancel()
+				if err := s.sendRecovery(ctx, u); err != nil {
+					s.logger.Error("send recovery", "err", err)
+				}
+			}()
 		}
 		writeAuthJSON(w, http.StatusOK, map[string]any{})
 	})

@@ -60,7 +60,7 @@ func (db *DB) RotateRefreshToken(ctx context.Context, oldHash, newHash, sealedNe
 		}
 	}
 	if errors.Is(err, ErrTokenReused) {
-		// The revocation was rolled back with the failed transaction: do it now.
+		// The transaction returned an error and rolled back: revoke in a new one.
 		if rerr := db.revokeSessionOfToken(ctx, oldHash, now); rerr != nil {
 			return out, rerr
 		}
@@ -125,8 +125,18 @@ func rotateInTx(ctx context.Context, tx *Tx, oldHash, newHash, sealedNew string,
 	if _, err := tx.Exec(ctx, `UPDATE sessions SET updated_at = ? WHERE id = ?`, now, sessionID); err != nil {
 		return r, err
 	}
+	// Forget this session's long-spent tokens: a replay of one is then
+	// refused as unknown instead of revoking the session.
+	if _, err := tx.Exec(ctx, `DELETE FROM refresh_tokens WHERE session_id = ? AND revoked_at IS NOT NULL AND revoked_at < ?`,
+		sessionID, now.Add(-SpentTokenRetention)); err != nil {
+		return r, err
+	}
 	return r, nil
 }
+
+// SpentTokenRetention is how long a rotated refresh token is remembered
+// for reuse detection.
+const SpentTokenRetention = 7 * 24 * time.Hour
 
 // revokeSessionOfToken ends the session the refresh token belongs to.
 func (db *DB) revokeSessionOfToken(ctx context.Context, tokenHash string, now time.Time) error {
@@ -140,11 +150,10 @@ func (db *DB) revokeSessionOfToken(ctx context.Context, tokenHash string, now ti
 	})
 }
 
-// revokeSessions ends the sessions matching where (with args) and revokes
-// their refresh tokens.
+// revokeSessions ends the sessions matching where (with args) and deletes
+// their refresh tokens, which can never be used again.
 func revokeSessions(ctx context.Context, tx *Tx, where string, now time.Time, args ...any) error {
-	if _, err := tx.Exec(ctx, `UPDATE refresh_tokens SET revoked_at = ? WHERE revoked_at IS NULL AND session_id IN (SELECT id FROM sessions WHERE `+where+`)`,
-		append([]any{now}, args...)...); err != nil {
+	if _, err := tx.Exec(ctx, `DELETE FROM refresh_tokens WHERE session_id IN (SELECT id FROM sessions WHERE `+where+`)`, args...); err != nil {
 		return err
 	}
 	_, err := tx.Exec(ctx, `UPDATE sessions SET revoked_at = ?, updated_at = ? WHERE revoked_at IS NULL AND `+where,
@@ -211,6 +220,10 @@ func (db *DB) updateUser(ctx context.Context, set string, value any, userID stri
 // AddOneTimeToken stores the hash of a single-use token of kind for the
 // user, valid until expiresAt.
 func (db *DB) AddOneTimeToken(ctx context.Context, userID, kind, tokenHash string, expiresAt time.Time) error {
+	// The user's spent and expired tokens are of no further use.
+	if _, err := db.Exec(ctx, `DELETE FROM one_time_tokens WHERE user_id = ? AND (used_at IS NOT NULL OR expires_at < ?)`, userID, Now()); err != nil {
+		return err
+	}
 	_, err := db.Exec(ctx, `INSERT INTO one_time_tokens (token_hash, user_id, kind, created_at, expires_at) VALUES (?, ?, ?, ?, ?)`,
 		tokenHash, userID, kind, Now(), expiresAt)
 	return err

@@ -244,3 +244,76 @@ func TestUserUpdates(t *testing.T) {
 		}
 	})
 }
+
+func count(t *testing.T, db *store.DB, q string, args ...any) int {
+	t.Helper()
+	var n int
+	if err := db.QueryRow(context.Background(), q, args...).Scan(&n); err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
+func TestSpentTokensAreForgotten(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		ctx := context.Background()
+		u, s := newUserAndSession(t, db, "a@example.com", "h0")
+		now := store.Now()
+		if _, err := db.RotateRefreshToken(ctx, "h0", "h1", "s1", now, 10*time.Second); err != nil {
+			t.Fatal(err)
+		}
+		later := now.Add(store.SpentTokenRetention + time.Hour)
+		if _, err := db.RotateRefreshToken(ctx, "h1", "h2", "s2", later, 10*time.Second); err != nil {
+			t.Fatal(err)
+		}
+		if n := count(t, db, `SELECT COUNT(*) FROM refresh_tokens WHERE token_hash = 'h0'`); n != 0 {
+			t.Fatal("a token spent longer ago than the retention is still stored")
+		}
+		if n := count(t, db, `SELECT COUNT(*) FROM refresh_tokens WHERE token_hash = 'h1'`); n != 1 {
+			t.Fatal("the token spent just now was forgotten")
+		}
+		// A replay of a forgotten token is refused without ending the session.
+		if _, err := db.RotateRefreshToken(ctx, "h0", "h9", "x", later, 10*time.Second); !errors.Is(err, store.ErrTokenNotFound) {
+			t.Fatalf("forgotten token: err = %v", err)
+		}
+		if !active(t, db, s) {
+			t.Fatal("session ended")
+		}
+		// Signing out deletes the session's tokens.
+		if err := db.RevokeSessions(ctx, u.ID, s.ID, store.ScopeLocal); err != nil {
+			t.Fatal(err)
+		}
+		if n := count(t, db, `SELECT COUNT(*) FROM refresh_tokens WHERE session_id = ?`, s.ID); n != 0 {
+			t.Fatalf("%d refresh tokens left for a signed-out session", n)
+		}
+	})
+}
+
+func TestSpentOneTimeTokensAreForgotten(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		ctx := context.Background()
+		u, _ := newUserAndSession(t, db, "a@example.com", "h0")
+		other, _ := newUserAndSession(t, db, "b@example.com", "hb")
+		now := store.Now()
+		for _, tok := range []struct {
+			user, hash string
+			exp        time.Time
+		}{{u.ID, "used", now.Add(time.Hour)}, {u.ID, "expired", now.Add(-time.Minute)}, {other.ID, "other-expired", now.Add(-time.Minute)}} {
+			if err := db.AddOneTimeToken(ctx, tok.user, store.TokenRecovery, tok.hash, tok.exp); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if _, err := db.UseOneTimeToken(ctx, store.TokenRecovery, "used", now); err != nil {
+			t.Fatal(err)
+		}
+		if err := db.AddOneTimeToken(ctx, u.ID, store.TokenRecovery, "fresh", now.Add(time.Hour)); err != nil {
+			t.Fatal(err)
+		}
+		if n := count(t, db, `SELECT COUNT(*) FROM one_time_tokens WHERE user_id = ?`, u.ID); n != 1 {
+			t.Fatalf("%d tokens for the user, want only the fresh one", n)
+		}
+		if n := count(t, db, `SELECT COUNT(*) FROM one_time_tokens WHERE user_id = ?`, other.ID); n != 1 {
+			t.Fatal("another user's tokens were touched")
+		}
+	})
+}
