@@ -5,6 +5,8 @@ import (
 	"errors"
 	"net/http"
 	"slices"
+	"strings"
+	"time"
 
 	"salaula/internal/media"
 	"salaula/internal/store"
@@ -46,23 +48,44 @@ func (s *Server) missingObject(ctx context.Context, paths []string) (int, error)
 	return -1, nil
 }
 
-// removeUnreferenced deletes the caller's images that their profile referred
-// to before a save and no longer does.
+// abandonedUploadAge is how old an upload no profile refers to must be
+// before a save of its owner's profile deletes it: old enough that it is not
+// waiting for the other half of the combined form.
+const abandonedUploadAge = time.Hour
+
+// removeUnreferenced deletes, after a save of the caller's profile, the
+// images it referred to before and no longer does, and the caller's uploads
+// older than abandonedUploadAge that it does not refer to.
 func (s *Server) removeUnreferenced(ctx context.Context, userID string, before []string) {
-	if len(before) == 0 {
-		return
-	}
 	p, err := s.db.ProfileByUser(ctx, userID)
 	if err != nil {
 		s.logger.Error("image cleanup: read profile", "err", err)
 		return
 	}
-	still := p.ImageURLs()
-	for _, u := range before {
-		path, ok := media.PathFromPublicURL(u, media.Bucket)
-		if !ok || media.Owner(path) != userID || slices.Contains(still, u) {
-			continue
+	kept := map[string]bool{}
+	for _, u := range p.ImageURLs() {
+		if path, ok := media.PathFromPublicURL(u, media.Bucket); ok {
+			kept[path] = true
 		}
+	}
+	var gone []string
+	for _, u := range before {
+		if path, ok := media.PathFromPublicURL(u, media.Bucket); ok && media.Owner(path) == userID && !kept[path] {
+			gone = append(gone, path)
+		}
+	}
+	uploads, err := s.db.MediaObjectsOf(ctx, userID)
+	if err != nil {
+		s.logger.Error("image cleanup: list uploads", "err", err)
+	}
+	cutoff := s.now().Add(-abandonedUploadAge)
+	for _, o := range uploads {
+		path := strings.TrimPrefix(o.Key, media.Bucket+"/")
+		if !kept[path] && o.UpdatedAt.Before(cutoff) && !slices.Contains(gone, path) {
+			gone = append(gone, path)
+		}
+	}
+	for _, path := range gone {
 		if err := s.deleteObject(ctx, path); err != nil {
 			s.logger.Error("image cleanup: delete", "key", path, "err", err)
 		}

@@ -3,6 +3,7 @@ package server
 import (
 	"net/http"
 	"testing"
+	"time"
 
 	"salaula/internal/media"
 	"salaula/internal/store"
@@ -246,6 +247,30 @@ func TestReplacedProfileImagesAreDeleted(t *testing.T) {
 		for url, want := range map[string]int{old2: 404, newer: 404, logo: 200} {
 			if _, err := env.Media.Stat(t.Context(), media.Key(media.Bucket, url[len(env.URL+media.PublicURLPrefix+media.Bucket+"/"):])); (err == nil) != (want == 200) {
 				t.Errorf("%s stored = %v, want %d", url, err == nil, want)
+			}
+		}
+	})
+}
+
+func TestAbandonedUploadsAreDeletedOnTheNextSave(t *testing.T) {
+	eachEngine(t, nil, func(t *testing.T, env *testEnv) {
+		u := newUser(t, env, "abandoned@example.com")
+		other := newUser(t, env, "neighbour@example.com")
+		old := env.mustUpload(t, u, u.ID+"/photos/1-failed-attempt.jpg", testJPEG(t, 8, 8))
+		fresh := env.mustUpload(t, u, u.ID+"/logos/2-logo-for-the-seller-half.png", testPNG(t))
+		theirs := env.mustUpload(t, other, other.ID+"/photos/old.png", testPNG(t))
+		used := env.mustUpload(t, u, u.ID+"/photos/3-used.jpg", testJPEG(t, 9, 9))
+		// Two uploads are two hours old: one of them is in the profile.
+		twoHoursAgo := store.Now().Add(-2 * time.Hour)
+		for _, k := range []string{u.ID + "/photos/1-failed-attempt.jpg", u.ID + "/photos/3-used.jpg", other.ID + "/photos/old.png"} {
+			if _, err := env.DB.Exec(t.Context(), `UPDATE media_objects SET updated_at = ? WHERE object_key = ?`, twoHoursAgo, "user-media/"+k); err != nil {
+				t.Fatal(err)
+			}
+		}
+		wantStatus(t, env.do(t, http.MethodPost, "/functions/v1/onboard-new-user", validProfile(u, used), u.auth(env)), http.StatusOK)
+		for url, want := range map[string]int{old: 404, fresh: 200, theirs: 200, used: 200} {
+			if res, _ := env.get(t, url[len(env.URL):], nil); res.StatusCode != want {
+				t.Errorf("GET %s: %d, want %d", url, res.StatusCode, want)
 			}
 		}
 	})

@@ -1,6 +1,9 @@
 package store
 
-import "context"
+import (
+	"context"
+	"time"
+)
 
 // MediaObject is the record of one uploaded file.
 type MediaObject struct {
@@ -9,6 +12,7 @@ type MediaObject struct {
 	OwnerID     string
 	Size        int64
 	ContentType string
+	UpdatedAt   time.Time // when it was last uploaded
 }
 
 // RecordMediaObject notes an upload (or its replacement by an upsert).
@@ -30,7 +34,7 @@ func (db *DB) ForgetMediaObject(ctx context.Context, key string) error {
 
 // MediaObjectsOf lists the records of a user's uploads, oldest first.
 func (db *DB) MediaObjectsOf(ctx context.Context, ownerID string) ([]MediaObject, error) {
-	rows, err := db.Query(ctx, `SELECT object_key, id, owner_id, size_bytes, content_type FROM media_objects
+	rows, err := db.Query(ctx, `SELECT object_key, id, owner_id, size_bytes, content_type, updated_at FROM media_objects
 		WHERE owner_id = ? ORDER BY created_at, object_key`, ownerID)
 	if err != nil {
 		return nil, err
@@ -39,9 +43,10 @@ func (db *DB) MediaObjectsOf(ctx context.Context, ownerID string) ([]MediaObject
 	var out []MediaObject
 	for rows.Next() {
 		var o MediaObject
-		if err := rows.Scan(&o.Key, &o.ID, &o.OwnerID, &o.Size, &o.ContentType); err != nil {
+		if err := rows.Scan(&o.Key, &o.ID, &o.OwnerID, &o.Size, &o.ContentType, &o.UpdatedAt); err != nil {
 			return nil, err
 		}
+		o.UpdatedAt = o.UpdatedAt.UTC()
 		out = append(out, o)
 	}
 	return out, rows.Err()

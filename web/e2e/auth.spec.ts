@@ -12,6 +12,7 @@ import { expect as baseExpect, test, type APIRequestContext, type Page } from '@
 
 // Several test runs share this 2-core machine: give pages time to load.
 const expect = baseExpect.configure({ timeout: 15_000 });
+test.describe.configure({ timeout: 120_000 });
 
 const PASSWORD = 'Chitenge-Market-77';
 let counter = 0;

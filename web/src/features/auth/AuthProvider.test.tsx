@@ -1,10 +1,14 @@
-import { act, render, screen } from '@testing-library/react';
+import { configure, act, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { AuthChangeEvent, Session } from '@supabase/supabase-js';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { setSupabaseForTests } from '../../lib/supabase';
 import { AuthProvider, useAuth } from './AuthProvider';
 import { installFakeSupabase, makeSession, makeUser } from './testing/fakeSupabase';
+
+// Several suites share this machine: typing through user-event can take seconds.
+vi.setConfig({ testTimeout: 20_000 });
+configure({ asyncUtilTimeout: 5_000 });
 
 function WhoAmI() {
   const { isAuthenticated, user, loading, login, logout } = useAuth();
@@ -77,7 +81,7 @@ describe('AuthProvider', () => {
     const fake = installFakeSupabase();
     const log = vi.spyOn(console, 'log').mockImplementation(() => {});
     renderProvider();
-    await userEvent.click(await screen.findByRole('button', { name: 'Log in' }));
+    await userEvent.setup({ delay: null }).click(await screen.findByRole('button', { name: 'Log in' }));
     expect(log).toHaveBeenCalledTimes(1);
     expect(screen.getByText('Signed out')).toBeInTheDocument();
     expect(fake.auth.signInWithPassword).not.toHaveBeenCalled();
@@ -87,7 +91,7 @@ describe('AuthProvider', () => {
   it('logout signs out and the state follows', async () => {
     const fake = installFakeSupabase(makeSession());
     renderProvider();
-    await userEvent.click(await screen.findByRole('button', { name: 'Log out' }));
+    await userEvent.setup({ delay: null }).click(await screen.findByRole('button', { name: 'Log out' }));
     expect(fake.auth.signOut).toHaveBeenCalledTimes(1);
     expect(await screen.findByText('Signed out')).toBeInTheDocument();
   });

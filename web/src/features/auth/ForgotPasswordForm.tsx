@@ -2,10 +2,10 @@ import { useState, type FormEvent } from 'react';
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import Stack from '@mui/material/Stack';
-import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { requestPasswordReset } from './api';
 import { validateEmail } from './credentials';
+import { EmailField } from './EmailField';
 
 /** Props of ForgotPasswordForm. */
 export interface ForgotPasswordFormProps {
@@ -61,20 +61,15 @@ export function ForgotPasswordForm({ initialEmail = '', onBack }: ForgotPassword
           (and your spam folder); the link works once.
         </Alert>
       )}
-      <TextField
+      <EmailField
         id="forgot-email"
-        label="Email"
-        type="email"
-        autoComplete="email"
         value={email}
-        onChange={(e) => {
-          setEmail(e.target.value);
+        onChange={(v) => {
+          setEmail(v);
           setFieldError(undefined);
         }}
-        error={Boolean(fieldError)}
-        helperText={fieldError}
+        error={fieldError}
         disabled={sending}
-        fullWidth
       />
       <Button type="submit" variant="contained" size="large" disabled={sending} fullWidth>
         {sending ? 'SENDING...' : 'SEND RESET LINK'}

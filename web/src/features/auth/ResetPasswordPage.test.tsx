@@ -1,9 +1,13 @@
-import { act, screen } from '@testing-library/react';
+import { configure, act, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { setSupabaseForTests } from '../../lib/supabase';
 import { authError, installFakeSupabase } from './testing/fakeSupabase';
 import { renderAuth } from './testing/renderAuth';
+
+// Several suites share this machine: typing through user-event can take seconds.
+vi.setConfig({ testTimeout: 20_000 });
+configure({ asyncUtilTimeout: 5_000 });
 
 beforeEach(() => {
   vi.spyOn(console, 'log').mockImplementation(() => {});
@@ -18,7 +22,7 @@ const LINK = '/reset_password?token_hash=abc123&type=recovery';
 const EXPIRED = 'This password reset link has expired or has already been used. Ask for a new one below.';
 
 async function choosePassword(password: string, confirm = password) {
-  const user = userEvent.setup();
+  const user = userEvent.setup({ delay: null });
   if (password) await user.type(screen.getByLabelText('New password'), password);
   if (confirm) await user.type(screen.getByLabelText('Confirm new password'), confirm);
   await user.click(screen.getByRole('button', { name: 'SAVE NEW PASSWORD' }));
@@ -51,7 +55,7 @@ describe('/reset_password', () => {
     } as never);
     renderAuth(LINK);
     expect(await screen.findByText(EXPIRED)).toBeInTheDocument();
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     await user.type(screen.getByLabelText('Email'), 'chanda@example.com');
     await user.click(screen.getByRole('button', { name: 'SEND RESET LINK' }));
     expect(await screen.findByText(/If an account exists for chanda@example.com/)).toBeInTheDocument();
@@ -74,9 +78,9 @@ describe('/reset_password', () => {
     await choosePassword('', '');
     expect(screen.getByText('Password is required')).toBeInTheDocument();
     expect(screen.getByText('Please confirm your new password')).toBeInTheDocument();
-    await userEvent.type(screen.getByLabelText('New password'), 'new-secret-1');
-    await userEvent.type(screen.getByLabelText('Confirm new password'), 'new-secret-2');
-    await userEvent.click(screen.getByRole('button', { name: 'SAVE NEW PASSWORD' }));
+    await userEvent.setup({ delay: null }).type(screen.getByLabelText('New password'), 'new-secret-1');
+    await userEvent.setup({ delay: null }).type(screen.getByLabelText('Confirm new password'), 'new-secret-2');
+    await userEvent.setup({ delay: null }).click(screen.getByRole('button', { name: 'SAVE NEW PASSWORD' }));
     expect(screen.getByText('Passwords do not match')).toBeInTheDocument();
     expect(fake.auth.updateUser).not.toHaveBeenCalled();
   });
@@ -109,7 +113,7 @@ describe('/reset_password', () => {
     expect(banner).toHaveTextContent('Your password has been changed. Sign in with your new password.');
     expect(banner.className).toMatch(/Success/);
     // The toggle clears the banner, as for the red one.
-    await userEvent.click(screen.getByRole('button', { name: 'Sign up' }));
+    await userEvent.setup({ delay: null }).click(screen.getByRole('button', { name: 'Sign up' }));
     expect(screen.queryByRole('alert')).not.toBeInTheDocument();
   });
 });

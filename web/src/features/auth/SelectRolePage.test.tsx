@@ -1,5 +1,5 @@
 import { Suspense } from 'react';
-import { render, screen } from '@testing-library/react';
+import { configure, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter, Route, Routes } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -8,6 +8,10 @@ import { AuthProvider } from './AuthProvider';
 import SelectRolePage from './SelectRolePage';
 import { installFakeSupabase, makeSession } from './testing/fakeSupabase';
 import { renderAuth } from './testing/renderAuth';
+
+// Several suites share this machine: typing through user-event can take seconds.
+vi.setConfig({ testTimeout: 20_000 });
+configure({ asyncUtilTimeout: 5_000 });
 
 beforeEach(() => {
   vi.spyOn(console, 'log').mockImplementation(() => {});
@@ -32,7 +36,7 @@ describe('/select_role', () => {
     installFakeSupabase();
     renderAuth('/select_role');
     expect(await screen.findByRole('heading', { name: 'WELCOME BACK!' })).toBeInTheDocument();
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     await user.type(screen.getByLabelText('Email'), 'chanda@example.com');
     await user.type(screen.getByLabelText('Password'), 'secret-pass');
     await user.click(screen.getByRole('button', { name: 'SIGN IN' }));
@@ -50,20 +54,20 @@ describe('/select_role', () => {
 
   it('selects a card, switches to the other, and clears when the chosen card is clicked again', async () => {
     await openSignedIn();
-    await userEvent.click(seller());
+    await userEvent.setup({ delay: null }).click(seller());
     expect(seller()).toHaveAttribute('aria-pressed', 'true');
     expect(proceed()).toBeEnabled();
-    await userEvent.click(buyer());
+    await userEvent.setup({ delay: null }).click(buyer());
     expect(buyer()).toHaveAttribute('aria-pressed', 'true');
     expect(seller()).toHaveAttribute('aria-pressed', 'false');
-    await userEvent.click(buyer());
+    await userEvent.setup({ delay: null }).click(buyer());
     expect(buyer()).toHaveAttribute('aria-pressed', 'false');
     expect(proceed()).toBeDisabled();
   });
 
   it('works from the keyboard', async () => {
     await openSignedIn();
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     seller().focus();
     await user.keyboard(' ');
     expect(seller()).toHaveAttribute('aria-pressed', 'true');
@@ -79,15 +83,15 @@ describe('/select_role', () => {
 
   it('PROCEED takes a seller to /sellersignup?role=seller', async () => {
     await openSignedIn();
-    await userEvent.click(seller());
-    await userEvent.click(proceed());
+    await userEvent.setup({ delay: null }).click(seller());
+    await userEvent.setup({ delay: null }).click(proceed());
     expect(await screen.findByText('Now at /sellersignup?role=seller')).toBeInTheDocument();
   });
 
   it('PROCEED takes a buyer to /buyersignup?role=buyer', async () => {
     await openSignedIn();
-    await userEvent.click(buyer());
-    await userEvent.click(proceed());
+    await userEvent.setup({ delay: null }).click(buyer());
+    await userEvent.setup({ delay: null }).click(proceed());
     expect(await screen.findByText('Now at /buyersignup?role=buyer')).toBeInTheDocument();
   });
 
@@ -109,8 +113,8 @@ describe('/select_role', () => {
         </MemoryRouter>
       </AuthProvider>,
     );
-    await userEvent.click(await screen.findByRole('button', { name: /Become a Buyer/ }));
-    await userEvent.click(proceed());
+    await userEvent.setup({ delay: null }).click(await screen.findByRole('button', { name: /Become a Buyer/ }));
+    await userEvent.setup({ delay: null }).click(proceed());
     expect(await screen.findByRole('button', { name: 'PROCEEDING...' })).toBeDisabled();
     expect(buyer()).toBeDisabled();
   });

@@ -1,4 +1,4 @@
-import { act, screen, within } from '@testing-library/react';
+import { configure, act, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { Session } from '@supabase/supabase-js';
 import { FunctionsFetchError, FunctionsHttpError } from '@supabase/supabase-js';
@@ -6,6 +6,10 @@ import { afterEach, beforeEach, describe, expect, it, vi, type MockInstance } fr
 import { setSupabaseForTests } from '../../lib/supabase';
 import { authError, installFakeSupabase, makeSession, makeUser, type FakeSupabase } from './testing/fakeSupabase';
 import { renderAuth } from './testing/renderAuth';
+
+// Several suites share this machine: typing through user-event can take seconds.
+vi.setConfig({ testTimeout: 20_000 });
+configure({ asyncUtilTimeout: 5_000 });
 
 let log: MockInstance<typeof console.log>;
 beforeEach(() => {
@@ -26,7 +30,7 @@ async function openForm(path = '/sign_up') {
 }
 
 async function fill(email: string, password: string) {
-  const user = userEvent.setup();
+  const user = userEvent.setup({ delay: null });
   if (email) await user.type(screen.getByLabelText('Email'), email);
   if (password) await user.type(screen.getByLabelText('Password'), password);
   return user;
@@ -107,11 +111,11 @@ describe('/sign_up screen', () => {
     await openForm();
     expect(screen.getByRole('heading', { name: 'JOIN US!' })).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'CREATE AN ACCOUNT' })).toBeInTheDocument();
-    await userEvent.click(screen.getByRole('button', { name: 'Sign in' }));
+    await userEvent.setup({ delay: null }).click(screen.getByRole('button', { name: 'Sign in' }));
     expect(screen.getByRole('heading', { name: 'WELCOME BACK!' })).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'SIGN IN' })).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'CREATE AN ACCOUNT' })).not.toBeInTheDocument();
-    await userEvent.click(screen.getByRole('button', { name: 'Sign up' }));
+    await userEvent.setup({ delay: null }).click(screen.getByRole('button', { name: 'Sign up' }));
     expect(screen.getByRole('heading', { name: 'JOIN US!' })).toBeInTheDocument();
   });
 
@@ -145,9 +149,9 @@ describe('/sign_up screen', () => {
     await openForm();
     const password = screen.getByLabelText('Password');
     expect(password).toHaveAttribute('type', 'password');
-    await userEvent.click(screen.getByRole('button', { name: 'Show password' }));
+    await userEvent.setup({ delay: null }).click(screen.getByRole('button', { name: 'Show password' }));
     expect(password).toHaveAttribute('type', 'text');
-    await userEvent.click(screen.getByRole('button', { name: 'Hide password' }));
+    await userEvent.setup({ delay: null }).click(screen.getByRole('button', { name: 'Hide password' }));
     expect(password).toHaveAttribute('type', 'password');
   });
 
@@ -166,7 +170,7 @@ describe('/sign_up screen', () => {
     await openForm();
     expect(screen.getByLabelText('Email')).toHaveAttribute('autocomplete', 'email');
     expect(screen.getByLabelText('Password')).toHaveAttribute('autocomplete', 'new-password');
-    await userEvent.click(screen.getByRole('button', { name: 'Sign in' }));
+    await userEvent.setup({ delay: null }).click(screen.getByRole('button', { name: 'Sign in' }));
     expect(screen.getByLabelText('Password')).toHaveAttribute('autocomplete', 'current-password');
   });
 });
@@ -179,7 +183,7 @@ describe('/sign_up validation', () => {
 
   it('requires the e-mail and the password', async () => {
     await openForm();
-    await userEvent.click(screen.getByRole('button', { name: 'CREATE AN ACCOUNT' }));
+    await userEvent.setup({ delay: null }).click(screen.getByRole('button', { name: 'CREATE AN ACCOUNT' }));
     expect(screen.getByText('Email is required')).toBeInTheDocument();
     expect(screen.getByText('Password is required')).toBeInTheDocument();
     expect(screen.getByLabelText('Email')).toHaveAttribute('aria-invalid', 'true');
@@ -189,14 +193,14 @@ describe('/sign_up validation', () => {
   it('treats a whitespace-only e-mail as empty', async () => {
     await openForm();
     await fill('   ', 'secret-pass');
-    await userEvent.click(screen.getByRole('button', { name: 'CREATE AN ACCOUNT' }));
+    await userEvent.setup({ delay: null }).click(screen.getByRole('button', { name: 'CREATE AN ACCOUNT' }));
     expect(screen.getByText('Email is required')).toBeInTheDocument();
   });
 
   it.each(['chanda', 'chanda@example', 'chanda @example.com', '@example.com'])('rejects the e-mail %s', async (email) => {
     await openForm('/sign_up?mode=login');
     await fill(email, 'secret-pass');
-    await userEvent.click(screen.getByRole('button', { name: 'SIGN IN' }));
+    await userEvent.setup({ delay: null }).click(screen.getByRole('button', { name: 'SIGN IN' }));
     expect(screen.getByText('Please enter a valid email')).toBeInTheDocument();
     expect(fake.auth.signInWithPassword).not.toHaveBeenCalled();
   });
@@ -210,8 +214,8 @@ describe('/sign_up validation', () => {
 
   it("editing a field clears that field's error", async () => {
     await openForm();
-    await userEvent.click(screen.getByRole('button', { name: 'CREATE AN ACCOUNT' }));
-    await userEvent.type(screen.getByLabelText('Email'), 'c');
+    await userEvent.setup({ delay: null }).click(screen.getByRole('button', { name: 'CREATE AN ACCOUNT' }));
+    await userEvent.setup({ delay: null }).type(screen.getByLabelText('Email'), 'c');
     expect(screen.queryByText('Email is required')).not.toBeInTheDocument();
     expect(screen.getByText('Password is required')).toBeInTheDocument();
   });
@@ -281,7 +285,7 @@ describe('/sign_up sign-up', () => {
   it('goes to a safe ?next= instead of /select_role', async () => {
     installFakeSupabase();
     await openForm('/sign_up?next=%2Fbuyersignup%3Frole%3Dbuyer');
-    await userEvent.click(screen.getByRole('button', { name: 'Sign up' }));
+    await userEvent.setup({ delay: null }).click(screen.getByRole('button', { name: 'Sign up' }));
     const user = await fill('chanda@example.com', 'secret-pass');
     await user.click(screen.getByRole('button', { name: 'CREATE AN ACCOUNT' }));
     expect(await screen.findByText('Now at /buyersignup?role=buyer')).toBeInTheDocument();
@@ -368,14 +372,14 @@ describe('/sign_up forgot password', () => {
     installFakeSupabase();
     await openForm();
     expect(screen.queryByRole('button', { name: 'Forgot password?' })).not.toBeInTheDocument();
-    await userEvent.click(screen.getByRole('button', { name: 'Sign in' }));
+    await userEvent.setup({ delay: null }).click(screen.getByRole('button', { name: 'Sign in' }));
     expect(screen.getByRole('button', { name: 'Forgot password?' })).toBeInTheDocument();
   });
 
   it('sends a reset link to the e-mail and says so without telling whether the account exists', async () => {
     const fake = installFakeSupabase();
     await openForm('/sign_up?mode=login');
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     await user.type(screen.getByLabelText('Email'), 'chanda@example.com');
     await user.click(screen.getByRole('button', { name: 'Forgot password?' }));
     expect(screen.getByRole('heading', { name: 'Reset your password' })).toBeInTheDocument();
@@ -394,7 +398,7 @@ describe('/sign_up forgot password', () => {
       error: authError('Request rate limit reached', 429, 'over_request_rate_limit'),
     } as never);
     await openForm('/sign_up?mode=login');
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     await user.click(screen.getByRole('button', { name: 'Forgot password?' }));
     await user.click(screen.getByRole('button', { name: 'SEND RESET LINK' }));
     expect(screen.getByText('Email is required')).toBeInTheDocument();
@@ -411,8 +415,8 @@ describe('/sign_up forgot password', () => {
   it('goes back to sign in', async () => {
     installFakeSupabase();
     await openForm('/sign_up?mode=login');
-    await userEvent.click(screen.getByRole('button', { name: 'Forgot password?' }));
-    await userEvent.click(screen.getByRole('button', { name: 'Back to sign in' }));
+    await userEvent.setup({ delay: null }).click(screen.getByRole('button', { name: 'Forgot password?' }));
+    await userEvent.setup({ delay: null }).click(screen.getByRole('button', { name: 'Back to sign in' }));
     expect(screen.getByRole('heading', { name: 'WELCOME BACK!' })).toBeInTheDocument();
   });
 });
@@ -423,6 +427,13 @@ describe('/sign_up layout', () => {
     await openForm();
     const main = screen.getByRole('main');
     expect(within(main).getByText('Signing in with Google, Facebook or Apple is coming soon.')).toBeInTheDocument();
+  });
+
+  it('shows an error the service put in the URL of an e-mailed link', async () => {
+    installFakeSupabase();
+    await openForm('/sign_up#error=access_denied&error_code=otp_expired&error_description=Email+link+is+invalid+or+has+expired');
+    expect(screen.getByRole('alert')).toHaveTextContent('Email link is invalid or has expired');
+    expect(screen.getByRole('heading', { name: 'WELCOME BACK!' })).toBeInTheDocument();
   });
 
   it('never shows the green banner without a reason', async () => {

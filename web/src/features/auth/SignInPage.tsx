@@ -9,7 +9,6 @@ import Divider from '@mui/material/Divider';
 import Link from '@mui/material/Link';
 import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
-import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import AppleIcon from '@mui/icons-material/Apple';
 import FacebookIcon from '@mui/icons-material/Facebook';
@@ -20,6 +19,7 @@ import { useAuth } from './AuthProvider';
 import { fetchMyProfile, getCurrentSession, signIn, signOut, signUp } from './api';
 import { safeNextPath, validateCredentials } from './credentials';
 import { BusyMessage } from './BusyMessage';
+import { EmailField } from './EmailField';
 import { ForgotPasswordForm } from './ForgotPasswordForm';
 import { PasswordField } from './PasswordField';
 
@@ -55,15 +55,17 @@ export default function SignInPage() {
   const { login } = useAuth();
   const next = safeNextPath(params.get('next'));
   const notice = (location.state as SignInNotice | null)?.notice ?? '';
+  // An e-mailed link the service refused comes back as /sign_up#error_description=...
+  const linkError = new URLSearchParams(location.hash.replace(/^#/, '')).get('error_description') ?? '';
 
   const [checking, setChecking] = useState(true);
   const [mode, setMode] = useState<Mode>(
-    params.get('mode') === 'login' || params.has('next') || notice ? 'login' : 'signup',
+    params.get('mode') === 'login' || params.has('next') || notice || linkError ? 'login' : 'signup',
   );
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [fieldErrors, setFieldErrors] = useState<FieldErrors<'email' | 'password'>>({});
-  const [error, setError] = useState('');
+  const [error, setError] = useState(linkError);
   const [success, setSuccess] = useState(notice);
   const [loading, setLoading] = useState(false);
 
@@ -201,20 +203,15 @@ export default function SignInPage() {
               spacing={2}
               aria-label={isLogin ? 'Sign in' : 'Create an account'}
             >
-              <TextField
+              <EmailField
                 id="email"
-                label="Email"
-                type="email"
-                autoComplete="email"
                 value={email}
-                onChange={(e) => {
-                  setEmail(e.target.value);
+                onChange={(v) => {
+                  setEmail(v);
                   setFieldErrors((f) => ({ ...f, email: undefined }));
                 }}
-                error={Boolean(fieldErrors.email)}
-                helperText={fieldErrors.email}
+                error={fieldErrors.email}
                 disabled={loading}
-                fullWidth
               />
               <PasswordField
                 key={mode}
