@@ -1,17 +1,16 @@
-import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import TextField from '@mui/material/TextField';
 import { MAX_SELLER_LOGOS, STATIC_FORM_MAX_IMAGES } from '../../config/constants';
 import { useAuth } from '../auth/AuthProvider';
 import { AestheticGrid } from './components/AestheticGrid';
 import { ImageUploadArea } from './components/ImageUploadArea';
-import { BusinessModePicker, ClearanceCheckbox, ErrorBanner, GENDERS_PROFILE, GenderPicker, SectionTitle, TermsCheckbox } from './components/FormPieces';
-import { BuyerDetailsFields, EMPTY_BUYER, FieldErrorList, OnboardingPage, SubmitButton, toggled, useSubmitting } from './components/OnboardingForm';
-import { SubmitError, submitBuyerAndSeller } from './flows';
+import { BusinessModePicker, ClearanceCheckbox, GENDERS_PROFILE, GenderPicker, SectionTitle, TermsCheckbox } from './components/FormPieces';
+import { BuyerDetailsFields, EMPTY_BUYER, FormBanner, OnboardingPage, SubmitButton, toggled, useOnboardingSubmit } from './components/OnboardingForm';
+import { submitBuyerAndSeller } from './flows';
 import { useFields } from './useFields';
 import { useImagePicker } from './useImagePicker';
 import { EMPTY_SELLER } from './SellerSignupPage';
-import { hasErrors, validateBuyerAndSeller, type BuyerAndSellerErrorKey, type BuyerAndSellerFields } from './validation';
+import { validateBuyerAndSeller, type BuyerAndSellerErrorKey, type BuyerAndSellerFields } from './validation';
 
 /**
  * BuyerAndSellerSignupPage (/buyerandsellersignup): the combined form,
@@ -26,31 +25,20 @@ export default function BuyerAndSellerSignupPage() {
   const { values, set, errors, setErrors, text } = form;
   const photos = useImagePicker(STATIC_FORM_MAX_IMAGES);
   const logos = useImagePicker(MAX_SELLER_LOGOS);
-  const [banner, setBanner] = useState('');
-  const { busy, run } = useSubmitting();
+  const { busy, banner, onSubmit } = useOnboardingSubmit(setErrors, {
+    validate: () => validateBuyerAndSeller(values, logos.items.length, photos.items.length),
+    send: () => submitBuyerAndSeller(values, photos, logos),
+    done: () => {
+      login();
+      window.alert('Profile created successfully!');
+      navigate('/thanks');
+    },
+  });
   const shown = logos.items.length > 0 ? { ...errors, logos: undefined } : errors;
-
-  const onSubmit = () =>
-    run(async () => {
-      setBanner('');
-      const found = validateBuyerAndSeller(values, logos.items.length, photos.items.length);
-      setErrors(found);
-      if (hasErrors(found)) return;
-      try {
-        await submitBuyerAndSeller(values, photos, logos);
-        login();
-        window.alert('Profile created successfully!');
-        navigate('/thanks');
-      } catch (err) {
-        const e = err instanceof SubmitError ? err : new SubmitError('An unexpected error occurred.');
-        setErrors(e.fields);
-        setBanner(e.message);
-      }
-    });
 
   return (
     <OnboardingPage title="Create Your Buyer and Seller Profile" onSubmit={onSubmit}>
-      <ErrorBanner>{banner ? `Error: ${banner}` : hasErrors(shown) && <FieldErrorList errors={shown} />}</ErrorBanner>
+      <FormBanner message={banner} prefix="Error: " errors={shown} />
       <SectionTitle>Your business</SectionTitle>
       <TextField {...text('business_name', 'Business name', busy)} autoComplete="organization" />
       <TextField {...text('registration_number', 'Registration number (optional)', busy)} />

@@ -1,4 +1,4 @@
-import { screen } from '@testing-library/react';
+import { screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import BuyerSignupPage from './BuyerSignupPage';
 import { fakeFetch, fakeSupabase, fill, imageFile, renderAt, stubObjectUrls, TEST_CONFIG, USER_ID, where } from './testing';
@@ -62,8 +62,9 @@ describe('BuyerSignupPage', { timeout: 60_000 }, () => {
     await user.click(screen.getByRole('checkbox', { name: /I accept the Terms and Conditions/ }));
     await user.click(screen.getByRole('button', { name: 'DONE' }));
     expect(await screen.findByRole('button', { name: 'PROCESSING...' })).toBeDisabled();
+    await waitFor(() => expect(fetchMock).toHaveBeenCalledTimes(1));
     expect(screen.getAllByText('Uploaded')).toHaveLength(3);
-    expect(fetchMock).toHaveBeenCalledTimes(1);
+    expect(screen.getByRole('button', { name: 'PROCESSING...' })).toBeDisabled();
     const [url, init] = fetchMock.mock.calls[0];
     expect(url).toBe(`${TEST_CONFIG.url}/functions/v1/onboard-new-user`);
     const body = JSON.parse(String(init.body));

@@ -1,16 +1,15 @@
-import { useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import Typography from '@mui/material/Typography';
 import { BUYER_PHOTOS } from '../../config/constants';
 import { AestheticGrid } from './components/AestheticGrid';
 import { ImageUploadArea } from './components/ImageUploadArea';
-import { ClearanceCheckbox, ErrorBanner, GENDERS_PROFILE, GenderPicker, SectionTitle, TermsCheckbox } from './components/FormPieces';
-import { BuyerDetailsFields, EMPTY_BUYER, FieldErrorList, OnboardingPage, SubmitButton, toggled, useSubmitting } from './components/OnboardingForm';
-import { SubmitError, submitProfile } from './flows';
+import { ClearanceCheckbox, GENDERS_PROFILE, GenderPicker, SectionTitle, TermsCheckbox } from './components/FormPieces';
+import { BuyerDetailsFields, EMPTY_BUYER, FormBanner, OnboardingPage, SubmitButton, toggled, useOnboardingSubmit } from './components/OnboardingForm';
+import { submitProfile } from './flows';
 import { roleFrom } from './payloads';
 import { useFields } from './useFields';
 import { useImagePicker } from './useImagePicker';
-import { hasErrors, validateBuyer, type BuyerErrorKey, type BuyerFields } from './validation';
+import { validateBuyer, type BuyerErrorKey, type BuyerFields } from './validation';
 
 /**
  * BuyerSignupPage (/buyersignup): the four numbered steps. It sends the
@@ -24,29 +23,18 @@ export default function BuyerSignupPage() {
   const form = useFields<BuyerFields, BuyerErrorKey>(EMPTY_BUYER);
   const { values, set, errors, setErrors } = form;
   const photos = useImagePicker(BUYER_PHOTOS);
-  const [banner, setBanner] = useState('');
-  const { busy, run } = useSubmitting();
-
-  const onSubmit = () =>
-    run(async () => {
-      setBanner('');
-      const found = validateBuyer(values, photos.items.length);
-      setErrors(found);
-      if (hasErrors(found)) return;
-      try {
-        await submitProfile(role, values, photos);
-        window.alert('Profile created successfully!');
-        navigate('/thanks');
-      } catch (err) {
-        const e = err instanceof SubmitError ? err : new SubmitError(String(err));
-        setErrors(e.fields);
-        setBanner(e.message);
-      }
-    });
+  const { busy, banner, onSubmit } = useOnboardingSubmit(setErrors, {
+    validate: () => validateBuyer(values, photos.items.length),
+    send: () => submitProfile(role, values, photos),
+    done: () => {
+      window.alert('Profile created successfully!');
+      navigate('/thanks');
+    },
+  });
 
   return (
     <OnboardingPage title="Create Your Buyer Profile" onSubmit={onSubmit}>
-      <ErrorBanner>{banner || (hasErrors(errors) && <FieldErrorList errors={errors} />)}</ErrorBanner>
+      <FormBanner message={banner} errors={errors} />
       <SectionTitle>1. Enter your details</SectionTitle>
       <BuyerDetailsFields form={form} busy={busy} />
       <SectionTitle>2. Select your gender</SectionTitle>

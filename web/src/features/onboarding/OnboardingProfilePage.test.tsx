@@ -1,4 +1,4 @@
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import type { UserEvent } from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import OnboardingProfilePage from './OnboardingProfilePage';
@@ -97,7 +97,7 @@ describe('OnboardingProfilePage', { timeout: 60_000 }, () => {
 
   it('takes images only, at most 3, drops extras, disables the picker at 3, and removes with the cross', async () => {
     fakeSupabase();
-    const user = userEventFor(open());
+    const user = open();
     const input = await screen.findByLabelText('Add photos');
     await user.upload(input, [imageFile('a.png'), new File(['x'], 'notes.txt', { type: 'text/plain' })]);
     expect(screen.getAllByRole('img', { name: /^Photo \d preview$/ })).toHaveLength(1);
@@ -221,13 +221,10 @@ describe('OnboardingProfilePage', { timeout: 60_000 }, () => {
     await user.click(screen.getByRole('button', { name: 'SUBMIT' }));
     expect(await screen.findByRole('button', { name: 'SUBMITTING...' })).toBeDisabled();
     expect(screen.queryByText('First failure')).not.toBeInTheDocument();
+    await waitFor(() => expect(fetchMock).toHaveBeenCalledTimes(2));
     screen.getByRole('form').dispatchEvent(new Event('submit', { bubbles: true, cancelable: true }));
     release(new Response('{}', { status: 200 }));
     expect(await where()).toBe('/thanks');
     expect(fetchMock).toHaveBeenCalledTimes(2);
   });
 });
-
-function userEventFor(user: UserEvent) {
-  return user;
-}

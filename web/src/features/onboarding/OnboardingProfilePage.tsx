@@ -5,13 +5,13 @@ import TextField from '@mui/material/TextField';
 import { MAX_PROFILE_IMAGES } from '../../config/constants';
 import { AestheticGrid } from './components/AestheticGrid';
 import { ImageUploadArea } from './components/ImageUploadArea';
-import { ClearanceCheckbox, ErrorBanner, GENDERS_PROFILE, GenderPicker, InspirationSelect, PhoneField, SectionTitle, TermsCheckbox } from './components/FormPieces';
-import { EMPTY_BUYER, FieldErrorList, OnboardingPage, SubmitButton, toggled, useSubmitting } from './components/OnboardingForm';
-import { SubmitError, submitProfile } from './flows';
+import { ClearanceCheckbox, GENDERS_PROFILE, GenderPicker, InspirationSelect, PhoneField, SectionTitle, TermsCheckbox } from './components/FormPieces';
+import { EMPTY_BUYER, FormBanner, OnboardingPage, SubmitButton, toggled, useOnboardingSubmit } from './components/OnboardingForm';
+import { submitProfile } from './flows';
 import { roleFrom } from './payloads';
 import { useFields } from './useFields';
 import { useImagePicker } from './useImagePicker';
-import { hasErrors, validateBuyer, type BuyerErrorKey, type BuyerFields } from './validation';
+import { validateBuyer, type BuyerErrorKey, type BuyerFields } from './validation';
 
 /**
  * OnboardingProfilePage (/onboarding?role=...): the onboarding profile
@@ -27,28 +27,15 @@ export default function OnboardingProfilePage() {
   const { values, set, errors, setErrors, text } = form;
   const photos = useImagePicker(MAX_PROFILE_IMAGES);
   const [editingAesthetics, setEditingAesthetics] = useState(true);
-  const [banner, setBanner] = useState('');
-  const { busy, run } = useSubmitting();
-
-  const onSubmit = () =>
-    run(async () => {
-      setBanner('');
-      const found = validateBuyer(values, photos.items.length);
-      setErrors(found);
-      if (hasErrors(found)) return;
-      try {
-        await submitProfile(role, values, photos);
-        navigate('/thanks');
-      } catch (err) {
-        const e = err instanceof SubmitError ? err : new SubmitError(String(err));
-        setErrors(e.fields);
-        setBanner(e.message);
-      }
-    });
+  const { busy, banner, onSubmit } = useOnboardingSubmit(setErrors, {
+    validate: () => validateBuyer(values, photos.items.length),
+    send: () => submitProfile(role, values, photos),
+    done: () => navigate('/thanks'),
+  });
 
   return (
     <OnboardingPage title="Complete Your Profile" onSubmit={onSubmit}>
-      <ErrorBanner>{banner || (hasErrors(errors) && <FieldErrorList errors={errors} />)}</ErrorBanner>
+      <FormBanner message={banner} errors={errors} />
       <SectionTitle>Your details</SectionTitle>
       <TextField {...text('full_name', 'Full name', busy)} autoComplete="name" />
       <TextField {...text('location', 'Location', busy)} autoComplete="address-level2" />

@@ -1,4 +1,4 @@
-import { screen } from '@testing-library/react';
+import { screen, waitFor } from '@testing-library/react';
 import type { UserEvent } from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import SellerSignupPage from './SellerSignupPage';
@@ -120,6 +120,7 @@ describe('SellerSignupPage', { timeout: 60_000 }, () => {
     expect(screen.getByRole('radio', { name: /Street Vendor/ })).toBeDisabled();
     expect(screen.getByRole('checkbox', { name: /I accept/ })).toBeDisabled();
     expect(screen.getByRole('button', { name: /Add logo or brand images/ })).toBeDisabled();
+    await waitFor(() => expect(fetchMock).toHaveBeenCalledTimes(1));
     const body = JSON.parse(String((fetchMock.mock.calls[0] as unknown as [string, RequestInit])[1].body));
     expect(body.role).toBe('seller');
     release(new Response('{}', { status: 200 }));

@@ -1,16 +1,15 @@
-import { useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import TextField from '@mui/material/TextField';
 import { MAX_SELLER_LOGOS } from '../../config/constants';
 import { useAuth } from '../auth/AuthProvider';
 import { ImageUploadArea } from './components/ImageUploadArea';
-import { BusinessModePicker, ErrorBanner, GENDERS_SELLER, GenderPicker, PhoneField, SectionTitle, TermsCheckbox } from './components/FormPieces';
-import { FieldErrorList, OnboardingPage, SubmitButton, useSubmitting } from './components/OnboardingForm';
-import { SubmitError, submitSeller } from './flows';
+import { BusinessModePicker, GENDERS_SELLER, GenderPicker, PhoneField, SectionTitle, TermsCheckbox } from './components/FormPieces';
+import { FormBanner, OnboardingPage, SubmitButton, useOnboardingSubmit } from './components/OnboardingForm';
+import { submitSeller } from './flows';
 import { roleFrom } from './payloads';
 import { useFields } from './useFields';
 import { useImagePicker } from './useImagePicker';
-import { hasErrors, validateSeller, type SellerErrorKey, type SellerFields } from './validation';
+import { validateSeller, type SellerErrorKey, type SellerFields } from './validation';
 
 /** Empty seller fields. */
 export const EMPTY_SELLER: SellerFields = {
@@ -38,31 +37,20 @@ export default function SellerSignupPage() {
   const { login } = useAuth();
   const { values, set, errors, setErrors, text } = useFields<SellerFields, SellerErrorKey>(EMPTY_SELLER);
   const logos = useImagePicker(MAX_SELLER_LOGOS);
-  const [banner, setBanner] = useState('');
-  const { busy, run } = useSubmitting();
+  const { busy, banner, onSubmit } = useOnboardingSubmit(setErrors, {
+    validate: () => validateSeller(values, logos.items.length),
+    send: () => submitSeller(role, values, logos),
+    done: () => {
+      login();
+      window.alert('Seller profile created successfully!');
+      navigate('/thanks');
+    },
+  });
   const logoErrors = logos.items.length > 0 ? { ...errors, logos: undefined } : errors;
-
-  const onSubmit = () =>
-    run(async () => {
-      setBanner('');
-      const found = validateSeller(values, logos.items.length);
-      setErrors(found);
-      if (hasErrors(found)) return;
-      try {
-        await submitSeller(role, values, logos);
-        login();
-        window.alert('Seller profile created successfully!');
-        navigate('/thanks');
-      } catch (err) {
-        const e = err instanceof SubmitError ? err : new SubmitError('An unexpected error occurred.');
-        setErrors(e.fields);
-        setBanner(e.message);
-      }
-    });
 
   return (
     <OnboardingPage title="Create Your Seller Profile" onSubmit={onSubmit}>
-      <ErrorBanner>{banner ? `Error: ${banner}` : hasErrors(logoErrors) && <FieldErrorList errors={logoErrors} />}</ErrorBanner>
+      <FormBanner message={banner} prefix="Error: " errors={logoErrors} />
       <SectionTitle>Your Details</SectionTitle>
       <TextField {...text('full_name', 'Full name', busy)} autoComplete="name" />
       <PhoneField {...text('phone_number', 'Phone number', busy)} />

@@ -5,29 +5,51 @@ import Container from '@mui/material/Container';
 import TextField from '@mui/material/TextField';
 import { PageHeader } from '../../../components/PageHeader';
 import { RequireAuth } from '../../auth/RequireAuth';
-import { InspirationSelect, PhoneField, VoiceInputButton } from './FormPieces';
+import { ErrorBanner, InspirationSelect, PhoneField, VoiceInputButton } from './FormPieces';
 import type { useFields } from '../useFields';
 import type { BuyerErrorKey, BuyerFields } from '../validation';
+import { SELLER_ERRORS, SubmitError } from '../flows';
+
+/** What one onboarding submit does: check the fields, send, then move on. */
+export interface SubmitSteps {
+  /** Returns the field errors; sending happens only when there are none. */
+  validate: () => Record<string, string | undefined>;
+  /** Uploads and calls the server; throws SubmitError. */
+  send: () => Promise<void>;
+  /** Runs after a successful send (alert, navigation). */
+  done: () => void;
+}
 
 /**
- * useSubmitting runs one submit at a time: a submit while one is running
- * is ignored (spec section 4).
+ * useOnboardingSubmit runs one submit at a time (a repeat while one runs is
+ * ignored), clears the banner first, validates, sends, and on failure shows
+ * the message in the banner and the server's field messages under fields.
  */
-export function useSubmitting() {
+export function useOnboardingSubmit(setErrors: (errors: Record<string, string | undefined>) => void, steps: SubmitSteps) {
   const running = useRef(false);
   const [busy, setBusy] = useState(false);
-  const run = useCallback(async (work: () => Promise<void>) => {
+  const [banner, setBanner] = useState('');
+  const onSubmit = useCallback(async () => {
     if (running.current) return;
     running.current = true;
     setBusy(true);
+    setBanner('');
     try {
-      await work();
+      const found = steps.validate();
+      setErrors(found);
+      if (Object.values(found).some(Boolean)) return;
+      await steps.send();
+      steps.done();
+    } catch (err) {
+      const e = err instanceof SubmitError ? err : new SubmitError(SELLER_ERRORS.unexpected);
+      setErrors(e.fields);
+      setBanner(e.message);
     } finally {
       running.current = false;
       setBusy(false);
     }
-  }, []);
-  return { busy, run };
+  }, [setErrors, steps]);
+  return { busy, banner, onSubmit };
 }
 
 /** The banner text for a set of field errors: each message on its own line. */
@@ -40,6 +62,25 @@ export function FieldErrorList({ errors }: { errors: Record<string, string | und
         <li key={m}>{m}</li>
       ))}
     </Box>
+  );
+}
+
+/** FormBanner: the submit error (after prefix), or else the list of field errors. */
+export function FormBanner({
+  message,
+  prefix = '',
+  errors,
+}: {
+  message: string;
+  prefix?: string;
+  errors: Record<string, string | undefined>;
+}) {
+  if (message) return <ErrorBanner>{prefix + message}</ErrorBanner>;
+  if (!Object.values(errors).some(Boolean)) return null;
+  return (
+    <ErrorBanner>
+      <FieldErrorList errors={errors} />
+    </ErrorBanner>
   );
 }
 
