@@ -17,7 +17,8 @@ export const theme = createTheme({
   shape: { borderRadius: 10 },
   typography: {
     fontFamily: 'system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif',
-    button: { fontWeight: 700 },
+    // The spec's words as written: its capitalised labels are already in capitals.
+    button: { fontWeight: 700, textTransform: 'none' },
   },
   components: {
     MuiButtonBase: {

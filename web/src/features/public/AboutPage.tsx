@@ -1,5 +1,4 @@
 import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
 import Typography from '@mui/material/Typography';
 import AutoAwesomeIcon from '@mui/icons-material/AutoAwesome';
 import GroupsIcon from '@mui/icons-material/Groups';
@@ -7,9 +6,8 @@ import RecyclingIcon from '@mui/icons-material/Recycling';
 import StraightenIcon from '@mui/icons-material/Straighten';
 import LocalShippingIcon from '@mui/icons-material/LocalShippingOutlined';
 import StorefrontIcon from '@mui/icons-material/StorefrontOutlined';
-import { Link as RouterLink } from 'react-router';
 import { ResponsiveImage } from '../../components/ResponsiveImage';
-import { Band, Eyebrow, PublicPage, SectionTitle } from './PublicPage';
+import { Band, Eyebrow, PublicPage, SectionTitle, PillLink } from './PublicPage';
 import { TEAM } from './content';
 
 const BLURBS = [
@@ -114,9 +112,7 @@ export default function AboutPage() {
           ))}
         </Box>
         <Box sx={{ textAlign: 'center', mt: 4 }}>
-          <Button component={RouterLink} to="/sign_up" variant="contained" size="large" sx={{ borderRadius: 999, px: 3 }}>
-            SIGN UP NOW
-          </Button>
+          <PillLink to="/sign_up">SIGN UP NOW</PillLink>
         </Box>
       </Band>
     </PublicPage>

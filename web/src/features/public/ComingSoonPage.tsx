@@ -1,6 +1,6 @@
 import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
 import Typography from '@mui/material/Typography';
+import { PillLink } from './PublicPage';
 import { Link as RouterLink, useSearchParams } from 'react-router';
 import { Logo } from '../../components/Logo';
 import { FloatingImage } from './FloatingImage';
@@ -37,12 +37,8 @@ export default function ComingSoonPage() {
           </Typography>
         )}
         <Box sx={{ display: 'flex', gap: 2, justifyContent: 'center', flexWrap: 'wrap', mt: 3 }}>
-          <Button component={RouterLink} to="/sign_up" variant="contained" size="large" sx={{ borderRadius: 999, px: 3 }}>
-            SIGN UP NOW
-          </Button>
-          <Button component={RouterLink} to="/" variant="outlined" size="large" sx={{ borderRadius: 999, px: 3, borderWidth: 2 }}>
-            RETURN TO HOME
-          </Button>
+          <PillLink to="/sign_up">SIGN UP NOW</PillLink>
+          <PillLink to="/" look="outline">RETURN TO HOME</PillLink>
         </Box>
       </Box>
     </Box>

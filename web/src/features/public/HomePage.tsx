@@ -1,4 +1,3 @@
-import type { ReactNode } from 'react';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Typography from '@mui/material/Typography';
@@ -6,7 +5,7 @@ import { keyframes } from '@emotion/react';
 import { Link as RouterLink } from 'react-router';
 import { Footer } from '../../components/Footer';
 import { ResponsiveImage } from '../../components/ResponsiveImage';
-import { Band, Eyebrow, SectionTitle } from './PublicPage';
+import { Band, Eyebrow, SectionTitle, PillLink } from './PublicPage';
 import { BRAND_TILES } from './content';
 
 const slide = keyframes`from { transform: translateX(0); } to { transform: translateX(-50%); }`;
@@ -69,14 +68,6 @@ function LaunchTicker() {
   );
 }
 
-function CallToAction({ to, children, variant = 'contained', color = 'primary' }: { to: string; children: ReactNode; variant?: 'contained' | 'outlined'; color?: 'primary' | 'secondary' | 'inherit' }) {
-  return (
-    <Button component={RouterLink} to={to} variant={variant} color={color} size="large" sx={{ px: 3, py: 1.25, borderRadius: 999 }}>
-      {children}
-    </Button>
-  );
-}
-
 const STEPS = [
   { title: 'Tell us your style', text: 'Sign up, add your sizes and pick the looks you love. It takes about two minutes.' },
   { title: 'Browse a feed made for you', text: 'Our AI sorts through every rail and shows you pieces that fit your size, your taste and your budget.' },
@@ -125,7 +116,7 @@ export default function HomePage() {
                 Salaula brings Lusaka&apos;s thrift markets to your phone. Good clothes, fair prices, and a feed that
                 already knows your size.
               </Typography>
-              <CallToAction to="/sign_up">START SHOPPING</CallToAction>
+              <PillLink to="/sign_up">START SHOPPING</PillLink>
             </Box>
             <ResponsiveImage
               src="/images/hero-rail.svg"
@@ -153,12 +144,8 @@ export default function HomePage() {
                 Be one of the first to shop when we open. It is free to join.
               </Typography>
               <Box sx={{ display: 'flex', gap: 2, flexWrap: 'wrap' }}>
-                <Button component={RouterLink} to="/about" variant="contained" size="large" sx={{ bgcolor: '#f4d35e', color: '#1f2421', borderRadius: 999, px: 3, '&:hover': { bgcolor: '#f7df86' } }}>
-                  READ ABOUT US
-                </Button>
-                <Button component={RouterLink} to="/sign_up" variant="outlined" size="large" sx={{ color: '#fff', borderColor: '#fff', borderRadius: 999, px: 3 }}>
-                  SIGN UP NOW
-                </Button>
+                <PillLink to="/about" look="sun">READ ABOUT US</PillLink>
+                <PillLink to="/sign_up" look="ghost">SIGN UP NOW</PillLink>
               </Box>
             </Box>
           </Box>
@@ -205,7 +192,7 @@ export default function HomePage() {
               <Typography sx={{ mb: 3, color: 'text.secondary' }}>
                 Tell us your measurements once. Your feed only shows what fits, and you can save pieces for payday.
               </Typography>
-              <CallToAction to="/sign_up">GET STARTED</CallToAction>
+              <PillLink to="/sign_up">GET STARTED</PillLink>
             </Box>
             <Box sx={{ bgcolor: 'background.paper', borderRadius: 4, p: { xs: 3, md: 4 } }}>
               <Eyebrow>COMING SOON</Eyebrow>
@@ -214,9 +201,7 @@ export default function HomePage() {
                 Clothes you no longer wear? We pick them up, sell them for you and send you the money. No shop, no
                 stall, no fuss.
               </Typography>
-              <Button component={RouterLink} to="/wardrobeclearance" variant="outlined" size="large" sx={{ borderRadius: 999, px: 3, borderWidth: 2 }}>
-                Join the Program
-              </Button>
+              <PillLink to="/wardrobeclearance" look="outline">Join the Program</PillLink>
             </Box>
           </Box>
         </Band>
@@ -250,12 +235,8 @@ export default function HomePage() {
               keeps count of your stock and shows you what you earned this week.
             </Typography>
             <Box sx={{ display: 'flex', gap: 2, flexWrap: 'wrap' }}>
-              <Button component={RouterLink} to="/sign_up" variant="contained" size="large" sx={{ bgcolor: '#f4d35e', color: '#1f2421', borderRadius: 999, px: 3, '&:hover': { bgcolor: '#f7df86' } }}>
-                SCALE YOUR BUSINESS
-              </Button>
-              <Button component={RouterLink} to="/sign_up" variant="outlined" size="large" sx={{ color: '#fff', borderColor: '#fff', borderRadius: 999, px: 3 }}>
-                BECOME A SELLER
-              </Button>
+              <PillLink to="/sign_up" look="sun">SCALE YOUR BUSINESS</PillLink>
+              <PillLink to="/sign_up" look="ghost">BECOME A SELLER</PillLink>
             </Box>
           </Box>
         </Band>
@@ -269,7 +250,6 @@ export default function HomePage() {
           <Box sx={{ display: 'grid', gap: 3, gridTemplateColumns: { xs: '1fr', md: '1fr 1fr' } }}>
             {PHASES.map((p, i) => (
               <Box key={p.name} sx={{ borderRadius: 4, p: { xs: 3, md: 4 }, border: '2px solid', borderColor: i === 0 ? 'primary.main' : 'secondary.main', bgcolor: i === 0 ? '#eef4ee' : '#fbefe8' }}>
-                <Eyebrow>{p.name.toUpperCase()}</Eyebrow>
                 <SectionTitle level={3}>{`${p.name}: ${p.title}`}</SectionTitle>
                 <Box component="ul" sx={{ pl: 2.5, m: 0, display: 'grid', gap: 1 }}>
                   {p.points.map((pt) => (

@@ -1,10 +1,8 @@
 import type { ReactNode } from 'react';
 import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
 import Typography from '@mui/material/Typography';
-import { Link as RouterLink } from 'react-router';
 import { LEGAL_LAST_UPDATED } from '../../config/constants';
-import { PublicPage } from './PublicPage';
+import { PublicPage, PillLink } from './PublicPage';
 
 /** One numbered section of a legal page. */
 export interface LegalSection {
@@ -44,9 +42,7 @@ export function LegalPage({ title, intro, sections }: { title: string; intro: Re
         ))}
         <Box sx={{ borderTop: '1px solid #e3ded5', pt: 4, textAlign: 'center' }}>
           <Typography sx={{ mb: 2 }}>Something here not clear? We are happy to explain.</Typography>
-          <Button component={RouterLink} to="/contact" variant="contained" size="large" sx={{ borderRadius: 999, px: 4 }}>
-            CONTACT SUPPORT
-          </Button>
+          <PillLink to="/contact">CONTACT SUPPORT</PillLink>
         </Box>
       </Box>
     </PublicPage>

@@ -1,5 +1,7 @@
 import type { ReactNode } from 'react';
 import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import { Link as RouterLink } from 'react-router';
 import Typography from '@mui/material/Typography';
 import type { SxProps, Theme } from '@mui/material/styles';
 import { PageHeader } from '../../components/PageHeader';
@@ -83,5 +85,26 @@ export function Eyebrow({ children, light }: { children: ReactNode; light?: bool
     <Typography sx={{ fontWeight: 800, letterSpacing: '0.12em', fontSize: '0.8rem', color: light ? '#f4d35e' : 'secondary.main', mb: 1 }}>
       {children}
     </Typography>
+  );
+}
+
+const PILL_LOOKS = {
+  /** Filled green, for light backgrounds. */
+  solid: { variant: 'contained', sx: {} },
+  /** Green outline, for light backgrounds. */
+  outline: { variant: 'outlined', sx: { borderWidth: 2 } },
+  /** Filled yellow, for the green bands. */
+  sun: { variant: 'contained', sx: { bgcolor: '#f4d35e', color: '#1f2421', '&:hover': { bgcolor: '#f7df86' } } },
+  /** White outline, for the green bands. */
+  ghost: { variant: 'outlined', sx: { color: '#fff', borderColor: '#fff' } },
+} as const;
+
+/** A rounded call-to-action link to another page of the app. */
+export function PillLink({ to, children, look = 'solid' }: { to: string; children: ReactNode; look?: keyof typeof PILL_LOOKS }) {
+  const { variant, sx } = PILL_LOOKS[look];
+  return (
+    <Button component={RouterLink} to={to} variant={variant} size="large" sx={{ borderRadius: 999, px: 3, ...sx }}>
+      {children}
+    </Button>
   );
 }

@@ -1,9 +1,7 @@
 import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
 import Typography from '@mui/material/Typography';
-import { Link as RouterLink } from 'react-router';
 import { ResponsiveImage } from '../../components/ResponsiveImage';
-import { Band, Eyebrow, PublicPage, SectionTitle } from './PublicPage';
+import { Band, Eyebrow, PublicPage, SectionTitle, PillLink } from './PublicPage';
 
 /** A category of a section's preview, drawn in /images/cat-{slug}.svg. */
 export interface PreviewCategory {
@@ -43,12 +41,8 @@ export function ShopPreview({ title, intro, categories }: { title: string; intro
             </Typography>
           </Box>
           <Box sx={{ display: 'flex', gap: 2, flexWrap: 'wrap', justifyContent: { md: 'flex-end' } }}>
-            <Button component={RouterLink} to="/sign_up" variant="contained" size="large" sx={{ bgcolor: '#f4d35e', color: '#1f2421', borderRadius: 999, px: 3, '&:hover': { bgcolor: '#f7df86' } }}>
-              SIGN UP NOW
-            </Button>
-            <Button component={RouterLink} to="/wardrobeclearance" variant="outlined" size="large" sx={{ color: '#fff', borderColor: '#fff', borderRadius: 999, px: 3 }}>
-              Clear your wardrobe
-            </Button>
+            <PillLink to="/sign_up" look="sun">SIGN UP NOW</PillLink>
+            <PillLink to="/wardrobeclearance" look="ghost">Clear your wardrobe</PillLink>
           </Box>
         </Box>
       </Band>

@@ -1,6 +1,6 @@
 import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
 import Typography from '@mui/material/Typography';
+import { PillLink } from './PublicPage';
 import { Link as RouterLink } from 'react-router';
 import { Logo } from '../../components/Logo';
 import { SocialLinks } from '../../components/SocialLinks';
@@ -25,9 +25,7 @@ export default function ThanksPage() {
         <Box sx={{ display: 'flex', justifyContent: 'center', mb: 4 }}>
           <SocialLinks />
         </Box>
-        <Button component={RouterLink} to="/" variant="contained" size="large" sx={{ borderRadius: 999, px: 4 }}>
-          RETURN TO HOME
-        </Button>
+        <PillLink to="/">RETURN TO HOME</PillLink>
       </Box>
     </Box>
   );
