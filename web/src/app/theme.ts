@@ -1,6 +1,9 @@
 import { createTheme } from '@mui/material/styles';
 import { BREAKPOINTS, SPACING_UNIT_PX } from '../config/constants';
 
+/** The keyboard focus ring: orange outside a dark edge, visible on light and on green backgrounds. */
+const FOCUS_RING = { outline: '3px solid #f4a261', outlineOffset: 2, boxShadow: '0 0 0 2px #1f2421' } as const;
+
 /** Salaula's MUI theme: the spec's breakpoints and spacing, colours with AA contrast. */
 export const theme = createTheme({
   breakpoints: { values: { ...BREAKPOINTS } },
@@ -14,13 +17,18 @@ export const theme = createTheme({
   shape: { borderRadius: 10 },
   typography: {
     fontFamily: 'system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif',
-    button: { fontWeight: 700 },
+    // The spec's words as written: its capitalised labels are already in capitals.
+    button: { fontWeight: 700, textTransform: 'none' },
   },
   components: {
-    MuiButtonBase: { defaultProps: { disableRipple: false } },
+    MuiButtonBase: {
+      defaultProps: { disableRipple: false },
+      // MUI buttons reset the outline: give them the same visible ring as everything else.
+      styleOverrides: { root: { '&.Mui-focusVisible': FOCUS_RING } },
+    },
     MuiCssBaseline: {
       styleOverrides: {
-        ':focus-visible': { outline: '3px solid #f4a261', outlineOffset: 2 },
+        ':focus-visible': FOCUS_RING,
       },
     },
   },

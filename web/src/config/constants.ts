@@ -124,3 +124,29 @@ export const AUTH_ROUTES = {
   sellerSignup: '/sellersignup?role=seller',
   buyerSignup: '/buyersignup?role=buyer',
 } as const;
+
+/** Public site (issue 6). */
+/** Background shown behind an image until it loads, and kept if it fails. */
+export const IMAGE_PLACEHOLDER_BG = '#e9e4da';
+/** Where a search goes while the shop is not open: the catalogue's coming-soon page, with ?q=. */
+export const SEARCH_PATH = '/categories';
+
+/** One entry of the social block. */
+export interface SocialLink {
+  /** Network or channel name, used in the link's label. */
+  name: 'Facebook' | 'Instagram' | 'X' | 'LinkedIn' | 'YouTube' | 'WhatsApp';
+  /** '#' marks an account that is not open yet (shown, not linked). */
+  href: string;
+  /** Opened through a temporary window that closes itself (see SOCIAL_POPUP_CLOSE_MS). */
+  temporaryWindow?: boolean;
+}
+
+/** The social block: five networks (one still a placeholder '#') and a messaging channel. */
+export const SOCIAL_LINKS: readonly SocialLink[] = [
+  { name: 'Facebook', href: 'https://www.facebook.com/salaulazm' },
+  { name: 'Instagram', href: 'https://www.instagram.com/salaulazm' },
+  { name: 'X', href: 'https://x.com/salaulazm' },
+  { name: 'LinkedIn', href: 'https://www.linkedin.com/company/salaulazm' },
+  { name: 'YouTube', href: '#' },
+  { name: 'WhatsApp', href: 'https://wa.me/message/SALAULAZM', temporaryWindow: true },
+];

@@ -1,5 +1,67 @@
-import { PlaceholderPage } from '../../components/PlaceholderPage';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Typography from '@mui/material/Typography';
+import { Link as RouterLink, useNavigate } from 'react-router';
+import { useAuth } from '../auth/AuthProvider';
+import { RequireAuth } from '../auth/RequireAuth';
+import { SocialLinks } from '../../components/SocialLinks';
+import { Band, PublicPage, SectionTitle } from './PublicPage';
 
+const NEXT_STEPS = [
+  { title: 'Clear your wardrobe', text: 'Got clothes you no longer wear? Join the Wardrobe Clearance waitlist and we will sell them for you.', to: '/wardrobeclearance', action: 'Join the Program' },
+  { title: 'See the difference you make', text: 'Find out how much water and carbon second-hand clothes save.', to: '/impact', action: 'Our Impact' },
+  { title: 'Questions or ideas?', text: 'We read every message. Tell us what you would love to find on Salaula.', to: '/contact', action: 'Contact Us' },
+];
+
+function Welcome() {
+  const { user, logout } = useAuth();
+  const navigate = useNavigate();
+  return (
+    <PublicPage title="Welcome to Salaula">
+      <Band tone="green" label="welcome-title">
+        <SectionTitle id="welcome-title">You are all set{user?.email ? `, ${user.email}` : ''}!</SectionTitle>
+        <Typography sx={{ opacity: 0.95, fontSize: '1.1rem', maxWidth: 720 }}>
+          Your profile is saved. The shop opens soon, and your feed will be ready on launch day. Here is what you can do
+          in the meantime.
+        </Typography>
+      </Band>
+      <Band tone="plain" label="next-title">
+        <SectionTitle id="next-title">Next steps</SectionTitle>
+        <Box component="ul" sx={{ listStyle: 'none', p: 0, m: 0, display: 'grid', gap: 3, gridTemplateColumns: { xs: '1fr', md: 'repeat(3, 1fr)' } }}>
+          {NEXT_STEPS.map((s) => (
+            <Box component="li" key={s.to} sx={{ bgcolor: 'background.paper', border: '1px solid #e3ded5', borderRadius: 4, p: 3, display: 'flex', flexDirection: 'column', gap: 1.5 }}>
+              <SectionTitle level={3}>{s.title}</SectionTitle>
+              <Typography sx={{ color: 'text.secondary', flex: 1 }}>{s.text}</Typography>
+              <Button component={RouterLink} to={s.to} variant="outlined" sx={{ alignSelf: 'flex-start', borderRadius: 999, borderWidth: 2 }}>
+                {s.action}
+              </Button>
+            </Box>
+          ))}
+        </Box>
+        <Box sx={{ mt: 5 }}>
+          <SectionTitle level={3}>Follow us for launch news</SectionTitle>
+          <SocialLinks />
+        </Box>
+        <Button
+          variant="text"
+          sx={{ mt: 4 }}
+          onClick={async () => {
+            await logout();
+            navigate('/');
+          }}
+        >
+          Sign out
+        </Button>
+      </Band>
+    </PublicPage>
+  );
+}
+
+/** /index: the signed-in home after sign-in: a welcome and next steps. Visitors are sent to sign in first. */
 export default function IndexPage() {
-  return <PlaceholderPage title="Welcome to Salaula" />;
+  return (
+    <RequireAuth>
+      <Welcome />
+    </RequireAuth>
+  );
 }

@@ -1,5 +1,130 @@
-import { PlaceholderPage } from '../../components/PlaceholderPage';
+import Link from '@mui/material/Link';
+import { Link as RouterLink } from 'react-router';
+import { CONTACT_ADDRESS, MINIMUM_USER_AGE } from '../../config/constants';
+import { useSupportEmail } from '../../components/useSupportEmail';
+import { LegalPage, type LegalSection } from './LegalPage';
 
+/** Privacy Policy: 10 sections, under Zambia's Data Protection Act No. 3 of 2021. */
 export default function PrivacyPage() {
-  return <PlaceholderPage title="Privacy Policy" />;
+  const email = useSupportEmail();
+  const mail = <Link href={`mailto:${email}`}>{email}</Link>;
+  const sections: LegalSection[] = [
+    {
+      title: 'Who we are',
+      body: (
+        <p>
+          Salaula, of {CONTACT_ADDRESS}, decides how your personal data is used and is responsible for it under the
+          Data Protection Act No. 3 of 2021 of the Republic of Zambia. You can reach us about your data at {mail}.
+        </p>
+      ),
+    },
+    {
+      title: 'What we collect',
+      body: (
+        <ul>
+          <li>Account details: your e-mail address and a password (stored only as a secure hash).</li>
+          <li>Profile details you give us: name, location, age, phone number, gender, height, waist size, your style description and the aesthetics you pick.</li>
+          <li>Photos you upload: full-body pictures for fitting, and sellers&apos; logos or brand images.</li>
+          <li>Seller details: business name, registration number if you have one, and how you sell today.</li>
+          <li>Messages you send through the contact form, and waitlist sign-ups (your e-mail and the programme).</li>
+          <li>Technical data: your IP address and basic request logs, used to keep the service safe.</li>
+        </ul>
+      ),
+    },
+    {
+      title: 'Why we use it',
+      body: (
+        <ul>
+          <li>To create and run your account and your buyer or seller profile.</li>
+          <li>To show you clothes that fit your size and style, and, in Phase 2, to build your 3D avatar.</li>
+          <li>To answer your messages and tell you when a programme you joined opens.</li>
+          <li>To protect Salaula and its users from fraud and abuse.</li>
+        </ul>
+      ),
+    },
+    {
+      title: 'Our lawful basis',
+      body: (
+        <p>
+          We process your data to perform our agreement with you (your account and orders), with your consent
+          (waitlists, photos and optional profile details, which you can withdraw at any time), and where we have a
+          legitimate interest in keeping the service secure. We do not sell your personal data.
+        </p>
+      ),
+    },
+    {
+      title: 'Who we share it with',
+      body: (
+        <p>
+          Only with those who help us run Salaula (hosting, e-mail and, after launch, payment and delivery partners),
+          each bound to protect your data and use it only for us. A buyer and a seller see what they need to complete
+          an order. We share data with authorities only when Zambian law requires it.
+        </p>
+      ),
+    },
+    {
+      title: 'How long we keep it',
+      body: (
+        <ul>
+          <li>Account and profile data: while your account is open, and deleted within 30 days after you close it.</li>
+          <li>Waitlist sign-ups: until the programme opens and we have told you, or until you ask us to remove you.</li>
+          <li>Contact messages: up to 2 years, so we can follow up on earlier questions.</li>
+          <li>Security logs: up to 90 days. Records the law requires us to keep (such as payments): as long as it requires.</li>
+        </ul>
+      ),
+    },
+    {
+      title: 'Your rights',
+      body: (
+        <>
+          <p>Under the Data Protection Act No. 3 of 2021 you have the right to:</p>
+          <ul>
+            <li>access the personal data we hold about you and get a copy of it;</li>
+            <li>correct data that is wrong or incomplete;</li>
+            <li>have your data deleted;</li>
+            <li>object to, or ask us to restrict, how we use it, and withdraw consent you gave;</li>
+            <li>complain to the Office of the Data Protection Commissioner.</li>
+          </ul>
+          <p>Write to {mail} and we will answer within 30 days. We may ask you to confirm who you are first.</p>
+        </>
+      ),
+    },
+    {
+      title: 'How we protect it',
+      body: (
+        <p>
+          Passwords are hashed, connections are encrypted, uploaded files are checked before we store them, and only
+          the people who need your data to help you can see it. If a breach puts your data at risk, we will tell you
+          and the Data Protection Commissioner as the law requires.
+        </p>
+      ),
+    },
+    {
+      title: 'Children',
+      body: (
+        <p>
+          Salaula is for people aged {MINIMUM_USER_AGE} and over. Younger people may only use it with the consent of a
+          parent or guardian. If you believe a child has given us data without that consent, tell us and we will
+          delete it.
+        </p>
+      ),
+    },
+    {
+      title: 'Changes and contact',
+      body: (
+        <p>
+          We will show the date of any change at the top of this page and e-mail account holders about important
+          ones. For anything about your privacy, write to {mail}, use our{' '}
+          <Link component={RouterLink} to="/contact">contact form</Link>, or visit us in {CONTACT_ADDRESS}.
+        </p>
+      ),
+    },
+  ];
+  return (
+    <LegalPage
+      title="Privacy Policy"
+      intro={<p>What personal data Salaula collects, why, how long we keep it, and the rights you have over it.</p>}
+      sections={sections}
+    />
+  );
 }
