@@ -99,14 +99,8 @@ export const SPACING_UNIT_PX = 8;
 /** Paths that show the top navigation bar. */
 export const TOP_NAV_PATHS = ['/', '/sign_up'] as const;
 
-/** Contact Us: the phone line and the four social networks of the Contact Information panel. */
+/** Contact Us: the phone line of the Contact Information panel. */
 export const CONTACT_PHONE = '+260 970 000 000';
-export const CONTACT_SOCIAL_LINKS = [
-  { name: 'Facebook', href: 'https://www.facebook.com/salaula' },
-  { name: 'Instagram', href: 'https://www.instagram.com/salaula' },
-  { name: 'X', href: 'https://x.com/salaula' },
-  { name: 'LinkedIn', href: 'https://www.linkedin.com/company/salaula' },
-] as const;
 
 /** Upper bounds of the public forms (the server enforces the same, in characters). */
 export const FORM_LIMITS = { name: 100, email: 254, phone: 30, message: 5000 } as const;
@@ -150,3 +144,8 @@ export const SOCIAL_LINKS: readonly SocialLink[] = [
   { name: 'YouTube', href: '#' },
   { name: 'WhatsApp', href: 'https://wa.me/message/SALAULAZM', temporaryWindow: true },
 ];
+
+/** The four networks of the Contact Us page's Contact Information panel (the same accounts as the footer). */
+export const CONTACT_SOCIAL_LINKS = SOCIAL_LINKS.filter((l) =>
+  (['Facebook', 'Instagram', 'X', 'LinkedIn'] as const).some((n) => n === l.name),
+);

@@ -17,7 +17,7 @@ import { CONTACT_ADDRESS, CONTACT_PHONE, CONTACT_SOCIAL_LINKS, DEFAULT_SUPPORT_E
 import { loadConfig } from '../../lib/supabase';
 import { ContactForm } from './ContactForm';
 
-const SOCIAL_ICONS: Record<(typeof CONTACT_SOCIAL_LINKS)[number]['name'], ReactNode> = {
+const SOCIAL_ICONS: Partial<Record<(typeof CONTACT_SOCIAL_LINKS)[number]['name'], ReactNode>> = {
   Facebook: <FacebookIcon />,
   Instagram: <InstagramIcon />,
   X: <XIcon />,
