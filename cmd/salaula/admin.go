@@ -7,17 +7,20 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"strings"
+	"time"
 
 	"salaula/internal/config"
+	"salaula/internal/mail"
 	"salaula/internal/store"
 )
 
-// admin runs the operators' subcommands: grant/revoke the operator role, and
-// export data as CSV. They work while the server runs, on either database.
+// admin runs the operators' subcommands: grant/revoke the operator role,
+// export data as CSV, and show the e-mails the server sent. They work while the server runs, on either database.
 func admin(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
 	if len(args) == 0 {
 		fmt.Fprint(stderr, usage)
-		return errors.New("admin: missing subcommand (grant, revoke or export)")
+		return errors.New("admin: missing subcommand (grant, revoke, export or mail)")
 	}
 	switch args[0] {
 	case "grant", "revoke":
@@ -57,6 +60,8 @@ func admin(ctx context.Context, args []string, getenv func(string) string, stdou
 		}
 		defer db.Close()
 		return exportCSV(ctx, db, args[1], *program, stdout)
+	case "mail":
+		return printMail(ctx, args[1:], getenv, stdout, stderr)
 	default:
 		return fmt.Errorf("admin: unknown subcommand %q", args[0])
 	}
@@ -70,4 +75,48 @@ func openAdminStore(ctx context.Context, name string, args []string, getenv func
 		return nil, err
 	}
 	return openStore(ctx, cfg, slog.New(slog.NewTextHandler(io.Discard, nil)))
+}
+
+// printMail shows the newest e-mails the server sent to one address, newest
+// first, so a developer without SMTP can open a reset or unsubscribe link.
+func printMail(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("admin mail", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	to := fs.String("to", "", "the recipient's e-mail address (required)")
+	limit := fs.Int("limit", 5, "how many e-mails at most")
+	dataDir := fs.String("data", "", "data folder (SALAULA_DATA)")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if strings.TrimSpace(*to) == "" {
+		return errors.New("admin mail: --to EMAIL is required")
+	}
+	if *limit < 1 || *limit > 1000 {
+		return errors.New("admin mail: --limit must be between 1 and 1000")
+	}
+	cfgArgs := []string{}
+	if *dataDir != "" {
+		cfgArgs = append(cfgArgs, "--data", *dataDir)
+	}
+	db, err := openAdminStore(ctx, "admin mail", cfgArgs, getenv, stderr)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	sent, err := mail.Recent(ctx, db, normaliseEmail(*to), *limit)
+	if err != nil {
+		return err
+	}
+	if len(sent) == 0 {
+		fmt.Fprintf(stderr, "no e-mail sent to %s\n", *to)
+		return nil
+	}
+	for i, m := range sent {
+		if i > 0 {
+			fmt.Fprintln(stdout, "----")
+		}
+		fmt.Fprintf(stdout, "To: %s\nSubject: %s\nKind: %s\nSent: %s (via %s)\n\n%s\n",
+			m.To, m.Subject, m.Kind, m.CreatedAt.UTC().Format(time.RFC3339), m.Via, strings.TrimRight(m.Body, "\n"))
+	}
+	return nil
 }

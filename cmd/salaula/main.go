@@ -31,6 +31,7 @@ Usage:
   salaula admin export waitlist [--program NAME] [--data DIR]     waitlist sign-ups as CSV on stdout
   salaula admin export messages [--data DIR]                      contact messages as CSV on stdout
   salaula admin export profiles [--data DIR]                      profiles as CSV on stdout
+  salaula admin mail --to EMAIL [--limit N] [--data DIR]          the newest e-mails sent to EMAIL (links to open)
   salaula version                                                 print the version
 
 DATABASE_URL=postgres://... switches every command from SQLite to PostgreSQL.

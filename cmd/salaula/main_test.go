@@ -6,6 +6,7 @@ import (
 	"crypto/rand"
 	"io"
 	"io/fs"
+	"log/slog"
 	"net"
 	"net/http"
 	"os"
@@ -16,6 +17,7 @@ import (
 	"testing/fstest"
 	"time"
 
+	"salaula/internal/mail"
 	"salaula/internal/store"
 	"salaula/internal/store/storetest"
 )
@@ -235,4 +237,47 @@ func engineEnv(t *testing.T, engine store.Dialect) map[string]string {
 		env["DATABASE_URL"] = storetest.NewPostgresDatabase(t)
 	}
 	return env
+}
+
+func TestAdminMailShowsTheNewestMailsToAnAddress(t *testing.T) {
+	for _, engine := range storetest.Engines {
+		t.Run(string(engine), func(t *testing.T) {
+			ctx := context.Background()
+			dataDir, env := t.TempDir(), engineEnv(t, engine)
+			db, err := store.Open(ctx, env["DATABASE_URL"], dataDir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer db.Close()
+			if _, err := db.Migrate(ctx); err != nil {
+				t.Fatal(err)
+			}
+			outbox, err := mail.New(db, "Salaula <no-reply@salaula.co.zm>", "", slog.New(slog.NewTextHandler(io.Discard, nil)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, subject := range []string{"First", "Reset your Salaula password"} {
+				if err := outbox.Send(ctx, mail.Message{To: "chanda@example.com", Subject: subject, Body: "Open http://localhost:8080/reset_password?token_hash=abc&type=recovery\n", Kind: "recovery"}); err != nil {
+					t.Fatal(err)
+				}
+				time.Sleep(2 * time.Millisecond)
+			}
+			var out bytes.Buffer
+			args := []string{"salaula", "admin", "mail", "--to", " Chanda@Example.com ", "--limit", "1", "--data", dataDir}
+			if err := run(ctx, args, envOf(env), &out, io.Discard); err != nil {
+				t.Fatal(err)
+			}
+			got := out.String()
+			if !strings.Contains(got, "Subject: Reset your Salaula password") || strings.Contains(got, "Subject: First") ||
+				!strings.Contains(got, "/reset_password?token_hash=abc&type=recovery") {
+				t.Fatalf("admin mail printed:\n%s", got)
+			}
+			for _, bad := range [][]string{{"--limit", "1"}, {"--to", "a@b.co", "--limit", "0"}, {"--to", "a@b.co", "--nope"}} {
+				err := run(ctx, append([]string{"salaula", "admin", "mail", "--data", dataDir}, bad...), envOf(env), io.Discard, io.Discard)
+				if err == nil {
+					t.Errorf("admin mail %v: no error", bad)
+				}
+			}
+		})
+	}
 }

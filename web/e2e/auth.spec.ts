@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
-import { join } from 'node:path';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import AxeBuilder from '@axe-core/playwright';
 import { expect as baseExpect, test, type APIRequestContext, type Page } from '@playwright/test';
 
@@ -147,14 +148,14 @@ test('an account with a role signs in and lands on /index', async ({ page, reque
   await expect(page).toHaveURL(/\/thanks$/);
 });
 
-/** latestResetLink reads the newest reset e-mail to the address from the server's outbox ('' while none). */
+/** latestResetLink reads the newest reset e-mail to the address with `salaula admin mail` ('' while none). */
 function latestResetLink(email: string): string {
-  const db = join(process.env.SALAULA_E2E_DATA!, 'salaula.db');
-  const body = execFileSync('sqlite3', [
-    db,
-    `SELECT body FROM outbox_emails WHERE to_address = '${email}' AND kind = 'recovery' ORDER BY created_at DESC LIMIT 1;`,
-  ]).toString();
-  const link = body.match(/https?:\/\/\S+\/reset_password\?\S+/)?.[0];
+  const binary = resolve(dirname(fileURLToPath(import.meta.url)), '../../bin/salaula');
+  const out = execFileSync(binary, ['admin', 'mail', '--to', email, '--limit', '1', '--data', process.env.SALAULA_E2E_DATA!], {
+    encoding: 'utf8',
+  });
+  if (!/^Kind: recovery$/m.test(out)) return '';
+  const link = out.match(/https?:\/\/\S+\/reset_password\?\S+/)?.[0];
   if (!link) return '';
   const url = new URL(link);
   return url.pathname + url.search;
