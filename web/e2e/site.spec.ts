@@ -7,10 +7,26 @@ const ROUTES = [
   '/sign_up', '/reset_password', '/select_role', '/sellersignup', '/buyersignup', '/buyerandsellersignup',
   '/onboarding', '/wardrobeclearance', '/thanks', '/comingsoon', '/help', '/tracking', '/categories', '/404',
 ];
+/** The routes that need a session (RequireAuth): a visitor is sent to /sign_up?next=... */
+const SIGNED_IN_ROUTES = new Set(['/index', '/select_role', '/sellersignup', '/buyersignup', '/buyerandsellersignup', '/onboarding']);
 const VIEWPORTS = [
   { name: 'phone', width: 360, height: 740 },
   { name: 'desktop', width: 1280, height: 800 },
 ];
+
+/** Signs a new account up through /sign_up?next=path, which brings it back to path. */
+async function signUpAndOpen(page: Page, path: string) {
+  await page.goto(`/sign_up?next=${encodeURIComponent(path)}`);
+  // With ?next= the screen opens in sign-in mode; its text toggle switches to sign-up.
+  await expect(page.getByRole('heading', { name: 'WELCOME BACK!' })).toBeVisible({ timeout: 20_000 });
+  await page.getByRole('button', { name: 'Sign up', exact: true }).click();
+  await expect(page.getByRole('heading', { name: 'JOIN US!' })).toBeVisible();
+  await page.getByLabel('Email').fill(`site-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@example.com`);
+  await page.getByLabel('Password', { exact: true }).fill('Chitenge-Lusaka-2026');
+  await page.getByRole('button', { name: 'CREATE AN ACCOUNT' }).click();
+  await expect(page).toHaveURL(new RegExp(`${path.replace(/\//g, '\\/')}$`), { timeout: 20_000 });
+  await expect(page.locator('main').first()).toBeVisible();
+}
 
 /** Opens a path and waits for the first-load skeleton to give way to the page. */
 async function open(page: Page, path: string) {
@@ -50,8 +66,14 @@ test.describe('every route at 360x740 and 1280x800', () => {
       // Still pictures: the screenshots are steady and axe is not slowed down by the moving ticker.
       await page.emulateMedia({ reducedMotion: 'reduce' });
       await page.setViewportSize({ width: VIEWPORTS[0].width, height: VIEWPORTS[0].height });
-      await open(page, path);
-      if (path !== '/index') expect(new URL(page.url()).pathname).toBe(path);
+      if (SIGNED_IN_ROUTES.has(path)) {
+        await open(page, path);
+        expect(new URL(page.url()).pathname, 'a visitor is sent to sign in first').toBe('/sign_up');
+        await signUpAndOpen(page, path);
+      } else {
+        await open(page, path);
+      }
+      expect(new URL(page.url()).pathname).toBe(path);
       for (const vp of VIEWPORTS) {
         await page.setViewportSize({ width: vp.width, height: vp.height });
         await expect(page.locator('h1').first()).toBeVisible();
