@@ -147,7 +147,7 @@ test('an account with a role signs in and lands on /index', async ({ page, reque
   await expect(page).toHaveURL(/\/thanks$/);
 });
 
-/** latestResetLink reads the newest reset e-mail to the address from the server's outbox. */
+/** latestResetLink reads the newest reset e-mail to the address from the server's outbox ('' while none). */
 function latestResetLink(email: string): string {
   const db = join(process.env.SALAULA_E2E_DATA!, 'salaula.db');
   const body = execFileSync('sqlite3', [
@@ -155,8 +155,8 @@ function latestResetLink(email: string): string {
     `SELECT body FROM outbox_emails WHERE to_address = '${email}' AND kind = 'recovery' ORDER BY created_at DESC LIMIT 1;`,
   ]).toString();
   const link = body.match(/https?:\/\/\S+\/reset_password\?\S+/)?.[0];
-  expect(link, `no reset link in: ${body}`).toBeTruthy();
-  const url = new URL(link!);
+  if (!link) return '';
+  const url = new URL(link);
   return url.pathname + url.search;
 }
 
@@ -170,8 +170,9 @@ test('forgot password: the e-mailed link lets the person choose a new password, 
   await page.getByRole('button', { name: 'SEND RESET LINK' }).click();
   await expect(page.getByText(`If an account exists for ${email}, we have sent it a link`)).toBeVisible();
 
+  // The server sends the e-mail just after answering.
+  await expect.poll(() => latestResetLink(email)).toMatch(/^\/reset_password\?token_hash=[^&]+&type=recovery$/);
   const link = latestResetLink(email);
-  expect(link).toMatch(/^\/reset_password\?token_hash=[^&]+&type=recovery$/);
   await page.goto(link);
   await expect(page.getByRole('heading', { name: 'Choose a new password' })).toBeVisible();
   // The service's own rule shows when the password is too weak.

@@ -69,6 +69,8 @@ describe('/reset_password', () => {
     renderAuth('/reset_password');
     expect(await screen.findByText(EXPIRED)).toBeInTheDocument();
     expect(fake.auth.verifyOtp).not.toHaveBeenCalled();
+    await userEvent.setup({ delay: null }).click(screen.getByRole('button', { name: 'Back to sign in' }));
+    expect(await screen.findByRole('heading', { name: 'WELCOME BACK!' })).toBeInTheDocument();
   });
 
   it('requires both fields and that they match', async () => {

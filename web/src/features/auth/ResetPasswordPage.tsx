@@ -88,7 +88,7 @@ export default function ResetPasswordPage() {
               <Alert severity="error">
                 This password reset link has expired or has already been used. Ask for a new one below.
               </Alert>
-              <ForgotPasswordForm />
+              <ForgotPasswordForm onBack={() => navigate(`${AUTH_ROUTES.signUp}?mode=login`)} />
             </Stack>
           )}
           {stage === 'choose' && (
