@@ -1,21 +1,12 @@
 import { screen } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import BuyerAndSellerSignupPage from './BuyerAndSellerSignupPage';
-import { fakeFetch, fakeSupabase, fill, imageFile, renderAt, stubObjectUrls, TEST_CONFIG, USER_ID, where } from './testing';
+import { fakeFetch, fakeSupabase, fill, imageFile, renderAt, stubPageGlobals, TEST_CONFIG, USER_ID, where } from './testing';
 
 const open = () => renderAt('/buyerandsellersignup', '/buyerandsellersignup', <BuyerAndSellerSignupPage />);
 
 describe('BuyerAndSellerSignupPage', { timeout: 60_000 }, () => {
-  let alert: ReturnType<typeof vi.fn>;
-  beforeEach(() => {
-    stubObjectUrls();
-    alert = vi.fn();
-    vi.stubGlobal('alert', alert);
-  });
-  afterEach(() => {
-    vi.unstubAllGlobals();
-    vi.restoreAllMocks();
-  });
+  const globals = stubPageGlobals();
 
   it('sends both halves with role buyer_and_seller, then goes to /thanks', async () => {
     const fake = fakeSupabase();
@@ -39,7 +30,7 @@ describe('BuyerAndSellerSignupPage', { timeout: 60_000 }, () => {
     await user.click(screen.getByRole('checkbox', { name: /I accept the Terms and Conditions/ }));
     await user.click(screen.getByRole('button', { name: 'FINISH & CREATE PROFILE' }));
     expect(await where()).toBe('/thanks');
-    expect(alert).toHaveBeenCalledWith('Profile created successfully!');
+    expect(globals.alert).toHaveBeenCalledWith('Profile created successfully!');
     expect(fake.uploads.map((u) => u.path)).toEqual([
       expect.stringMatching(new RegExp(`^${USER_ID}/\\d+-me.png$`)),
       expect.stringMatching(new RegExp(`^${USER_ID}/logos/\\d+-logo.png$`)),

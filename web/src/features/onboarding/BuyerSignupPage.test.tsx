@@ -1,21 +1,12 @@
 import { screen, waitFor } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import BuyerSignupPage from './BuyerSignupPage';
-import { fakeFetch, fakeSupabase, fill, imageFile, renderAt, stubObjectUrls, TEST_CONFIG, USER_ID, where } from './testing';
+import { fakeFetch, fakeSupabase, fill, imageFile, renderAt, stubPageGlobals, TEST_CONFIG, USER_ID, where } from './testing';
 
 const open = (path = '/buyersignup?role=buyer') => renderAt('/buyersignup', path, <BuyerSignupPage />);
 
 describe('BuyerSignupPage', { timeout: 60_000 }, () => {
-  let alert: ReturnType<typeof vi.fn>;
-  beforeEach(() => {
-    stubObjectUrls();
-    alert = vi.fn();
-    vi.stubGlobal('alert', alert);
-  });
-  afterEach(() => {
-    vi.unstubAllGlobals();
-    vi.restoreAllMocks();
-  });
+  const globals = stubPageGlobals();
 
   it('shows the four numbered steps and their fields', async () => {
     fakeSupabase();
@@ -89,7 +80,7 @@ describe('BuyerSignupPage', { timeout: 60_000 }, () => {
     });
     release(new Response('{}', { status: 200 }));
     expect(await where()).toBe('/thanks');
-    expect(alert).toHaveBeenCalledWith('Profile created successfully!');
+    expect(globals.alert).toHaveBeenCalledWith('Profile created successfully!');
   });
 
   it('shows the rules per field without sending anything', async () => {

@@ -1,8 +1,8 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import type { UserEvent } from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import OnboardingProfilePage from './OnboardingProfilePage';
-import { ACCESS_TOKEN, fill, fakeFetch, fakeSupabase, imageFile, renderAt, stubObjectUrls, TEST_CONFIG, USER_ID, where } from './testing';
+import { ACCESS_TOKEN, fill, fakeFetch, fakeSupabase, imageFile, renderAt, stubPageGlobals, TEST_CONFIG, USER_ID, where } from './testing';
 
 const open = (path = '/onboarding?role=seller') => renderAt('/onboarding', path, <OnboardingProfilePage />);
 
@@ -22,14 +22,7 @@ async function fillValid(user: UserEvent) {
 }
 
 describe('OnboardingProfilePage', { timeout: 60_000 }, () => {
-  let objectUrls: ReturnType<typeof stubObjectUrls>;
-  beforeEach(() => {
-    objectUrls = stubObjectUrls();
-  });
-  afterEach(() => {
-    vi.unstubAllGlobals();
-    vi.restoreAllMocks();
-  });
+  const globals = stubPageGlobals();
 
   it('sends a visitor without a session to /sign_up and back after', async () => {
     const fake = fakeSupabase();
@@ -107,7 +100,7 @@ describe('OnboardingProfilePage', { timeout: 60_000 }, () => {
     expect(screen.getByRole('button', { name: /Add photos \(3\/3\)/ })).toBeDisabled();
     expect(screen.getAllByText('Waiting')).toHaveLength(3);
     await user.click(screen.getByRole('button', { name: 'Remove photo 2 (b.png)' }));
-    expect(objectUrls.revoked).toHaveBeenCalledWith('blob:preview-2');
+    expect(globals.objectUrls.revoked).toHaveBeenCalledWith('blob:preview-2');
     expect(screen.getAllByRole('img', { name: /^Photo \d preview$/ })).toHaveLength(2);
     expect(screen.getByRole('button', { name: /Add photos \(2\/3\)/ })).toBeEnabled();
   });

@@ -1,8 +1,8 @@
 import { screen, waitFor } from '@testing-library/react';
 import type { UserEvent } from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import SellerSignupPage from './SellerSignupPage';
-import { ACCESS_TOKEN, fakeFetch, fakeSupabase, fill, imageFile, renderAt, stubObjectUrls, TEST_CONFIG, USER_ID, where } from './testing';
+import { ACCESS_TOKEN, fakeFetch, fakeSupabase, fill, imageFile, renderAt, stubPageGlobals, TEST_CONFIG, USER_ID, where } from './testing';
 
 const open = (path = '/sellersignup') => renderAt('/sellersignup', path, <SellerSignupPage />);
 
@@ -19,16 +19,7 @@ async function fillValid(user: UserEvent, logos = [imageFile('logo.png'), imageF
 }
 
 describe('SellerSignupPage', { timeout: 60_000 }, () => {
-  let alert: ReturnType<typeof vi.fn>;
-  beforeEach(() => {
-    stubObjectUrls();
-    alert = vi.fn();
-    vi.stubGlobal('alert', alert);
-  });
-  afterEach(() => {
-    vi.unstubAllGlobals();
-    vi.restoreAllMocks();
-  });
+  const globals = stubPageGlobals();
 
   it('shows the sections, the +260 prefix and the four business modes', async () => {
     fakeSupabase();
@@ -77,7 +68,7 @@ describe('SellerSignupPage', { timeout: 60_000 }, () => {
     await fillValid(user);
     await user.click(screen.getByRole('button', { name: 'FINISH & CREATE PROFILE' }));
     expect(await where()).toBe('/thanks');
-    expect(alert).toHaveBeenCalledWith('Seller profile created successfully!');
+    expect(globals.alert).toHaveBeenCalledWith('Seller profile created successfully!');
     expect(fake.uploads.map((u) => u.path)).toEqual([
       expect.stringMatching(new RegExp(`^${USER_ID}/logos/\\d+-logo.png$`)),
       expect.stringMatching(new RegExp(`^${USER_ID}/logos/\\d+-shop-front.jpg$`)),
@@ -159,7 +150,7 @@ describe('SellerSignupPage', { timeout: 60_000 }, () => {
     expect(await screen.findByText(banner)).toBeInTheDocument();
     expect(screen.getByLabelText('Full name')).toHaveValue('Mwila Banda');
     expect(screen.getByRole('button', { name: 'FINISH & CREATE PROFILE' })).toBeEnabled();
-    expect(alert).not.toHaveBeenCalled();
+    expect(globals.alert).not.toHaveBeenCalled();
     if (kind.startsWith('session') || kind === 'upload') expect(fetchMock).not.toHaveBeenCalled();
   });
 });

@@ -8,7 +8,7 @@ import { configure, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
 import type { SupabaseClient } from '@supabase/supabase-js';
-import { vi } from 'vitest';
+import { afterEach, beforeEach, vi } from 'vitest';
 import { setSupabaseForTests } from '../../lib/supabase';
 import { AuthProvider } from '../auth/AuthProvider';
 
@@ -131,4 +131,23 @@ export async function fill(user: ReturnType<typeof userEvent.setup>, label: stri
   const field = await screen.findByLabelText(label);
   await user.click(field);
   await user.paste(value);
+}
+
+/**
+ * stubPageGlobals stubs, before each test of the calling suite, the object
+ * URLs jsdom lacks and window.alert, and restores everything after; the
+ * returned object's alert is the current test's alert mock.
+ */
+export function stubPageGlobals() {
+  const current = { alert: vi.fn(), objectUrls: stubObjectUrls() };
+  beforeEach(() => {
+    current.objectUrls = stubObjectUrls();
+    current.alert = vi.fn();
+    vi.stubGlobal('alert', current.alert);
+  });
+  afterEach(() => {
+    vi.unstubAllGlobals();
+    vi.restoreAllMocks();
+  });
+  return current;
 }
