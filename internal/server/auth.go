@@ -406,6 +406,9 @@ func (s *Server) currentUser(w http.ResponseWriter, r *http.Request) (*token.Cla
 	case errors.Is(err, errSessionEnded):
 		writeAuthError(w, http.StatusForbidden, "session_not_found", "Session from session_id claim in JWT does not exist")
 		return nil, nil, false
+	case errors.Is(err, errCheckingSession):
+		writeAuthError(w, http.StatusServiceUnavailable, "unexpected_failure", msgServiceBusy)
+		return nil, nil, false
 	case err != nil:
 		s.fail(w, "authenticate", err)
 		return nil, nil, false

@@ -12,10 +12,17 @@ import (
 // Errors of authenticate.
 var (
 	errNoToken      = errors.New("Missing authorization header: sign in first")
-	errBadToken     = errors.New("invalid JWT: unable to parse or verify signature")
 	errNotUserToken = errors.New("This call needs a signed-in user's token, not the anon key")
 	errSessionEnded = errors.New("Session not found: it has ended or was signed out")
 )
+
+// errCheckingSession is authenticate's answer when the database did not say
+// whether the session is active: the caller is not at fault, so it gets 503
+// (msgServiceBusy), never 401 or the database's own words.
+var errCheckingSession = errors.New("could not check the session")
+
+// msgServiceBusy tells a person the fault is ours and passing.
+const msgServiceBusy = "The service is busy. Please try again in a moment."
 
 // bearerToken returns the token of an "Authorization: Bearer ..." header.
 func bearerToken(r *http.Request) string {
@@ -43,7 +50,8 @@ func (s *Server) authenticate(ctx context.Context, r *http.Request) (*token.Clai
 	}
 	ok, err := s.db.SessionActive(ctx, claims.SessionID, claims.Subject)
 	if err != nil {
-		return nil, err
+		s.logger.Error("check session", "err", err)
+		return nil, errCheckingSession
 	}
 	if !ok {
 		return nil, errSessionEnded

@@ -26,6 +26,10 @@ const (
 // it answers 401 with noSession and returns nil.
 func (s *Server) onboardingCaller(w http.ResponseWriter, r *http.Request, noSession string) *token.Claims {
 	claims, err := s.authenticate(r.Context(), r)
+	if errors.Is(err, errCheckingSession) {
+		writeFunctionError(w, http.StatusServiceUnavailable, msgServiceBusy, nil)
+		return nil
+	}
 	if err != nil {
 		writeFunctionError(w, http.StatusUnauthorized, noSession, nil)
 		return nil

@@ -19,6 +19,10 @@ type profileMe struct {
 func (s *Server) handleGetProfileMe() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		claims, err := s.authenticate(r.Context(), r)
+		if errors.Is(err, errCheckingSession) {
+			writeFunctionError(w, http.StatusServiceUnavailable, msgServiceBusy, nil)
+			return
+		}
 		if err != nil {
 			writeFunctionError(w, http.StatusUnauthorized, err.Error(), nil)
 			return

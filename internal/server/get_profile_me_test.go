@@ -2,9 +2,11 @@ package server
 
 import (
 	"context"
+	"net/http"
 	"testing"
 
 	"salaula/internal/store"
+	"salaula/internal/store/storetest"
 )
 
 // callProfileMe invokes get-profile-me as supabase-js does, with an optional bearer token.
@@ -68,4 +70,33 @@ func TestGetProfileMeRole(t *testing.T) {
 			t.Fatalf("another user sees %v", body)
 		}
 	})
+}
+
+// A database that does not answer is our fault, not the caller's: every path
+// that checks a session answers 503 with a plain message, never 401 (which
+// would send a signed-in person back to sign in) and never the database's words.
+func TestSessionCheckFailureIs503NotSignedOut(t *testing.T) {
+	for _, engine := range storetest.Engines {
+		t.Run(string(engine), func(t *testing.T) {
+			db := storetest.Open(t, engine)
+			env := newTestEnv(t, db, nil)
+			u := newUser(t, env, "chanda@example.com")
+			db.Close()
+			calls := []struct{ method, path, field string }{
+				{"POST", "/functions/v1/get-profile-me", "error"},
+				{"POST", "/functions/v1/onboard-new-user", "error"},
+				{"POST", "/functions/v1/onboard-seller", "error"},
+				{"GET", "/auth/v1/user", "msg"},
+				{"POST", "/storage/v1/object/user-media/" + u.ID + "/a.png", "message"},
+			}
+			for _, c := range calls {
+				res := env.do(t, c.method, c.path, map[string]any{"userId": u.ID}, u.auth(env))
+				wantStatus(t, res, http.StatusServiceUnavailable)
+				body := decode(t, res)
+				if body[c.field] != msgServiceBusy {
+					t.Errorf("%s %s: %s = %v, want %q", c.method, c.path, c.field, body[c.field], msgServiceBusy)
+				}
+			}
+		})
+	}
 }

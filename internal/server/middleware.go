@@ -169,6 +169,6 @@ func (s *Server) limitForms(next http.Handler) http.Handler {
 // limitUploads applies the upload rate limit.
 func (s *Server) limitUploads(next http.Handler) http.Handler {
 	return s.limit("uploads", s.uploadLimiter, func(w http.ResponseWriter) {
-		writeStorageError(w, http.StatusTooManyRequests, "Too many uploads. Please wait a few minutes and try again.")
+		writeStorageFailure(w, http.StatusTooManyRequests, "TooManyRequests", "Too many uploads. Please wait a few minutes and try again.")
 	}, next)
 }

@@ -6,8 +6,6 @@ import (
 	"io"
 	"mime"
 	"net/http"
-	"strconv"
-	"strings"
 )
 
 // maxJSONBody is the largest JSON request body the API reads.
@@ -92,16 +90,6 @@ func writeRequestError(w http.ResponseWriter, err error) {
 		return
 	}
 	writeFunctionError(w, http.StatusBadRequest, err.Error(), nil)
-}
-
-// writeStorageError answers a failed storage call the way the hosted
-// storage service does: {"statusCode": "...", "error": "...", "message": "..."}.
-func writeStorageError(w http.ResponseWriter, status int, msg string) {
-	writeJSON(w, status, map[string]string{
-		"statusCode": strconv.Itoa(status),
-		"error":      strings.ReplaceAll(http.StatusText(status), " ", ""),
-		"message":    msg,
-	})
 }
 
 // handleAPINotFound answers unknown API paths with JSON, never the app's HTML.

@@ -32,6 +32,10 @@ const (
 // for a missing, invalid or anon token, else the caller's user id.
 func (s *Server) storageCaller(w http.ResponseWriter, r *http.Request) string {
 	claims, err := s.authenticate(r.Context(), r)
+	if errors.Is(err, errCheckingSession) {
+		writeStorageFailure(w, http.StatusServiceUnavailable, "ServiceUnavailable", msgServiceBusy)
+		return ""
+	}
 	if err != nil {
 		writeStorageFailure(w, http.StatusUnauthorized, "Unauthorized", msgStorageSignIn+": "+err.Error())
 		return ""
