@@ -41,7 +41,7 @@ func (s *Server) authenticate(ctx context.Context, r *http.Request) (*token.Clai
 	if raw == "" {
 		return nil, errNoToken
 	}
-	claims, err := token.Parse(raw, s.secret, s.now())
+	claims, err := s.parseAccessToken(ctx, raw)
 	if err != nil {
 		return nil, err
 	}
