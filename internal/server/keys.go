@@ -132,6 +132,8 @@ func AnonKey(kr *token.Keyring) (string, error) {
 func (s *Server) handleJWKS() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Cache-Control", "public, max-age=600")
-		writeAuthJSON(w, http.StatusOK, s.keyring(r.Context(), false).JWKS())
+		// A rotation shows here within keyRetry, not keyReload: clients fetch
+		// the set when a token names a kid they do not know.
+		writeAuthJSON(w, http.StatusOK, s.keyring(r.Context(), true).JWKS())
 	})
 }
