@@ -42,6 +42,9 @@ func (s *Server) authenticate(ctx context.Context, r *http.Request) (*token.Clai
 		return nil, errNoToken
 	}
 	claims, err := s.parseAccessToken(ctx, raw)
+	if errors.Is(err, token.ErrClaims) && claims != nil && claims.Role != "authenticated" {
+		return nil, errNotUserToken // e.g. the anon key
+	}
 	if err != nil {
 		return nil, err
 	}

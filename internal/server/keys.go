@@ -14,21 +14,21 @@ import (
 // keySource holds the server's signing keyring. With SALAULA_JWT_SECRET it
 // is that shared secret (HS256) for good; otherwise the ES256 keys stored in
 // the database, reloaded every keyReload (so a rotation by `salaula admin
-// keys rotate` or another instance reaches every instance) and at once when
-// a token names a kid not yet loaded (at most every keyRetry).
+// keys rotate` or another instance reaches every instance), and sooner
+// (keyRetry after the last load) when a token names a kid not yet loaded
+// or a client asks for the key set.
 type keySource struct {
 	load func(ctx context.Context) (*token.Keyring, error)
 
 	mu       sync.Mutex
 	kr       *token.Keyring
-	loadedAt time.Time
-	retryAt  time.Time
+	loadedAt time.Time         // last load, successful or not
 	anon     map[string]string // anon key by the kid that signed it
 }
 
 const (
 	keyReload = time.Minute
-	keyRetry  = 5 * time.Second
+	keyRetry  = time.Second
 )
 
 // newKeys builds the key source of the server and loads it once.
@@ -59,20 +59,24 @@ func (s *Server) newKeys(ctx context.Context, secret []byte) error {
 	return nil
 }
 
-// keyring answers the current keyring, reloading it when it is older than
-// keyReload (or force and keyRetry has passed). A failed reload keeps the
-// keys already loaded.
-func (s *Server) keyring(ctx context.Context, force bool) *token.Keyring {
+// keyring answers the current keyring, reloading it when it was loaded
+// keyReload ago (soon: keyRetry ago). A failed reload keeps the keys
+// already loaded.
+func (s *Server) keyring(ctx context.Context, soon bool) *token.Keyring {
 	ks := s.keys
 	ks.mu.Lock()
 	defer ks.mu.Unlock()
 	now := s.now()
-	if now.Sub(ks.loadedAt) >= keyReload || (force && now.After(ks.retryAt)) {
-		ks.retryAt = now.Add(keyRetry)
+	maxAge := keyReload
+	if soon {
+		maxAge = keyRetry
+	}
+	if now.Sub(ks.loadedAt) >= maxAge {
+		ks.loadedAt = now
 		if kr, err := ks.load(ctx); err != nil {
 			s.logger.Error("reload signing keys", "err", err)
 		} else {
-			ks.kr, ks.loadedAt = kr, now
+			ks.kr = kr
 		}
 	}
 	return ks.kr

@@ -182,7 +182,9 @@ func (kr *Keyring) Sign(claims Claims) (string, error) {
 // Parse verifies tok's signature with the key its kid names and, when want
 // is given, checks exp (required), aud, iss, and that iat and nbf are not
 // in the future beyond Leeway. ErrUnknownKey when the kid is not in the
-// keyring (the caller may reload its keys and try again).
+// keyring (the caller may reload its keys and try again). With ErrClaims
+// the claims come back too: the signature was good, so the caller may tell
+// what kind of token it was.
 func (kr *Keyring) Parse(tok string, want *Expect) (*Claims, error) {
 	opts := []jwt.ParserOption{jwt.WithValidMethods([]string{kr.alg}), jwt.WithLeeway(Leeway)}
 	if want != nil {
@@ -215,7 +217,7 @@ func (kr *Keyring) Parse(tok string, want *Expect) (*Claims, error) {
 	case errors.Is(err, jwt.ErrTokenRequiredClaimMissing), errors.Is(err, jwt.ErrTokenInvalidAudience),
 		errors.Is(err, jwt.ErrTokenInvalidIssuer), errors.Is(err, jwt.ErrTokenUsedBeforeIssued),
 		errors.Is(err, jwt.ErrTokenNotValidYet), errors.Is(err, jwt.ErrTokenInvalidClaims):
-		return nil, ErrClaims
+		return &c, ErrClaims // signed by us: the claims say what the token is
 	default:
 		return nil, ErrMalformed
 	}
