@@ -123,7 +123,7 @@ func rotateKeys(ctx context.Context, args []string, getenv func(string) string, 
 	if _, err := token.LoadES256(ctx, db, box, cfg.AccessTokenTTL+token.Leeway, now); err != nil {
 		return fmt.Errorf("admin keys rotate: %w", err)
 	}
-	k, err := token.Rotate(ctx, db, box, now)
+	k, err := token.Rotate(ctx, db, box, time.Now())
 	if err != nil {
 		return err
 	}

@@ -607,15 +607,9 @@ func (s *Server) handleRecover() http.Handler {
 			return
 		}
 		if u != nil {
-			// Sent after answering, so a slow SMTP server cannot tell by the
-			// answer's timing whether the account exists; a failure is logged.
-			ctx, cancel := context.WithTimeout(context.WithoutCancel(r.Context()), time.Minute)
-			go func() {
-				defer cancel()
-				if err := s.sendRecovery(ctx, u, flow, redirectTo); err != nil {
-					s.logger.Error("send recovery", "err", err)
-				}
-			}()
+			s.mailAfterAnswer(r, "send recovery", func(ctx context.Context) error {
+				return s.sendRecovery(ctx, u, flow, redirectTo)
+			})
 		}
 		writeAuthJSON(w, http.StatusOK, map[string]any{})
 	})

@@ -278,17 +278,26 @@ func (s *Server) handleResend() http.Handler {
 			return
 		}
 		if u != nil && u.EmailConfirmedAt == nil && s.mailLimiter.allow(email) {
-			// Sent after answering, as recover does, so timing tells nothing.
-			ctx, cancel := context.WithTimeout(context.WithoutCancel(r.Context()), time.Minute)
-			go func() {
-				defer cancel()
-				if _, err := s.sendConfirmation(ctx, u, flow, redirectTo); err != nil {
-					s.logger.Error("resend confirmation", "err", err)
-				}
-			}()
+			s.mailAfterAnswer(r, "resend confirmation", func(ctx context.Context) error {
+				_, err := s.sendConfirmation(ctx, u, flow, redirectTo)
+				return err
+			})
 		}
 		writeAuthJSON(w, http.StatusOK, map[string]any{})
 	})
+}
+
+// mailAfterAnswer sends an e-mail after the answer has gone, so a slow SMTP
+// server cannot tell by the answer's timing whether an account exists; a
+// failure is logged as what.
+func (s *Server) mailAfterAnswer(r *http.Request, what string, send func(context.Context) error) {
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(r.Context()), time.Minute)
+	go func() {
+		defer cancel()
+		if err := send(ctx); err != nil {
+			s.logger.Error(what, "err", err)
+		}
+	}()
 }
 
 // mailLimits is the per-address limit of auth e-mails (confirmation,

@@ -17,9 +17,9 @@ type SigningKey struct {
 	RetiredAt     *time.Time
 }
 
-// SigningKeys returns every stored signing key, newest first.
+// SigningKeys returns every stored signing key: the active ones first, newest first.
 func (db *DB) SigningKeys(ctx context.Context) ([]SigningKey, error) {
-	rows, err := db.Query(ctx, `SELECT id, alg, private_sealed, public_jwk, created_at, retired_at FROM signing_keys ORDER BY created_at DESC`)
+	rows, err := db.Query(ctx, `SELECT id, alg, private_sealed, public_jwk, created_at, retired_at FROM signing_keys ORDER BY CASE WHEN retired_at IS NULL THEN 0 ELSE 1 END, created_at DESC`)
 	if err != nil {
 		return nil, err
 	}
