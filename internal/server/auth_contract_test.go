@@ -277,6 +277,26 @@ func TestPKCESignupConfirmation(t *testing.T) {
 		if n := countRows(t, env.DB, `SELECT COUNT(*) FROM users WHERE email = 'x@example.com'`); n != 0 {
 			t.Fatal("a refused sign-up made an account")
 		}
+
+		// Recovery with the plain method; a code left too long expires.
+		plain := strings.Repeat("p1ain-", 8)
+		wantStatus(t, env.authJSON(t, "POST", "/auth/v1/recover", map[string]any{"email": "pkce@example.com", "code_challenge": plain, "code_challenge_method": "plain"}, ""), 200)
+		var rlink string
+		for i := 0; i < 100 && !strings.Contains(rlink, "type=recovery"); i++ {
+			time.Sleep(20 * time.Millisecond)
+			rlink = lastLink(t, env, "pkce@example.com")
+		}
+		u, _ = url.Parse(rlink)
+		res = env.do(t, "GET", u.RequestURI(), nil, nil)
+		wantStatus(t, res, http.StatusSeeOther)
+		loc, _ = url.Parse(res.Header.Get("Location"))
+		if loc.Path != "/reset_password" || loc.Query().Get("code") == "" {
+			t.Fatalf("recovery redirect = %s", loc)
+		}
+		if _, err := env.DB.Exec(context.Background(), `UPDATE flow_states SET auth_code_issued_at = ?`, time.Now().Add(-10*time.Minute)); err != nil {
+			t.Fatal(err)
+		}
+		wantAuthError(t, env.authJSON(t, "POST", "/auth/v1/token?grant_type=pkce", map[string]any{"auth_code": loc.Query().Get("code"), "code_verifier": plain}, ""), 422, "flow_state_expired", "")
 	})
 }
 
