@@ -84,6 +84,11 @@ func TestJWKSAndRotation(t *testing.T) {
 		sr, _ := token.NewKeyring([]*token.Key{stranger})
 		forged, _ := sr.Sign(*c)
 		wantAuthError(t, env.authJSON(t, "GET", "/auth/v1/user", nil, forged), 403, "bad_jwt", "")
+		// Once every token of the old key has expired, it leaves the key set.
+		later, err := token.LoadES256(context.Background(), env.DB, box, env.Config.AccessTokenTTL+token.Leeway, time.Now().Add(env.Config.AccessTokenTTL+time.Minute))
+		if err != nil || later.Has(oldKid.(string)) || len(later.JWKS()["keys"]) != 1 {
+			t.Fatalf("key set an hour later: %v, %v", later.JWKS(), err)
+		}
 		// The stored private keys are sealed, never in the clear.
 		var sealed string
 		env.DB.QueryRow(context.Background(), `SELECT private_sealed FROM signing_keys LIMIT 1`).Scan(&sealed)
@@ -150,6 +155,8 @@ func TestMFAEnrollVerifyUnenroll(t *testing.T) {
 		wantAuthError(t, env.authJSON(t, "POST", "/auth/v1/factors/"+id+"/verify", map[string]any{"challenge_id": "nope", "code": "123456"}, aal2), 422, "mfa_factor_not_found", "")
 		wantAuthError(t, env.authJSON(t, "POST", "/auth/v1/factors/"+id+"/verify", map[string]any{"challenge_id": str(ch, "id")}, aal2), 400, "validation_failed", "")
 		wantAuthError(t, env.authJSON(t, "POST", "/auth/v1/factors/unknown/challenge", nil, aal2), 404, "mfa_factor_not_found", "")
+		wantAuthError(t, env.authJSON(t, "DELETE", "/auth/v1/factors/unknown", nil, aal2), 404, "mfa_factor_not_found", "")
+		wantAuthError(t, env.authJSON(t, "POST", "/auth/v1/factors/"+id+"/verify", `{"code":`, aal2), 400, "bad_json", "")
 		wantAuthError(t, env.authJSON(t, "POST", "/auth/v1/factors", map[string]any{"factor_type": "phone", "phone": "+260971234567"}, aal2), 422, "mfa_phone_enroll_not_enabled", "")
 		wantAuthError(t, env.authJSON(t, "POST", "/auth/v1/factors", map[string]any{"factor_type": "sms"}, aal2), 400, "validation_failed", "")
 		wantAuthError(t, env.authJSON(t, "POST", "/auth/v1/factors", `{"factor_type":`, aal2), 400, "bad_json", "")
