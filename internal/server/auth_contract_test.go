@@ -14,6 +14,7 @@ import (
 	"salaula/internal/mail"
 	"salaula/internal/mfa"
 	"salaula/internal/seal"
+	"salaula/internal/store"
 	"salaula/internal/token"
 )
 
@@ -359,6 +360,28 @@ func TestDisabledSignupAndFeatures(t *testing.T) {
 			{"GET", "/auth/v1/admin/users", nil, 403, "not_admin"},
 		} {
 			wantAuthError(t, env.authJSON(t, c.method, c.path, c.body, ""), c.status, c.code, "")
+		}
+	})
+}
+
+func TestSignupOfAConfirmedAddressMailsTheOwner(t *testing.T) {
+	eachEngine(t, func(c *config.Config) { c.ConfirmEmail = true }, func(t *testing.T, env *testEnv) {
+		now := store.Now()
+		owner := &store.User{Email: "owner@example.com", PasswordHash: "x", UserMetadata: "{}", CreatedAt: now, EmailConfirmedAt: &now}
+		if err := env.DB.CreateUser(context.Background(), owner); err != nil {
+			t.Fatal(err)
+		}
+		res := env.authJSON(t, "POST", "/auth/v1/signup", map[string]any{"email": "Owner@example.com", "password": goodPassword}, "")
+		wantStatus(t, res, 200)
+		if b := decode(t, res); b["id"] == owner.ID || b["access_token"] != nil || b["email"] != "owner@example.com" {
+			t.Fatalf("answer = %v", b)
+		}
+		sent, _ := mail.Recent(context.Background(), env.DB, "owner@example.com", 5)
+		if len(sent) != 1 || sent[0].Subject != "Someone tried to sign up with your e-mail" || !strings.Contains(sent[0].Body, "/sign_up?mode=login") {
+			t.Fatalf("mail to the owner = %+v", sent)
+		}
+		if u, _ := env.DB.UserByEmail(context.Background(), "owner@example.com"); u.PasswordHash != "x" {
+			t.Fatal("the existing account was changed")
 		}
 	})
 }

@@ -208,7 +208,7 @@ func (s *Server) signupOfExistingAddress(w http.ResponseWriter, r *http.Request,
 			err = s.mailer.Send(ctx, mail.Message{
 				To: owner.Email, Subject: "Someone tried to sign up with your e-mail", Kind: "signup-existing",
 				Body: "Someone tried to make a new Salaula account with this e-mail address, which already has one.\n\n" +
-					"If it was you, sign in instead: " + s.cfg.PublicURL + "/sign_in\n" +
+					"If it was you, sign in instead: " + s.cfg.PublicURL + "/sign_up?mode=login\n" +
 					"Forgot your password? Reset it there with \"Forgot password?\".\n\n" +
 					"If it was not you, ignore this e-mail: nothing has changed.\n",
 			})
