@@ -3,6 +3,8 @@ module salaula
 go 1.26.8
 
 require (
+	github.com/boombuler/barcode v1.1.0
+	github.com/golang-jwt/jwt/v5 v5.3.1
 	github.com/google/uuid v1.6.0
 	github.com/jackc/pgx/v5 v5.12.0
 	github.com/minio/minio-go/v7 v7.4.1

@@ -12,7 +12,10 @@ import (
 
 	"salaula/internal/config"
 	"salaula/internal/mail"
+	"salaula/internal/mfa"
+	"salaula/internal/seal"
 	"salaula/internal/store"
+	"salaula/internal/token"
 )
 
 // admin runs the operators' subcommands: grant/revoke the operator role,
@@ -38,7 +41,32 @@ func admin(ctx context.Context, args []string, getenv func(string) string, stdou
 			return err
 		}
 		fmt.Fprintf(stdout, "%s: operator role %sed\n", args[1], map[string]string{"grant": "grant", "revoke": "revok"}[args[0]])
+		if args[0] == "grant" {
+			fmt.Fprintln(stdout, "The console needs two-step sign-in: they must enrol an authenticator app (Account > Two-step sign-in, /account/security) and sign in with its code before they can use it.")
+		}
 		return nil
+	case "reset-mfa":
+		if len(args) < 2 || len(args[1]) == 0 || args[1][0] == '-' {
+			return errors.New("admin reset-mfa: missing EMAIL")
+		}
+		db, err := openAdminStore(ctx, "admin reset-mfa", args[2:], getenv, stderr)
+		if err != nil {
+			return err
+		}
+		defer db.Close()
+		n, err := mfa.Reset(ctx, db, normaliseEmail(args[1]))
+		if errors.Is(err, store.ErrNotFound) {
+			return fmt.Errorf("admin reset-mfa: no account has the e-mail %s", args[1])
+		} else if err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "%s: %d second factor(s) removed; they sign in with their password alone until they enrol again\n", args[1], n)
+		return nil
+	case "keys":
+		if len(args) < 2 || args[1] != "rotate" {
+			return errors.New("admin keys: say what to do: rotate")
+		}
+		return rotateKeys(ctx, args[2:], getenv, stdout, stderr)
 	case "export":
 		if len(args) < 2 {
 			return errors.New("admin export: say what to export: waitlist, messages or profiles")
@@ -65,6 +93,47 @@ func admin(ctx context.Context, args []string, getenv func(string) string, stdou
 	default:
 		return fmt.Errorf("admin: unknown subcommand %q", args[0])
 	}
+}
+
+// rotateKeys adds a new access-token signing key, which running servers
+// pick up within a minute; the old keys still verify until their tokens
+// have expired, then are forgotten.
+func rotateKeys(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+	cfg, err := config.Parse("admin keys rotate", args, getenv, stderr)
+	if err != nil {
+		return err
+	}
+	if cfg.JWTSecret != "" {
+		return errors.New("admin keys rotate: SALAULA_JWT_SECRET is set, so tokens are signed with that shared secret (HS256); to rotate, unset it (ES256 keys) or change the secret")
+	}
+	secret, err := cfg.Secret()
+	if err != nil {
+		return err
+	}
+	db, err := openStore(ctx, cfg, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	box, err := seal.New(secret, token.SealPurpose)
+	if err != nil {
+		return err
+	}
+	now := time.Now()
+	if _, err := token.LoadES256(ctx, db, box, cfg.AccessTokenTTL+token.Leeway, now); err != nil {
+		return fmt.Errorf("admin keys rotate: %w", err)
+	}
+	k, err := token.Rotate(ctx, db, box, time.Now())
+	if err != nil {
+		return err
+	}
+	gone, err := db.DeleteSigningKeysRetiredBefore(ctx, now.Add(-cfg.AccessTokenTTL-token.Leeway))
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "new signing key %s; the previous keys verify tokens until %s (access tokens live %s); %d expired key(s) forgotten\n",
+		k.ID, now.Add(cfg.AccessTokenTTL+token.Leeway).UTC().Format(time.RFC3339), cfg.AccessTokenTTL, gone)
+	return nil
 }
 
 // openAdminStore opens and migrates the database named by the flags in args

@@ -32,6 +32,8 @@ Usage:
   salaula admin export messages [--data DIR]                      contact messages as CSV on stdout
   salaula admin export profiles [--data DIR]                      profiles as CSV on stdout
   salaula admin mail --to EMAIL [--limit N] [--data DIR]          the newest e-mails sent to EMAIL (links to open)
+  salaula admin reset-mfa EMAIL [--data DIR]                      remove an account's two-step sign-in (lost phone)
+  salaula admin keys rotate [--data DIR]                          new access-token signing key; old ones verify until their tokens expire
   salaula version                                                 print the version
 
 DATABASE_URL=postgres://... switches every command from SQLite to PostgreSQL.

@@ -25,9 +25,11 @@ type Config struct {
 	DatabaseURL     string        // DATABASE_URL: postgres://... switches the store to PostgreSQL
 	PublicURL       string        // --public-url, SALAULA_PUBLIC_URL: base URL the browser reaches (default http://localhost:PORT)
 	PublicURLSet    bool          // PublicURL was given; otherwise /config.json uses the request's own host
-	JWTSecret       string        // SALAULA_JWT_SECRET: signing secret; default generated into DATA/jwt-secret
+	JWTSecret       string        // SALAULA_JWT_SECRET: shared HS256 signing secret; unset: ES256 keys stored sealed in the database, and a server secret generated into DATA/jwt-secret
 	AccessTokenTTL  time.Duration // SALAULA_ACCESS_TOKEN_TTL: access-token lifetime (1h)
 	ConfirmEmail    bool          // SALAULA_CONFIRM_EMAIL: require e-mail confirmation before sign-in (false)
+	DisableSignup   bool          // SALAULA_DISABLE_SIGNUP: refuse new accounts (signup_disabled), e.g. to open by invitation (false)
+	EmailRateLimit  Rate          // SALAULA_RATE_EMAIL: auth e-mails per address, besides one a minute ("5/1h")
 	SupportEmail    string        // SALAULA_SUPPORT_EMAIL: where contact messages go, shown in the footer
 	MailFrom        string        // SALAULA_MAIL_FROM: sender of outgoing e-mail
 	SMTPURL         string        // SALAULA_SMTP_URL: smtp://user:pass@host:port; empty logs mail instead
@@ -147,6 +149,8 @@ func Parse(name string, args []string, getenv func(string) string, stderr io.Wri
 	}
 	c.ConfirmEmail = boolean("SALAULA_CONFIRM_EMAIL", false)
 	c.TrustProxy = boolean("SALAULA_TRUST_PROXY", false)
+	c.DisableSignup = boolean("SALAULA_DISABLE_SIGNUP", false)
+	c.EmailRateLimit = rate("SALAULA_RATE_EMAIL", "5/1h")
 	c.SupportEmail = env("SALAULA_SUPPORT_EMAIL", "support@salaula.co.zm")
 	c.MailFrom = env("SALAULA_MAIL_FROM", "Salaula <no-reply@salaula.co.zm>")
 	c.AuthRateLimit = rate("SALAULA_RATE_AUTH", "30/5m")

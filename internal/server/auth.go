@@ -32,6 +32,9 @@ const (
 	msgPasswordTooLong     = "Password cannot be longer than 1024 characters"
 	msgPhoneDisabled       = "Phone logins are disabled"
 	msgUnexpected          = "Unexpected failure, please try again"
+	msgSignupDisabled      = "Signups not allowed for this instance"
+	msgAnonymousDisabled   = "Anonymous sign-ins are disabled"
+	msgProviderDisabled    = "Sign-in with other providers is not offered: use your e-mail and password"
 )
 
 // recoveryTTL is how long an e-mailed reset or confirmation link works.
@@ -100,26 +103,37 @@ func (s *Server) issueSession(ctx context.Context, r *http.Request, u *store.Use
 	if err := s.db.StartSession(ctx, sess, method, hashToken(refresh)); err != nil {
 		return nil, err
 	}
-	return s.sessionAnswer(u, sess.ID, method, sess.CreatedAt, refresh)
+	return s.sessionAnswer(ctx, u, sess.ID, store.SessionAuth{Method: method, CreatedAt: sess.CreatedAt, AAL: "aal1"}, refresh)
 }
 
-// sessionAnswer signs a new access token for the session and shapes the answer.
-func (s *Server) sessionAnswer(u *store.User, sessionID, method string, signedInAt time.Time, refresh string) (*sessionJSON, error) {
+// sessionAnswer signs a new access token for the session (its aal and amr
+// from how the session was signed in) and shapes the answer.
+func (s *Server) sessionAnswer(ctx context.Context, u *store.User, sessionID string, auth store.SessionAuth, refresh string) (*sessionJSON, error) {
 	now := s.now()
 	exp := now.Add(s.cfg.AccessTokenTTL)
-	access, err := token.Sign(token.Claims{
-		Issuer: strings.TrimRight(s.cfg.PublicURL, "/") + "/auth/v1", Subject: u.ID, Audience: "authenticated",
+	amr := []token.AMR{{Method: auth.Method, Timestamp: auth.CreatedAt.Unix()}}
+	aal := "aal1"
+	if auth.AAL == "aal2" && auth.MFAAt != nil {
+		aal = "aal2"
+		amr = append([]token.AMR{{Method: "totp", Timestamp: auth.MFAAt.Unix()}}, amr...)
+	}
+	access, err := s.signToken(ctx, token.Claims{
+		Issuer: s.issuer(), Subject: u.ID, Audience: "authenticated",
 		ExpiresAt: exp.Unix(), IssuedAt: now.Unix(), Role: "authenticated", Email: u.Email,
-		SessionID: sessionID, AAL: "aal1", AMR: []token.AMR{{Method: method, Timestamp: signedInAt.Unix()}},
+		SessionID: sessionID, AAL: aal, AMR: amr,
 		AppMetadata:  map[string]any{"provider": "email", "providers": []string{"email"}},
 		UserMetadata: userMetadataMap(u),
-	}, s.secret)
+	})
+	if err != nil {
+		return nil, err
+	}
+	uj, err := s.userAnswer(ctx, u)
 	if err != nil {
 		return nil, err
 	}
 	return &sessionJSON{
 		AccessToken: access, TokenType: "bearer", ExpiresIn: int64(s.cfg.AccessTokenTTL.Seconds()),
-		ExpiresAt: exp.Unix(), RefreshToken: refresh, User: toUserJSON(u),
+		ExpiresAt: exp.Unix(), RefreshToken: refresh, User: uj,
 	}, nil
 }
 
@@ -139,7 +153,7 @@ func (s *Server) handleAuthSettings() http.Handler {
 				"email": true, "facebook": false, "github": false, "gitlab": false, "google": false,
 				"phone": false, "twitter": false,
 			},
-			"disable_signup":     false,
+			"disable_signup":     s.cfg.DisableSignup,
 			"mailer_autoconfirm": !s.cfg.ConfirmEmail,
 			"phone_autoconfirm":  false,
 			"sms_provider":       "",
@@ -154,6 +168,9 @@ type credentials struct {
 	Phone    string         `json:"phone"`
 	Password string         `json:"password"`
 	Data     map[string]any `json:"data"`
+
+	CodeChallenge       string `json:"code_challenge"`
+	CodeChallengeMethod string `json:"code_challenge_method"`
 }
 
 // checkCredentials answers a failure and returns false when a required
@@ -190,8 +207,19 @@ func checkNewPassword(w http.ResponseWriter, pw string) bool {
 // link and answers the user without a session.
 func (s *Server) handleSignup() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if s.cfg.DisableSignup {
+			writeAuthError(w, http.StatusUnprocessableEntity, "signup_disabled", msgSignupDisabled)
+			return
+		}
 		var c credentials
-		if !decodeAuth(w, r, &c) || !checkCredentials(w, &c) {
+		if !decodeAuth(w, r, &c) {
+			return
+		}
+		if strings.TrimSpace(c.Email) == "" && strings.TrimSpace(c.Phone) == "" && c.Password == "" {
+			writeAuthError(w, http.StatusUnprocessableEntity, "anonymous_provider_disabled", msgAnonymousDisabled)
+			return
+		}
+		if !checkCredentials(w, &c) {
 			return
 		}
 		if !plausibleEmail(c.Email) {
@@ -201,6 +229,11 @@ func (s *Server) handleSignup() http.Handler {
 		if !checkNewPassword(w, c.Password) {
 			return
 		}
+		flow, ok := checkPKCE(w, c.CodeChallenge, c.CodeChallengeMethod)
+		if !ok {
+			return
+		}
+		redirectTo := s.safeRedirect(r.URL.Query().Get("redirect_to"), "/sign_up")
 		hash, err := password.Hash(c.Password)
 		if err != nil {
 			s.fail(w, "hash password", err)
@@ -217,6 +250,10 @@ func (s *Server) handleSignup() http.Handler {
 			u.EmailConfirmedAt = &now
 		}
 		err = s.db.CreateUser(r.Context(), u)
+		if errors.Is(err, store.ErrEmailTaken) && s.cfg.ConfirmEmail {
+			s.signupOfExistingAddress(w, r, u, flow, redirectTo)
+			return
+		}
 		if errors.Is(err, store.ErrEmailTaken) {
 			writeAuthError(w, http.StatusUnprocessableEntity, "user_already_exists", msgUserExists)
 			return
@@ -226,9 +263,11 @@ func (s *Server) handleSignup() http.Handler {
 			return
 		}
 		if s.cfg.ConfirmEmail {
-			sentAt, err := s.sendConfirmation(r.Context(), u)
-			if err != nil {
-				s.logger.Error("send confirmation", "err", err)
+			var sentAt *time.Time
+			if s.mailLimiter.allow(u.Email) {
+				if sentAt, err = s.sendConfirmation(r.Context(), u, flow, redirectTo); err != nil {
+					s.logger.Error("send confirmation", "err", err)
+				}
 			}
 			uj := toUserJSON(u)
 			uj.ConfirmationSentAt = sentAt
@@ -244,18 +283,15 @@ func (s *Server) handleSignup() http.Handler {
 	})
 }
 
-// sendConfirmation mails the user a link that confirms the e-mail address.
-func (s *Server) sendConfirmation(ctx context.Context, u *store.User) (*time.Time, error) {
-	tok, err := newOpaqueToken()
+// sendConfirmation mails the user a link that confirms the e-mail address
+// and comes back to redirectTo (with a one-time code when flow is a PKCE flow).
+func (s *Server) sendConfirmation(ctx context.Context, u *store.User, flow *store.FlowState, redirectTo string) (*time.Time, error) {
+	tok, err := s.newLinkToken(ctx, u, store.TokenConfirmation, "signup", flow)
 	if err != nil {
 		return nil, err
 	}
 	now := store.Now()
-	if err := s.db.AddOneTimeToken(ctx, u.ID, store.TokenConfirmation, hashToken(tok), now.Add(recoveryTTL)); err != nil {
-		return nil, err
-	}
-	base := strings.TrimRight(s.cfg.PublicURL, "/")
-	link := base + "/auth/v1/verify?" + url.Values{"token": {tok}, "type": {"signup"}, "redirect_to": {base + "/sign_up"}}.Encode()
+	link := s.cfg.PublicURL + "/auth/v1/verify?" + url.Values{"token": {tok}, "type": {"signup"}, "redirect_to": {redirectTo}}.Encode()
 	err = s.mailer.Send(ctx, mail.Message{
 		To: u.Email, Subject: "Confirm your Salaula account", Kind: "confirmation",
 		Body: "Welcome to Salaula!\n\nOpen this link to confirm your e-mail address and sign in:\n\n" + link +
@@ -271,14 +307,21 @@ func (s *Server) sendConfirmation(ctx context.Context, u *store.User) (*time.Tim
 func (s *Server) handleToken() http.Handler {
 	passwordGrant := s.limitAuth(s.passwordGrant())
 	refreshGrant := s.refreshGrant()
+	pkceGrant := s.limitAuth(s.pkceGrant())
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		switch r.URL.Query().Get("grant_type") {
 		case "password":
 			passwordGrant.ServeHTTP(w, r)
 		case "refresh_token":
 			refreshGrant.ServeHTTP(w, r)
+		case "pkce":
+			pkceGrant.ServeHTTP(w, r)
+		case "id_token":
+			writeAuthError(w, http.StatusBadRequest, "provider_disabled", msgProviderDisabled)
+		case "web3":
+			writeAuthError(w, http.StatusBadRequest, "web3_provider_disabled", msgProviderDisabled)
 		default:
-			writeAuthError(w, http.StatusBadRequest, "validation_failed", "Unsupported grant_type: use password or refresh_token")
+			writeAuthError(w, http.StatusBadRequest, "validation_failed", "Unsupported grant_type: use password, refresh_token or pkce")
 		}
 	})
 }
@@ -378,12 +421,12 @@ func (s *Server) refreshGrant() http.Handler {
 			s.fail(w, "find user", err)
 			return
 		}
-		method, signedInAt, err := s.db.SessionMethod(r.Context(), rot.SessionID)
+		auth, err := s.db.SessionAuthOf(r.Context(), rot.SessionID)
 		if err != nil {
 			s.fail(w, "find session", err)
 			return
 		}
-		sess, err := s.sessionAnswer(u, rot.SessionID, method, signedInAt, next)
+		sess, err := s.sessionAnswer(r.Context(), u, rot.SessionID, auth, next)
 		if err != nil {
 			s.fail(w, "sign token", err)
 			return
@@ -400,7 +443,8 @@ func (s *Server) currentUser(w http.ResponseWriter, r *http.Request) (*token.Cla
 	case errors.Is(err, errNoToken):
 		writeAuthError(w, http.StatusUnauthorized, "no_authorization", "This endpoint requires a valid Bearer token")
 		return nil, nil, false
-	case errors.Is(err, token.ErrMalformed), errors.Is(err, token.ErrExpired), errors.Is(err, errNotUserToken):
+	case errors.Is(err, token.ErrMalformed), errors.Is(err, token.ErrExpired), errors.Is(err, token.ErrClaims),
+		errors.Is(err, token.ErrUnknownKey), errors.Is(err, errNotUserToken):
 		writeAuthError(w, http.StatusForbidden, "bad_jwt", err.Error())
 		return nil, nil, false
 	case errors.Is(err, errSessionEnded):
@@ -429,7 +473,7 @@ func (s *Server) currentUser(w http.ResponseWriter, r *http.Request) (*token.Cla
 func (s *Server) handleGetUser() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if _, u, ok := s.currentUser(w, r); ok {
-			writeAuthJSON(w, http.StatusOK, toUserJSON(u))
+			s.writeUser(w, r, u)
 		}
 	})
 }
@@ -502,7 +546,7 @@ func (s *Server) handleUpdateUser() http.Handler {
 			s.fail(w, "find user", err)
 			return
 		}
-		writeAuthJSON(w, http.StatusOK, toUserJSON(u))
+		s.writeUser(w, r, u)
 	})
 }
 
@@ -536,7 +580,9 @@ func (s *Server) handleLogout() http.Handler {
 func (s *Server) handleRecover() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		var body struct {
-			Email string `json:"email"`
+			Email               string `json:"email"`
+			CodeChallenge       string `json:"code_challenge"`
+			CodeChallengeMethod string `json:"code_challenge_method"`
 		}
 		if !decodeAuth(w, r, &body) {
 			return
@@ -546,6 +592,11 @@ func (s *Server) handleRecover() http.Handler {
 			writeAuthError(w, http.StatusBadRequest, "validation_failed", "Password recovery requires an email")
 			return
 		}
+		flow, ok := checkPKCE(w, body.CodeChallenge, body.CodeChallengeMethod)
+		if !ok {
+			return
+		}
+		redirectTo := s.safeRedirect(r.URL.Query().Get("redirect_to"), "/reset_password")
 		if !plausibleEmail(email) {
 			writeAuthError(w, http.StatusBadRequest, "email_address_invalid", msgEmailInvalid)
 			return
@@ -556,30 +607,26 @@ func (s *Server) handleRecover() http.Handler {
 			return
 		}
 		if u != nil {
-			// Sent after answering, so a slow SMTP server cannot tell by the
-			// answer's timing whether the account exists; a failure is logged.
-			ctx, cancel := context.WithTimeout(context.WithoutCancel(r.Context()), time.Minute)
-			go func() {
-				defer cancel()
-				if err := s.sendRecovery(ctx, u); err != nil {
-					s.logger.Error("send recovery", "err", err)
-				}
-			}()
+			s.mailAfterAnswer(r, "send recovery", func(ctx context.Context) error {
+				return s.sendRecovery(ctx, u, flow, redirectTo)
+			})
 		}
 		writeAuthJSON(w, http.StatusOK, map[string]any{})
 	})
 }
 
 // sendRecovery mails the user a single-use reset link valid for one hour.
-func (s *Server) sendRecovery(ctx context.Context, u *store.User) error {
-	tok, err := newOpaqueToken()
+// In a PKCE flow the link passes by /auth/v1/verify, which sends the
+// browser to redirectTo with a one-time code.
+func (s *Server) sendRecovery(ctx context.Context, u *store.User, flow *store.FlowState, redirectTo string) error {
+	tok, err := s.newLinkToken(ctx, u, store.TokenRecovery, "recovery", flow)
 	if err != nil {
 		return err
 	}
-	if err := s.db.AddOneTimeToken(ctx, u.ID, store.TokenRecovery, hashToken(tok), store.Now().Add(recoveryTTL)); err != nil {
-		return err
+	link := s.cfg.PublicURL + "/reset_password?" + url.Values{"token_hash": {tok}, "type": {"recovery"}}.Encode()
+	if flow != nil {
+		link = s.cfg.PublicURL + "/auth/v1/verify?" + url.Values{"token": {tok}, "type": {"recovery"}, "redirect_to": {redirectTo}}.Encode()
 	}
-	link := strings.TrimRight(s.cfg.PublicURL, "/") + "/reset_password?" + url.Values{"token_hash": {tok}, "type": {"recovery"}}.Encode()
 	return s.mailer.Send(ctx, mail.Message{
 		To: u.Email, Subject: "Reset your Salaula password", Kind: "recovery",
 		Body: "Someone asked to reset the password of your Salaula account.\n\nOpen this link to choose a new password:\n\n" + link +
@@ -663,13 +710,19 @@ func (s *Server) handleVerify() http.Handler {
 func (s *Server) handleVerifyLink() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		q := r.URL.Query()
-		base := strings.TrimRight(s.cfg.PublicURL, "/")
-		target := base + "/sign_up"
-		if rt := q.Get("redirect_to"); rt != "" && (strings.HasPrefix(rt, base+"/") || rt == base) {
-			target = rt
+		def := "/sign_up"
+		if q.Get("type") == "recovery" {
+			def = "/reset_password"
 		}
+		target := s.safeRedirect(q.Get("redirect_to"), def)
 		fragment := url.Values{}
 		typ := q.Get("type")
+		if code, ok := s.verifyPKCELink(w, r, typ, q.Get("token")); ok {
+			w.Header().Set(apiVersionHeader, apiVersion)
+			w.Header().Set("Cache-Control", "no-store")
+			http.Redirect(w, r, withQuery(target, "code", code), http.StatusSeeOther)
+			return
+		}
 		if _, ok := verifyKinds[typ]; !ok || q.Get("token") == "" {
 			fragment.Set("error", "invalid_request")
 			fragment.Set("error_code", "validation_failed")

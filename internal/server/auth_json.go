@@ -1,15 +1,12 @@
 package server
 
 import (
-	"crypto/aes"
-	"crypto/cipher"
-	"crypto/hmac"
+	"context"
 	"crypto/rand"
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/hex"
 	"encoding/json"
-	"errors"
 	"net/http"
 	"time"
 
@@ -84,6 +81,46 @@ type userJSON struct {
 	CreatedAt          time.Time       `json:"created_at"`
 	UpdatedAt          time.Time       `json:"updated_at"`
 	IsAnonymous        bool            `json:"is_anonymous"`
+	Factors            []factorJSON    `json:"factors,omitempty"`
+}
+
+// factorJSON is a second factor as the Supabase Auth API shows it.
+type factorJSON struct {
+	ID               string     `json:"id"`
+	FriendlyName     string     `json:"friendly_name"`
+	FactorType       string     `json:"factor_type"`
+	Status           string     `json:"status"`
+	CreatedAt        time.Time  `json:"created_at"`
+	UpdatedAt        time.Time  `json:"updated_at"`
+	LastChallengedAt *time.Time `json:"last_challenged_at,omitempty"`
+}
+
+func toFactorJSON(f store.Factor) factorJSON {
+	return factorJSON{ID: f.ID, FriendlyName: f.FriendlyName, FactorType: f.Type, Status: f.Status,
+		CreatedAt: f.CreatedAt, UpdatedAt: f.UpdatedAt, LastChallengedAt: f.LastChallengedAt}
+}
+
+// userAnswer shows u with its factors.
+func (s *Server) userAnswer(ctx context.Context, u *store.User) (userJSON, error) {
+	uj := toUserJSON(u)
+	factors, err := s.db.Factors(ctx, u.ID)
+	if err != nil {
+		return uj, err
+	}
+	for _, f := range factors {
+		uj.Factors = append(uj.Factors, toFactorJSON(f))
+	}
+	return uj, nil
+}
+
+// writeUser answers 200 with u and its factors.
+func (s *Server) writeUser(w http.ResponseWriter, r *http.Request, u *store.User) {
+	uj, err := s.userAnswer(r.Context(), u)
+	if err != nil {
+		s.fail(w, "list factors", err)
+		return
+	}
+	writeAuthJSON(w, http.StatusOK, uj)
 }
 
 type appMetadata struct {
@@ -152,45 +189,12 @@ func hashToken(tok string) string {
 	return hex.EncodeToString(sum[:])
 }
 
-// sealer is the AES-GCM cipher that seals a rotated refresh token's
-// successor, keyed from the signing secret so a copy of the database alone
-// reveals no usable token.
-func (s *Server) sealer() (cipher.AEAD, error) {
-	mac := hmac.New(sha256.New, s.secret)
-	mac.Write([]byte("salaula refresh-token successor"))
-	block, err := aes.NewCipher(mac.Sum(nil))
-	if err != nil {
-		return nil, err
-	}
-	return cipher.NewGCM(block)
-}
-
-// seal encrypts a refresh token.
-func (s *Server) seal(tok string) (string, error) {
-	gcm, err := s.sealer()
-	if err != nil {
-		return "", err
-	}
-	nonce := make([]byte, gcm.NonceSize())
-	if _, err := rand.Read(nonce); err != nil {
-		return "", err
-	}
-	return base64.RawStdEncoding.EncodeToString(gcm.Seal(nonce, nonce, []byte(tok), nil)), nil
-}
+// seal encrypts a refresh token's successor, so a copy of the database
+// alone reveals no usable token.
+func (s *Server) seal(tok string) (string, error) { return s.refresh.Seal([]byte(tok)) }
 
 // unseal reverses seal.
 func (s *Server) unseal(sealed string) (string, error) {
-	raw, err := base64.RawStdEncoding.DecodeString(sealed)
-	if err != nil {
-		return "", err
-	}
-	gcm, err := s.sealer()
-	if err != nil {
-		return "", err
-	}
-	if len(raw) < gcm.NonceSize() {
-		return "", errors.New("sealed token too short")
-	}
-	plain, err := gcm.Open(nil, raw[:gcm.NonceSize()], raw[gcm.NonceSize():], nil)
+	plain, err := s.refresh.Open(sealed)
 	return string(plain), err
 }

@@ -15,6 +15,7 @@ import (
 
 	"salaula/internal/config"
 	"salaula/internal/mail"
+	"salaula/internal/seal"
 	"salaula/internal/store"
 	"salaula/internal/token"
 )
@@ -139,7 +140,7 @@ func TestSignupAnswersASession(t *testing.T) {
 			t.Errorf("identities = %v", u["identities"])
 		}
 
-		claims, err := token.Parse(str(body, "access_token"), testSecret, time.Now())
+		claims, err := env.claimsOf(t, str(body, "access_token"))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -183,7 +184,7 @@ func TestSignupRejectsBadInput(t *testing.T) {
 			{"missing password", map[string]any{"email": "a@example.com"}, "", 400, "validation_failed", msgCredentialsRequired},
 			{"missing email", map[string]any{"password": goodPassword}, "", 400, "validation_failed", msgCredentialsRequired},
 			{"blank email", map[string]any{"email": "   ", "password": goodPassword}, "", 400, "validation_failed", msgCredentialsRequired},
-			{"empty object", map[string]any{}, "", 400, "validation_failed", msgCredentialsRequired},
+			{"empty object (an anonymous sign-in)", map[string]any{}, "", 422, "anonymous_provider_disabled", msgAnonymousDisabled},
 			{"phone only", map[string]any{"phone": "+260971234567", "password": goodPassword}, "", 400, "phone_provider_disabled", ""},
 			{"malformed e-mail", map[string]any{"email": "mwila@", "password": goodPassword}, "", 400, "email_address_invalid", msgEmailInvalid},
 			{"e-mail with spaces", map[string]any{"email": "mwi la@example.com", "password": goodPassword}, "", 400, "email_address_invalid", ""},
@@ -300,8 +301,8 @@ func TestRefreshRotates(t *testing.T) {
 		if rt1 == "" || rt1 == rt0 {
 			t.Fatalf("refresh token not rotated: %q -> %q", rt0, rt1)
 		}
-		c0, _ := token.Parse(str(first, "access_token"), testSecret, time.Now())
-		c1, err := token.Parse(str(second, "access_token"), testSecret, time.Now())
+		c0, _ := env.claimsOf(t, str(first, "access_token"))
+		c1, err := env.claimsOf(t, str(second, "access_token"))
 		if err != nil || c1.SessionID != c0.SessionID || c1.Subject != c0.Subject || c1.AMR[0].Method != "password" {
 			t.Fatalf("refreshed claims = %+v, %v", c1, err)
 		}
@@ -390,15 +391,17 @@ func TestGetUser(t *testing.T) {
 			t.Fatalf("GET /user = %v", u)
 		}
 
-		anon, _ := AnonKey(testSecret)
-		claims, _ := token.Parse(access, testSecret, time.Now())
+		anon := env.anonKey(t)
+		claims, _ := env.claimsOf(t, access)
 		expired := *claims
 		expired.IssuedAt, expired.ExpiresAt = time.Now().Add(-2*time.Hour).Unix(), time.Now().Add(-time.Hour).Unix()
-		expiredTok, _ := token.Sign(expired, testSecret)
-		otherSecret, _ := token.Sign(*claims, []byte("another-secret-another-secret-another"))
+		expiredTok := env.sign(t, expired)
+		otherKey, _ := token.NewES256Key(time.Now())
+		otherRing, _ := token.NewKeyring([]*token.Key{otherKey})
+		otherSecret, _ := otherRing.Sign(*claims)
 		gone := *claims
 		gone.Subject = store.NewID()
-		goneTok, _ := token.Sign(gone, testSecret)
+		goneTok := env.sign(t, gone)
 
 		wantAuthError(t, env.do(t, "GET", "/auth/v1/user", nil, nil), 401, "no_authorization", "")
 		wantAuthError(t, env.do(t, "GET", "/auth/v1/user", nil, map[string]string{"Authorization": "Basic abc"}), 401, "no_authorization", "")
@@ -587,7 +590,7 @@ func TestRecoverAndVerify(t *testing.T) {
 		res = env.authJSON(t, "POST", "/auth/v1/verify", map[string]any{"type": "recovery", "token_hash": tok}, "")
 		wantStatus(t, res, 200)
 		s := decode(t, res)
-		claims, err := token.Parse(str(s, "access_token"), testSecret, time.Now())
+		claims, err := env.claimsOf(t, str(s, "access_token"))
 		if err != nil || obj(s, "user")["email"] != "mwila@example.com" || claims.AMR[0].Method != "recovery" || str(s, "refresh_token") == "" {
 			t.Fatalf("verify answer = %v (claims %+v, %v)", s, claims, err)
 		}
@@ -691,7 +694,8 @@ func TestVerifyConfirmationByPost(t *testing.T) {
 }
 
 func TestSealRejectsTampering(t *testing.T) {
-	s := &Server{secret: testSecret}
+	box, _ := seal.New(testSecret, "salaula refresh-token successor")
+	s := &Server{refresh: box}
 	sealed, err := s.seal("refresh-token")
 	if err != nil {
 		t.Fatal(err)
@@ -699,7 +703,8 @@ func TestSealRejectsTampering(t *testing.T) {
 	if got, err := s.unseal(sealed); err != nil || got != "refresh-token" {
 		t.Fatalf("unseal = %q, %v", got, err)
 	}
-	other := &Server{secret: []byte("another-secret-another-secret-another")}
+	otherBox, _ := seal.New([]byte("another-secret-another-secret-another"), "salaula refresh-token successor")
+	other := &Server{refresh: otherBox}
 	for name, f := range map[string]func() (string, error){
 		"other secret": func() (string, error) { return other.unseal(sealed) },
 		"flipped":      func() (string, error) { return s.unseal(flipChar(sealed, 10)) },

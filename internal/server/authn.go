@@ -41,7 +41,10 @@ func (s *Server) authenticate(ctx context.Context, r *http.Request) (*token.Clai
 	if raw == "" {
 		return nil, errNoToken
 	}
-	claims, err := token.Parse(raw, s.secret, s.now())
+	claims, err := s.parseAccessToken(ctx, raw)
+	if errors.Is(err, token.ErrClaims) && claims != nil && claims.Role != "authenticated" {
+		return nil, errNotUserToken // e.g. the anon key
+	}
 	if err != nil {
 		return nil, err
 	}

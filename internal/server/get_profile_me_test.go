@@ -12,7 +12,7 @@ import (
 // callProfileMe invokes get-profile-me as supabase-js does, with an optional bearer token.
 func (e *testEnv) callProfileMe(t *testing.T, bearer string) map[string]any {
 	t.Helper()
-	anon, _ := AnonKey(testSecret)
+	anon := e.anonKey(t)
 	h := map[string]string{"apikey": anon}
 	if bearer != "" {
 		h["Authorization"] = "Bearer " + bearer
@@ -25,7 +25,7 @@ func (e *testEnv) callProfileMe(t *testing.T, bearer string) map[string]any {
 
 func TestGetProfileMeNeedsASession(t *testing.T) {
 	eachEngine(t, nil, func(t *testing.T, env *testEnv) {
-		anon, _ := AnonKey(testSecret)
+		anon := env.anonKey(t)
 		s := env.signUp(t, "mwila@example.com", goodPassword)
 		for name, bearer := range map[string]string{"no token": "", "anon key": anon, "garbage": "x.y.z"} {
 			t.Run(name, func(t *testing.T) {

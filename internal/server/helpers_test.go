@@ -36,6 +36,7 @@ type testEnv struct {
 	Config *config.Config
 	Media  *media.Local
 	Logs   *bytes.Buffer
+	anon   string // the anon key, once asked for
 }
 
 // newTestEnv starts a server on db; tweak may change the config first.

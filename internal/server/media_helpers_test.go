@@ -12,10 +12,8 @@ import (
 	"mime/multipart"
 	"net/http"
 	"testing"
-	"time"
 
 	"salaula/internal/store"
-	"salaula/internal/token"
 )
 
 // testUser is a signed-in account of a test.
@@ -30,11 +28,14 @@ func (u testUser) auth(env *testEnv) map[string]string {
 
 // anonKey returns the server's public anon key.
 func (e *testEnv) anonKey(t *testing.T) string {
-	k, err := AnonKey(testSecret)
-	if err != nil && t != nil {
-		t.Fatal(err)
+	if e.anon == "" {
+		k, err := AnonKey(e.keyring(t))
+		if err != nil {
+			panic(err)
+		}
+		e.anon = k
 	}
-	return k
+	return e.anon
 }
 
 // newUser makes an account with an active session and its access token.
@@ -49,11 +50,8 @@ func newUser(t *testing.T, env *testEnv, email string) testUser {
 	if err := env.DB.CreateSession(ctx, s); err != nil {
 		t.Fatal(err)
 	}
-	tok, err := token.Sign(token.Claims{Subject: u.ID, Role: "authenticated", Audience: "authenticated",
-		SessionID: s.ID, Email: email, ExpiresAt: time.Now().Add(time.Hour).Unix()}, testSecret)
-	if err != nil {
-		t.Fatal(err)
-	}
+	tok := env.sign(t, env.accessClaims(u.ID, s.ID, email))
+	env.anonKey(t) // known before a test closes the database
 	return testUser{ID: u.ID, Email: email, Token: tok}
 }
 

@@ -24,9 +24,15 @@ func (s *Server) handleHealth() http.Handler {
 // one build serves every deployment.
 func (s *Server) handleConfig() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		anon, err := s.anonKey(r.Context())
+		if err != nil {
+			s.logger.Error("sign anon key", "err", err)
+			writeJSON(w, http.StatusServiceUnavailable, map[string]string{"error": msgServiceBusy})
+			return
+		}
 		writeJSON(w, http.StatusOK, map[string]string{
 			"url":          s.publicURL(r),
-			"anonKey":      s.anonKey,
+			"anonKey":      anon,
 			"supportEmail": s.cfg.SupportEmail,
 		})
 	})

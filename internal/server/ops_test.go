@@ -8,11 +8,9 @@ import (
 	"testing"
 
 	"testing/fstest"
-	"time"
 
 	"salaula/internal/config"
 	"salaula/internal/store/storetest"
-	"salaula/internal/token"
 )
 
 type fstestEmpty = fstest.MapFS
@@ -47,7 +45,7 @@ func TestConfigGivesURLAndAnonKey(t *testing.T) {
 		if body["url"] != env.URL {
 			t.Fatalf("url = %v, want %s", body["url"], env.URL)
 		}
-		claims, err := token.Parse(body["anonKey"].(string), testSecret, time.Now())
+		claims, err := env.claimsOf(t, body["anonKey"].(string))
 		if err != nil || claims.Role != "anon" {
 			t.Fatalf("anonKey claims = %+v, %v; want role anon signed by the server", claims, err)
 		}

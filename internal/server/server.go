@@ -4,6 +4,7 @@
 package server
 
 import (
+	"context"
 	"fmt"
 	"io/fs"
 	"log/slog"
@@ -13,16 +14,17 @@ import (
 	"salaula/internal/config"
 	"salaula/internal/mail"
 	"salaula/internal/media"
+	"salaula/internal/mfa"
 	"salaula/internal/ratelimit"
+	"salaula/internal/seal"
 	"salaula/internal/store"
-	"salaula/internal/token"
 )
 
 // Deps are what the server needs from the outside.
 type Deps struct {
 	Config *config.Config
 	DB     *store.DB
-	Secret []byte           // JWT signing secret
+	Secret []byte           // server secret: seals stored secrets and signing keys
 	Mailer mail.Mailer      // outgoing e-mail
 	Media  media.Store      // uploaded files
 	Logger *slog.Logger     // one line per request goes here
@@ -34,18 +36,21 @@ type Deps struct {
 type Server struct {
 	cfg     *config.Config
 	db      *store.DB
-	secret  []byte
 	mailer  mail.Mailer
 	media   media.Store
 	logger  *slog.Logger
 	app     *appFiles
 	metrics *metrics
 	now     func() time.Time
-	anonKey string
+	keys    *keySource // access-token signing keys
+	refresh *seal.Box  // seals rotated refresh tokens' successors
+	factors *seal.Box  // seals TOTP secrets
 
 	authLimiter   *ratelimit.Limiter
 	formLimiter   *ratelimit.Limiter
 	uploadLimiter *ratelimit.Limiter
+	verifyLimiter *ratelimit.Limiter // second-factor codes tried, per person
+	mailLimiter   *mailLimits        // auth e-mails, per address
 }
 
 // New builds the server's handler from its dependencies.
@@ -58,24 +63,24 @@ func New(d Deps) (http.Handler, error) {
 		return nil, fmt.Errorf("load app: %w", err)
 	}
 	s := &Server{
-		cfg: d.Config, db: d.DB, secret: d.Secret, mailer: d.Mailer, media: d.Media,
+		cfg: d.Config, db: d.DB, mailer: d.Mailer, media: d.Media,
 		logger: d.Logger, app: app, metrics: newMetrics(), now: d.Now,
 		authLimiter:   ratelimit.New(d.Config.AuthRateLimit.Count, d.Config.AuthRateLimit.Window),
 		formLimiter:   ratelimit.New(d.Config.FormRateLimit.Count, d.Config.FormRateLimit.Window),
 		uploadLimiter: ratelimit.New(d.Config.UploadRateLimit.Count, d.Config.UploadRateLimit.Window),
+		verifyLimiter: ratelimit.New(10, 5*time.Minute),
+		mailLimiter:   newMailLimits(d.Config.EmailRateLimit),
 	}
-	s.anonKey, err = AnonKey(d.Secret)
-	if err != nil {
+	if s.refresh, err = seal.New(d.Secret, "salaula refresh-token successor"); err != nil {
 		return nil, err
+	}
+	if s.factors, err = seal.New(d.Secret, mfa.SealPurpose); err != nil {
+		return nil, err
+	}
+	if err := s.newKeys(context.Background(), d.Secret); err != nil {
+		return nil, fmt.Errorf("signing keys: %w", err)
 	}
 	mux := http.NewServeMux()
 	s.routes(mux)
 	return s.recoverPanics(s.logRequests(s.securityHeaders(mux))), nil
-}
-
-// AnonKey returns the public anon key: a long-lived JWT with role "anon"
-// signed by secret, as the hosted service issues. It is the same for every
-// instance that shares the secret.
-func AnonKey(secret []byte) (string, error) {
-	return token.Sign(token.Claims{Issuer: "salaula", Role: "anon", IssuedAt: 1_767_225_600, ExpiresAt: 4_102_444_800}, secret)
 }

@@ -1,16 +1,18 @@
-// Package token signs and verifies the HS256 JSON Web Tokens the server hands
-// out: user access tokens (role "authenticated") and the public anon key
-// (role "anon"), shaped like the hosted auth service's so supabase-js reads them.
+// Package token signs and verifies the JSON Web Tokens the server hands out:
+// user access tokens (role "authenticated") and the public anon key (role
+// "anon"), shaped like the hosted auth service's so supabase-js reads them.
+//
+// Tokens are signed with ES256 by a Keyring whose public keys are served as
+// a JWKS (so clients check tokens themselves), or with HS256 and a shared
+// secret when the operator sets one. Every header carries a kid. Parsing
+// accepts only the algorithm the keyring signs with.
 package token
 
 import (
-	"crypto/hmac"
-	"crypto/sha256"
-	"encoding/base64"
-	"encoding/json"
 	"errors"
-	"strings"
 	"time"
+
+	"github.com/golang-jwt/jwt/v5"
 )
 
 // Claims are the fields of a Salaula JWT.
@@ -20,6 +22,7 @@ type Claims struct {
 	Audience     string         `json:"aud,omitempty"`
 	ExpiresAt    int64          `json:"exp,omitempty"`
 	IssuedAt     int64          `json:"iat,omitempty"`
+	NotBefore    int64          `json:"nbf,omitempty"`
 	Role         string         `json:"role"`
 	Email        string         `json:"email,omitempty"`
 	SessionID    string         `json:"session_id,omitempty"`
@@ -31,67 +34,47 @@ type Claims struct {
 }
 
 // AMR is one authentication method reference: how and when the session was
-// authenticated (method "password", "recovery" or "otp").
+// authenticated (method "password", "recovery", "otp" or "totp").
 type AMR struct {
 	Method    string `json:"method"`
 	Timestamp int64  `json:"timestamp"`
+}
+
+func numeric(v int64) *jwt.NumericDate {
+	if v == 0 {
+		return nil
+	}
+	return jwt.NewNumericDate(time.Unix(v, 0))
+}
+
+// The jwt.Claims interface, so the parser checks the registered claims.
+
+func (c *Claims) GetExpirationTime() (*jwt.NumericDate, error) { return numeric(c.ExpiresAt), nil }
+func (c *Claims) GetIssuedAt() (*jwt.NumericDate, error)       { return numeric(c.IssuedAt), nil }
+func (c *Claims) GetNotBefore() (*jwt.NumericDate, error)      { return numeric(c.NotBefore), nil }
+func (c *Claims) GetIssuer() (string, error)                   { return c.Issuer, nil }
+func (c *Claims) GetSubject() (string, error)                  { return c.Subject, nil }
+func (c *Claims) GetAudience() (jwt.ClaimStrings, error) {
+	if c.Audience == "" {
+		return nil, nil
+	}
+	return jwt.ClaimStrings{c.Audience}, nil
 }
 
 // Errors returned by Parse.
 var (
 	ErrMalformed = errors.New("invalid JWT: unable to parse or verify signature")
 	ErrExpired   = errors.New("invalid JWT: token is expired")
+	ErrClaims    = errors.New("invalid JWT: its claims are not those of an access token of this server")
 )
 
-var header = base64.RawURLEncoding.EncodeToString([]byte(`{"alg":"HS256","typ":"JWT"}`))
+// Leeway is how far the clocks of the server and another signer may differ:
+// a token issued (iat) or valid from (nbf) further in the future is refused.
+const Leeway = 30 * time.Second
 
-// Sign returns the compact HS256 JWT of claims signed with secret.
-func Sign(claims Claims, secret []byte) (string, error) {
-	payload, err := json.Marshal(claims)
-	if err != nil {
-		return "", err
-	}
-	unsigned := header + "." + base64.RawURLEncoding.EncodeToString(payload)
-	return unsigned + "." + signature(unsigned, secret), nil
-}
-
-func signature(unsigned string, secret []byte) string {
-	mac := hmac.New(sha256.New, secret)
-	mac.Write([]byte(unsigned))
-	return base64.RawURLEncoding.EncodeToString(mac.Sum(nil))
-}
-
-// Parse verifies tok's HS256 signature with secret and its expiry against now
-// and returns its claims.
-func Parse(tok string, secret []byte, now time.Time) (*Claims, error) {
-	parts := strings.Split(tok, ".")
-	if len(parts) != 3 {
-		return nil, ErrMalformed
-	}
-	hdr, err := base64.RawURLEncoding.DecodeString(parts[0])
-	if err != nil {
-		return nil, ErrMalformed
-	}
-	var h struct {
-		Alg string `json:"alg"`
-	}
-	if json.Unmarshal(hdr, &h) != nil || h.Alg != "HS256" {
-		return nil, ErrMalformed
-	}
-	want := signature(parts[0]+"."+parts[1], secret)
-	if !hmac.Equal([]byte(want), []byte(parts[2])) {
-		return nil, ErrMalformed
-	}
-	payload, err := base64.RawURLEncoding.DecodeString(parts[1])
-	if err != nil {
-		return nil, ErrMalformed
-	}
-	var c Claims
-	if err := json.Unmarshal(payload, &c); err != nil {
-		return nil, ErrMalformed
-	}
-	if c.ExpiresAt != 0 && now.Unix() >= c.ExpiresAt {
-		return nil, ErrExpired
-	}
-	return &c, nil
+// Expect is what an access token must carry besides a good signature.
+type Expect struct {
+	Issuer   string    // iss, exactly
+	Audience string    // aud, e.g. "authenticated"
+	Now      time.Time // the time to check exp, iat and nbf against
 }

@@ -1,57 +1,157 @@
 package token
 
 import (
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"errors"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/golang-jwt/jwt/v5"
 )
 
-func TestSignParseRoundTrip(t *testing.T) {
-	secret := []byte("0123456789abcdef0123456789abcdef")
-	now := time.Unix(1_800_000_000, 0)
-	tok, err := Sign(Claims{Subject: "u1", Role: "authenticated", Audience: "authenticated", SessionID: "s1", ExpiresAt: now.Add(time.Hour).Unix()}, secret)
+var now = time.Unix(1_800_000_000, 0)
+
+func want(now time.Time) *Expect {
+	return &Expect{Issuer: "https://salaula.test/auth/v1", Audience: "authenticated", Now: now}
+}
+
+func access(now time.Time) Claims {
+	return Claims{Issuer: "https://salaula.test/auth/v1", Subject: "u1", Audience: "authenticated", Role: "authenticated",
+		SessionID: "s1", IssuedAt: now.Unix(), ExpiresAt: now.Add(time.Hour).Unix()}
+}
+
+func esRing(t *testing.T) *Keyring {
+	t.Helper()
+	k, err := NewES256Key(now)
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := Parse(tok, secret, now)
+	kr, err := NewKeyring([]*Key{k})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return kr
+}
+
+func TestES256RoundTripHasKid(t *testing.T) {
+	kr := esRing(t)
+	tok, err := kr.Sign(access(now))
+	if err != nil {
+		t.Fatal(err)
+	}
+	parsed, _, err := jwt.NewParser().ParseUnverified(tok, &Claims{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if parsed.Header["alg"] != "ES256" || parsed.Header["kid"] != kr.Current().ID {
+		t.Fatalf("header = %v", parsed.Header)
+	}
+	c, err := kr.Parse(tok, want(now))
 	if err != nil {
 		t.Fatalf("Parse: %v", err)
 	}
-	if c.Subject != "u1" || c.SessionID != "s1" || c.Role != "authenticated" {
+	if c.Subject != "u1" || c.SessionID != "s1" {
 		t.Fatalf("claims = %+v", c)
+	}
+	jwks := kr.JWKS()["keys"]
+	if len(jwks) != 1 || jwks[0].Kid != kr.Current().ID || jwks[0].Kty != "EC" || jwks[0].Crv != "P-256" || len(jwks[0].X) != 43 {
+		t.Fatalf("jwks = %+v", jwks)
+	}
+}
+
+func TestHS256HasKidAndNoPublicKeys(t *testing.T) {
+	kr, err := NewKeyring([]*Key{HS256Key([]byte("0123456789abcdef0123456789abcdef"))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tok, _ := kr.Sign(access(now))
+	p, _, _ := jwt.NewParser().ParseUnverified(tok, &Claims{})
+	if p.Header["alg"] != "HS256" || p.Header["kid"] == "" {
+		t.Fatalf("header = %v", p.Header)
+	}
+	if _, err := kr.Parse(tok, want(now)); err != nil {
+		t.Fatal(err)
+	}
+	if len(kr.JWKS()["keys"]) != 0 {
+		t.Fatal("an HS256 secret must never be published")
+	}
+}
+
+func TestRotationKeepsOldKeyVerifying(t *testing.T) {
+	old, _ := NewES256Key(now.Add(-time.Hour))
+	before, _ := NewKeyring([]*Key{old})
+	oldTok, _ := before.Sign(access(now))
+	retired := now
+	old.RetiredAt = &retired
+	fresh, _ := NewES256Key(now)
+	after, err := NewKeyring([]*Key{old, fresh})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if after.Current().ID != fresh.ID {
+		t.Fatal("the new key must sign")
+	}
+	if _, err := after.Parse(oldTok, want(now)); err != nil {
+		t.Fatalf("token of the retired key: %v", err)
+	}
+	only, _ := NewKeyring([]*Key{fresh})
+	if _, err := only.Parse(oldTok, want(now)); !errors.Is(err, ErrUnknownKey) {
+		t.Fatalf("unknown kid: err = %v", err)
 	}
 }
 
 func TestParseRejectsBadTokens(t *testing.T) {
-	secret := []byte("0123456789abcdef0123456789abcdef")
-	now := time.Unix(1_800_000_000, 0)
-	good, _ := Sign(Claims{Subject: "u1", Role: "authenticated", ExpiresAt: now.Add(time.Hour).Unix()}, secret)
-	expired, _ := Sign(Claims{Subject: "u1", Role: "authenticated", ExpiresAt: now.Add(-time.Second).Unix()}, secret)
+	kr := esRing(t)
+	good, _ := kr.Sign(access(now))
 	parts := strings.Split(good, ".")
+	mk := func(change func(*Claims)) string {
+		c := access(now)
+		change(&c)
+		tok, err := kr.Sign(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return tok
+	}
+	// A token signed with another key under the same kid.
+	other, _ := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	forged := jwt.NewWithClaims(jwt.SigningMethodES256, &Claims{Subject: "u1", ExpiresAt: now.Add(time.Hour).Unix()})
+	forged.Header["kid"] = kr.Current().ID
+	forgedTok, _ := forged.SignedString(other)
+	// HS256 signed with the public key's bytes: the classic algorithm confusion.
+	hs := jwt.NewWithClaims(jwt.SigningMethodHS256, &Claims{Subject: "u1", ExpiresAt: now.Add(time.Hour).Unix()})
+	hs.Header["kid"] = kr.Current().ID
+	hsTok, _ := hs.SignedString([]byte(kr.Current().PublicJWK().X))
+
 	cases := map[string]struct {
 		tok  string
 		want error
 	}{
 		"empty":          {"", ErrMalformed},
 		"two parts":      {parts[0] + "." + parts[1], ErrMalformed},
-		"other secret":   {mustSign(t, []byte("another-secret-another-secret-xx"), now), ErrMalformed},
 		"tampered body":  {parts[0] + "." + parts[1] + "x." + parts[2], ErrMalformed},
 		"alg none":       {"eyJhbGciOiJub25lIn0." + parts[1] + ".", ErrMalformed},
-		"expired":        {expired, ErrExpired},
 		"garbage base64": {"***.***.***", ErrMalformed},
+		"other key":      {forgedTok, ErrMalformed},
+		"hs256 confused": {hsTok, ErrMalformed},
+		"expired":        {mk(func(c *Claims) { c.ExpiresAt = now.Add(-time.Minute).Unix() }), ErrExpired},
+		"no exp":         {mk(func(c *Claims) { c.ExpiresAt = 0 }), ErrClaims},
+		"wrong aud":      {mk(func(c *Claims) { c.Audience = "anon" }), ErrClaims},
+		"no aud":         {mk(func(c *Claims) { c.Audience = "" }), ErrClaims},
+		"wrong iss":      {mk(func(c *Claims) { c.Issuer = "https://evil.test/auth/v1" }), ErrClaims},
+		"future iat":     {mk(func(c *Claims) { c.IssuedAt = now.Add(2 * Leeway).Unix() }), ErrClaims},
+		"future nbf":     {mk(func(c *Claims) { c.NotBefore = now.Add(2 * Leeway).Unix() }), ErrClaims},
 	}
 	for name, tc := range cases {
-		if _, err := Parse(tc.tok, secret, now); err != tc.want {
+		if _, err := kr.Parse(tc.tok, want(now)); !errors.Is(err, tc.want) {
 			t.Errorf("%s: err = %v, want %v", name, err, tc.want)
 		}
 	}
-}
-
-func mustSign(t *testing.T, secret []byte, now time.Time) string {
-	t.Helper()
-	tok, err := Sign(Claims{Subject: "u1", Role: "authenticated", ExpiresAt: now.Add(time.Hour).Unix()}, secret)
-	if err != nil {
-		t.Fatal(err)
+	// Within the skew is fine.
+	if _, err := kr.Parse(mk(func(c *Claims) { c.IssuedAt = now.Add(Leeway / 2).Unix() }), want(now)); err != nil {
+		t.Errorf("iat within the skew: %v", err)
 	}
-	return tok
 }

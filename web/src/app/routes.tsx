@@ -17,6 +17,7 @@ const PrivacyPage = lazy(() => import('../features/public/PrivacyPage'));
 const TermsPage = lazy(() => import('../features/public/TermsPage'));
 const SignInPage = lazy(() => import('../features/auth/SignInPage'));
 const ResetPasswordPage = lazy(() => import('../features/auth/ResetPasswordPage'));
+const SecurityPage = lazy(() => import('../features/auth/SecurityPage'));
 const SelectRolePage = lazy(() => import('../features/auth/SelectRolePage'));
 const SellerSignupPage = lazy(() => import('../features/onboarding/SellerSignupPage'));
 const BuyerSignupPage = lazy(() => import('../features/onboarding/BuyerSignupPage'));
@@ -40,6 +41,7 @@ export const ROUTES: RouteDef[] = [
   { path: '/termsandconditions', page: TermsPage },
   { path: '/sign_up', page: SignInPage },
   { path: '/reset_password', page: ResetPasswordPage },
+  { path: '/account/security', page: SecurityPage },
   { path: '/select_role', page: SelectRolePage },
   { path: '/sellersignup', page: SellerSignupPage },
   { path: '/buyersignup', page: BuyerSignupPage },

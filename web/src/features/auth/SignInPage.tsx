@@ -22,8 +22,10 @@ import { BusyMessage } from './BusyMessage';
 import { EmailField } from './EmailField';
 import { ForgotPasswordForm } from './ForgotPasswordForm';
 import { PasswordField } from './PasswordField';
+import { CodeField } from './CodeField';
+import { isSixDigits, needsSecondStep, verifySecondStep } from './mfa';
 
-type Mode = 'login' | 'signup' | 'forgot';
+type Mode = 'login' | 'signup' | 'forgot' | 'code';
 
 /** Router state another page may pass to /sign_up: a green notice to show (e.g. after a password reset). */
 export interface SignInNotice {
@@ -68,6 +70,8 @@ export default function SignInPage() {
   const [error, setError] = useState(linkError);
   const [success, setSuccess] = useState(notice);
   const [loading, setLoading] = useState(false);
+  const [code, setCode] = useState('');
+  const [codeError, setCodeError] = useState<string | undefined>();
 
   // On load: a signed-in user is sent on; a failed profile call signs out and shows the form.
   useEffect(() => {
@@ -83,6 +87,18 @@ export default function SignInPage() {
       if (!hasSession) {
         setChecking(false);
         return;
+      }
+      try {
+        // Signed in with the password but not yet with the code: ask for it.
+        if (await needsSecondStep()) {
+          if (!cancelled) {
+            setMode('code');
+            setChecking(false);
+          }
+          return;
+        }
+      } catch (err) {
+        console.error('Could not read the assurance level', err);
       }
       try {
         const { role } = await fetchMyProfile();
@@ -153,11 +169,22 @@ export default function SignInPage() {
     }
     try {
       await signIn(email, password);
+      if (await needsSecondStep()) {
+        setMode('code');
+        setPassword('');
+        setLoading(false);
+        return;
+      }
     } catch (err) {
       setError(messageOf(err));
       setLoading(false);
       return;
     }
+    await finishSignIn();
+  }
+
+  /** After sign-in (and the code, when asked): on to the next page. */
+  async function finishSignIn() {
     login();
     try {
       const { role } = await fetchMyProfile();
@@ -166,6 +193,26 @@ export default function SignInPage() {
       setError(`Login successful, but could not fetch profile: ${messageOf(err)}`);
       setLoading(false);
     }
+  }
+
+  async function handleCode(e: FormEvent) {
+    e.preventDefault();
+    if (loading) return;
+    if (!isSixDigits(code)) {
+      setCodeError('Type the 6 digits your authenticator app shows.');
+      return;
+    }
+    setCodeError(undefined);
+    setError('');
+    setLoading(true);
+    try {
+      await verifySecondStep(code.replace(/\s/g, ''));
+    } catch (err) {
+      setError(messageOf(err));
+      setLoading(false);
+      return;
+    }
+    await finishSignIn();
   }
 
   if (checking) {
@@ -182,6 +229,51 @@ export default function SignInPage() {
       <Paper variant="outlined" sx={{ p: { xs: 2.5, sm: 4 } }}>
         {mode === 'forgot' ? (
           <ForgotPasswordForm initialEmail={email} onBack={() => switchMode('login')} />
+        ) : mode === 'code' ? (
+          <Stack component="form" noValidate onSubmit={handleCode} spacing={2.5} aria-label="Two-step sign-in">
+            <Box>
+              <Typography variant="h4" component="h1" sx={{ fontWeight: 800 }}>
+                TWO-STEP SIGN-IN
+              </Typography>
+              <Typography color="text.secondary" sx={{ mt: 0.5 }}>
+                Open your authenticator app and type the 6-digit code it shows for Salaula.
+              </Typography>
+            </Box>
+            {error && <Alert severity="error">{error}</Alert>}
+            <CodeField
+              id="code"
+              value={code}
+              onChange={(v) => {
+                setCode(v);
+                setCodeError(undefined);
+              }}
+              error={codeError}
+              disabled={loading}
+            />
+            <Button
+              type="submit"
+              variant="contained"
+              size="large"
+              disabled={loading}
+              aria-busy={loading}
+              startIcon={loading ? <CircularProgress size={18} color="inherit" aria-hidden /> : undefined}
+              fullWidth
+            >
+              VERIFY
+            </Button>
+            <Link
+              component="button"
+              type="button"
+              variant="body2"
+              onClick={async () => {
+                await signOut();
+                switchMode('login');
+              }}
+              disabled={loading}
+            >
+              Use another account
+            </Link>
+          </Stack>
         ) : (
           <Stack spacing={2.5}>
             <Box>

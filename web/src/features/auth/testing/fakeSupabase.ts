@@ -78,6 +78,20 @@ export function installFakeSupabase(initial: Session | null = null) {
       return { data: { user: s.user, session: s }, error: null };
     }),
     updateUser: vi.fn(async () => ({ data: { user: session?.user ?? makeUser() }, error: null })),
+    // Two-step sign-in: off unless a test says otherwise.
+    mfa: {
+      getAuthenticatorAssuranceLevel: vi.fn(async () => ({
+        data: { currentLevel: 'aal1', nextLevel: 'aal1', currentAuthenticationMethods: [] },
+        error: null as unknown,
+      })),
+      listFactors: vi.fn(async () => ({ data: { all: [] as unknown[], totp: [] as unknown[], phone: [] }, error: null as unknown })),
+      challengeAndVerify: vi.fn(async (): Promise<{ data: unknown; error: unknown }> => ({ data: {}, error: null })),
+      enroll: vi.fn(async () => ({
+        data: { id: 'factor-1', type: 'totp', totp: { qr_code: 'data:image/svg+xml;utf-8,<svg/>', secret: 'JBSWY3DPEHPK3PXP', uri: 'otpauth://totp/Salaula:x' } },
+        error: null as unknown,
+      })),
+      unenroll: vi.fn(async (): Promise<{ data: unknown; error: unknown }> => ({ data: {}, error: null })),
+    },
   };
   const functions = {
     invoke: vi.fn(async (): Promise<{ data: unknown; error: unknown }> => ({ data: { role: null }, error: null })),
@@ -89,6 +103,15 @@ export function installFakeSupabase(initial: Session | null = null) {
     functions,
     emit,
     listenerCount: () => listeners.size,
+    /** withSecondStep makes the account have a verified authenticator app and the session need its code. */
+    withSecondStep() {
+      auth.mfa.getAuthenticatorAssuranceLevel.mockImplementation(async () => ({
+        data: { currentLevel: 'aal1', nextLevel: 'aal2', currentAuthenticationMethods: [] },
+        error: null,
+      }));
+      const factor = { id: 'factor-1', friendly_name: 'Authenticator app', factor_type: 'totp', status: 'verified' };
+      auth.mfa.listFactors.mockImplementation(async () => ({ data: { all: [factor], totp: [factor], phone: [] }, error: null }));
+    },
     /** withRole makes get-profile-me answer this role. */
     withRole(role: string | null) {
       functions.invoke.mockImplementation(async () => ({ data: { user_id: 'u', role }, error: null }));

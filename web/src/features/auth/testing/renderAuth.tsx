@@ -8,6 +8,7 @@ import { render } from '@testing-library/react';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
 import { AuthProvider } from '../AuthProvider';
 import ResetPasswordPage from '../ResetPasswordPage';
+import SecurityPage from '../SecurityPage';
 import SelectRolePage from '../SelectRolePage';
 import SignInPage from '../SignInPage';
 
@@ -25,6 +26,7 @@ export function renderAuth(path: string, { strict = false } = {}) {
           <Route path="/sign_up" element={<SignInPage />} />
           <Route path="/reset_password" element={<ResetPasswordPage />} />
           <Route path="/select_role" element={<SelectRolePage />} />
+          <Route path="/account/security" element={<SecurityPage />} />
           <Route path="*" element={<Elsewhere />} />
         </Routes>
       </MemoryRouter>

@@ -1,0 +1,204 @@
+package server
+
+import (
+	"errors"
+	"net/http"
+	"strings"
+
+	"salaula/internal/mfa"
+	"salaula/internal/store"
+	"salaula/internal/token"
+)
+
+// mfaError answers a rule's error as the hosted service does, or 500.
+func (s *Server) mfaError(w http.ResponseWriter, err error) {
+	switch {
+	case errors.Is(err, mfa.ErrFactorNotFound):
+		writeAuthError(w, http.StatusNotFound, "mfa_factor_not_found", err.Error())
+	case errors.Is(err, mfa.ErrChallengeGone):
+		writeAuthError(w, http.StatusUnprocessableEntity, "mfa_factor_not_found", err.Error())
+	case errors.Is(err, mfa.ErrChallengeExpired):
+		writeAuthError(w, http.StatusUnprocessableEntity, "mfa_challenge_expired", err.Error())
+	case errors.Is(err, mfa.ErrBadCode):
+		writeAuthError(w, http.StatusUnprocessableEntity, "mfa_verification_failed", err.Error())
+	case errors.Is(err, mfa.ErrCodeReused):
+		writeAuthError(w, http.StatusUnprocessableEntity, "mfa_verification_rejected", err.Error())
+	case errors.Is(err, mfa.ErrTooManyFactors):
+		writeAuthError(w, http.StatusUnprocessableEntity, "too_many_enrolled_mfa_factors", err.Error())
+	case errors.Is(err, mfa.ErrNameConflict):
+		writeAuthError(w, http.StatusUnprocessableEntity, "mfa_factor_name_conflict", err.Error())
+	case errors.Is(err, mfa.ErrNameTooLong):
+		writeAuthError(w, http.StatusBadRequest, "validation_failed", err.Error())
+	case errors.Is(err, mfa.ErrInsufficientAAL), errors.Is(err, mfa.ErrNoVerifiedFactor):
+		writeAuthError(w, http.StatusForbidden, "insufficient_aal", err.Error())
+	default:
+		s.fail(w, "mfa", err)
+	}
+}
+
+// handleEnrollFactor adds an unverified TOTP factor and answers its secret,
+// otpauth URI and QR code (SVG; supabase-js makes it a data URI).
+func (s *Server) handleEnrollFactor() http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		claims, u, ok := s.currentUser(w, r)
+		if !ok {
+			return
+		}
+		var body struct {
+			FactorType   string `json:"factor_type"`
+			FriendlyName string `json:"friendly_name"`
+			Issuer       string `json:"issuer"`
+		}
+		if !decodeAuth(w, r, &body) {
+			return
+		}
+		switch body.FactorType {
+		case "totp":
+		case "phone":
+			writeAuthError(w, http.StatusUnprocessableEntity, "mfa_phone_enroll_not_enabled", "MFA enroll is disabled for Phone: use an authenticator app (totp)")
+			return
+		case "webauthn":
+			writeAuthError(w, http.StatusUnprocessableEntity, "mfa_webauthn_enroll_not_enabled", "MFA enroll is disabled for WebAuthn: use an authenticator app (totp)")
+			return
+		default:
+			writeAuthError(w, http.StatusBadRequest, "validation_failed", "factor_type needs to be totp")
+			return
+		}
+		e, err := mfa.Enroll(r.Context(), s.db, s.factors, u, claims.AAL, body.FriendlyName, body.Issuer)
+		if err != nil {
+			s.mfaError(w, err)
+			return
+		}
+		writeAuthJSON(w, http.StatusOK, map[string]any{
+			"id": e.Factor.ID, "type": "totp", "friendly_name": e.Factor.FriendlyName,
+			"totp": map[string]string{"qr_code": e.QRSVG, "secret": e.Secret, "uri": e.URI},
+		})
+	})
+}
+
+// handleChallengeFactor starts a challenge of one of the caller's factors.
+func (s *Server) handleChallengeFactor() http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_, u, ok := s.currentUser(w, r)
+		if !ok {
+			return
+		}
+		if r.ContentLength != 0 {
+			var body struct {
+				Channel string `json:"channel"`
+			}
+			if !decodeAuth(w, r, &body) {
+				return
+			}
+		}
+		id, exp, err := mfa.Challenge(r.Context(), s.db, u.ID, r.PathValue("id"), s.clientIP(r), store.Now())
+		if err != nil {
+			s.mfaError(w, err)
+			return
+		}
+		writeAuthJSON(w, http.StatusOK, map[string]any{"id": id, "type": "totp", "expires_at": exp.Unix()})
+	})
+}
+
+// handleVerifyFactor checks a code against a challenge; when right, the
+// session is raised to aal2 and answered with fresh tokens. Attempts are
+// limited per person (verifyLimiter).
+func (s *Server) handleVerifyFactor() http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		claims, u, ok := s.currentUser(w, r)
+		if !ok {
+			return
+		}
+		var body struct {
+			ChallengeID string `json:"challenge_id"`
+			Code        string `json:"code"`
+		}
+		if !decodeAuth(w, r, &body) {
+			return
+		}
+		if strings.TrimSpace(body.ChallengeID) == "" {
+			writeAuthError(w, http.StatusBadRequest, "validation_failed", "challenge_id is required")
+			return
+		}
+		if strings.TrimSpace(body.Code) == "" {
+			writeAuthError(w, http.StatusBadRequest, "validation_failed", "Code needs to be non-empty")
+			return
+		}
+		if ok, _ := s.verifyLimiter.Allow(u.ID); !ok {
+			writeAuthError(w, http.StatusTooManyRequests, "over_request_rate_limit", "Too many codes tried. Please wait a few minutes and try again.")
+			return
+		}
+		ctx := r.Context()
+		err := mfa.Verify(ctx, s.db, s.factors, u.ID, claims.SessionID, r.PathValue("id"), body.ChallengeID, body.Code, store.Now())
+		if err != nil {
+			s.mfaError(w, err)
+			return
+		}
+		s.answerRaisedSession(w, r, u, claims)
+	})
+}
+
+// answerRaisedSession answers new tokens of the caller's session after its
+// assurance level changed: a new refresh token replaces the active one.
+func (s *Server) answerRaisedSession(w http.ResponseWriter, r *http.Request, u *store.User, claims *token.Claims) {
+	ctx := r.Context()
+	refresh, err := newOpaqueToken()
+	if err != nil {
+		s.fail(w, "new token", err)
+		return
+	}
+	sealed, err := s.seal(refresh)
+	if err != nil {
+		s.fail(w, "seal token", err)
+		return
+	}
+	if err := s.db.ReplaceRefreshToken(ctx, claims.SessionID, u.ID, hashToken(refresh), sealed, store.Now()); err != nil {
+		s.fail(w, "replace refresh token", err)
+		return
+	}
+	auth, err := s.db.SessionAuthOf(ctx, claims.SessionID)
+	if err != nil {
+		s.fail(w, "find session", err)
+		return
+	}
+	sess, err := s.sessionAnswer(ctx, u, claims.SessionID, auth, refresh)
+	if err != nil {
+		s.fail(w, "sign token", err)
+		return
+	}
+	writeAuthJSON(w, http.StatusOK, sess)
+}
+
+// handleUnenrollFactor removes one of the caller's factors (a verified one
+// only from an aal2 session).
+func (s *Server) handleUnenrollFactor() http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		claims, u, ok := s.currentUser(w, r)
+		if !ok {
+			return
+		}
+		id := r.PathValue("id")
+		if err := mfa.Unenroll(r.Context(), s.db, u.ID, id, claims.AAL); err != nil {
+			s.mfaError(w, err)
+			return
+		}
+		writeAuthJSON(w, http.StatusOK, map[string]string{"id": id})
+	})
+}
+
+// requireAAL2 is the operator rule for the founders' console (/admin/v1):
+// the caller must be signed in, have a verified second factor and have
+// passed it in this session. It answers 401/403 itself (403
+// insufficient_aal with a message saying what to do) and returns false
+// when the caller may not go on. The operator-role check is the console's.
+func (s *Server) requireAAL2(w http.ResponseWriter, r *http.Request) (*token.Claims, *store.User, bool) {
+	claims, u, ok := s.currentUser(w, r)
+	if !ok {
+		return nil, nil, false
+	}
+	if err := mfa.RequireAAL2(r.Context(), s.db, u.ID, claims.AAL); err != nil {
+		s.mfaError(w, err)
+		return nil, nil, false
+	}
+	return claims, u, true
+}

@@ -1,0 +1,76 @@
+package token
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"salaula/internal/seal"
+	"salaula/internal/store"
+)
+
+// SealPurpose names the key that seals private signing keys at rest.
+const SealPurpose = "salaula signing keys"
+
+// LoadES256 returns the keyring of the ES256 keys stored in db, their
+// private halves opened with box. When no key is stored yet (first start)
+// it makes and stores one. A key retired more than keep ago (so every token
+// it signed has expired) is left out.
+func LoadES256(ctx context.Context, db *store.DB, box *seal.Box, keep time.Duration, now time.Time) (*Keyring, error) {
+	stored, err := db.SigningKeys(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if len(stored) == 0 {
+		if _, err := addKey(ctx, db, box, now, false); err != nil {
+			return nil, err
+		}
+		if stored, err = db.SigningKeys(ctx); err != nil {
+			return nil, err
+		}
+	}
+	var keys []*Key
+	for _, sk := range stored {
+		if sk.RetiredAt != nil && now.Sub(*sk.RetiredAt) > keep {
+			continue
+		}
+		if sk.Alg != "ES256" {
+			return nil, fmt.Errorf("signing key %s: unsupported algorithm %s", sk.ID, sk.Alg)
+		}
+		der, err := box.Open(sk.PrivateSealed)
+		if err != nil {
+			return nil, fmt.Errorf("signing key %s: %w (was the server secret in DATA/jwt-secret changed?)", sk.ID, err)
+		}
+		priv, err := ParseES256Private(der)
+		if err != nil {
+			return nil, fmt.Errorf("signing key %s: %w", sk.ID, err)
+		}
+		keys = append(keys, &Key{ID: sk.ID, Alg: "ES256", Private: priv, CreatedAt: sk.CreatedAt, RetiredAt: sk.RetiredAt})
+	}
+	return NewKeyring(keys)
+}
+
+// Rotate makes a new ES256 key that signs from now on; the keys it replaces
+// are retired, and still verify until their tokens have expired.
+func Rotate(ctx context.Context, db *store.DB, box *seal.Box, now time.Time) (*Key, error) {
+	return addKey(ctx, db, box, now, true)
+}
+
+func addKey(ctx context.Context, db *store.DB, box *seal.Box, now time.Time, retireOthers bool) (*Key, error) {
+	k, err := NewES256Key(now.UTC().Truncate(time.Microsecond))
+	if err != nil {
+		return nil, err
+	}
+	der, err := k.MarshalPrivate()
+	if err != nil {
+		return nil, err
+	}
+	sealed, err := box.Seal(der)
+	if err != nil {
+		return nil, err
+	}
+	jwk, _ := json.Marshal(k.PublicJWK())
+	err = db.AddSigningKey(ctx, store.SigningKey{ID: k.ID, Alg: k.Alg, PrivateSealed: sealed, PublicJWK: string(jwk), CreatedAt: k.CreatedAt}, retireOthers)
+	return k, err
+}

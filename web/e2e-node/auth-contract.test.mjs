@@ -1,0 +1,249 @@
+// The rest of the auth contract with the real supabase-js (from npm) against
+// a running `salaula serve`: PKCE links with exchangeCodeForSession, TOTP
+// two-step sign-in (auth.mfa), getClaims() checked locally with the JWKS,
+// a key rotation, and resend().
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { createHmac } from 'node:crypto';
+import { after, before, test } from 'node:test';
+import { createClient } from '@supabase/supabase-js';
+import { binary, configOf, startServer } from './server.mjs';
+
+let server;
+let cfg;
+before(async () => {
+  server = await startServer({ SALAULA_CONFIRM_EMAIL: 'true', SALAULA_RATE_EMAIL: 'off' });
+  cfg = await configOf(server.url);
+});
+after(async () => {
+  await server?.stop();
+});
+
+let counter = 0;
+const freshEmail = () => `bupe.${Date.now()}.${counter++}@example.com`;
+const PASSWORD = 'chitenge-lusaka-42';
+
+/** An in-memory storage, so the PKCE code verifier survives between calls. */
+function memoryStorage() {
+  const m = new Map();
+  return { getItem: (k) => m.get(k) ?? null, setItem: (k, v) => void m.set(k, v), removeItem: (k) => void m.delete(k) };
+}
+
+function client(opts = {}) {
+  return createClient(cfg.url, cfg.anonKey, {
+    auth: { persistSession: true, storage: memoryStorage(), autoRefreshToken: false, detectSessionInUrl: false, ...opts },
+  });
+}
+
+/** The newest link e-mailed to addr, read with `salaula admin mail`. */
+async function lastLink(addr, notBefore = '') {
+  for (let i = 0; i < 50; i++) {
+    const out = execFileSync(binary, ['admin', 'mail', '--to', addr, '--limit', '1', '--data', server.dataDir], { encoding: 'utf8' });
+    const link = out.match(/https?:\/\/\S+/)?.[0];
+    if (link && link !== notBefore) return link;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`no new e-mail to ${addr}`);
+}
+
+/** Opens an e-mailed /auth/v1/verify link and returns where it sends the browser. */
+async function openLink(link) {
+  const res = await fetch(link.replace(/^https?:\/\/[^/]+/, server.url), { redirect: 'manual' });
+  assert.equal(res.status, 303);
+  return new URL(res.headers.get('location'));
+}
+
+/** RFC 6238 code of a base32 secret at time t (ms). */
+function totp(secret, t = Date.now()) {
+  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
+  let bits = '';
+  for (const c of secret) bits += alphabet.indexOf(c).toString(2).padStart(5, '0');
+  const key = Buffer.from(bits.match(/.{8}/g).map((b) => parseInt(b, 2)));
+  const msg = Buffer.alloc(8);
+  msg.writeBigUInt64BE(BigInt(Math.floor(t / 30000)));
+  const h = createHmac('sha1', key).update(msg).digest();
+  const o = h[h.length - 1] & 0xf;
+  return String((h.readUInt32BE(o) & 0x7fffffff) % 1_000_000).padStart(6, '0');
+}
+
+test('PKCE sign-up confirmation: the e-mailed link carries a one-time code, exchanged once', async () => {
+  const supabase = client({ flowType: 'pkce' });
+  const email = freshEmail();
+  const { data, error } = await supabase.auth.signUp({ email, password: PASSWORD, options: { emailRedirectTo: `${server.url}/sign_up` } });
+  assert.equal(error, null);
+  assert.equal(data.session, null, 'no session before the address is confirmed');
+  const to = await openLink(await lastLink(email));
+  const code = to.searchParams.get('code');
+  assert.ok(code, `a code in ${to}`);
+  assert.equal(to.hash, '', 'no tokens in the URL');
+  const ex = await supabase.auth.exchangeCodeForSession(code);
+  assert.equal(ex.error, null);
+  assert.equal(ex.data.user.email, email);
+  assert.ok(ex.data.user.email_confirmed_at);
+  const again = await client({ flowType: 'pkce' }).auth.exchangeCodeForSession(code);
+  assert.ok(again.error, 'the code works once');
+});
+
+test('PKCE password reset: exchangeCodeForSession answers a recovery session that can set the password', async () => {
+  const email = freshEmail();
+  // An account, confirmed through its link.
+  await client().auth.signUp({ email, password: PASSWORD });
+  const confirm = await openLink(await lastLink(email));
+  assert.match(confirm.hash, /access_token=/);
+
+  const supabase = client({ flowType: 'pkce' });
+  const events = [];
+  supabase.auth.onAuthStateChange((e) => events.push(e));
+  const before = await lastLink(email);
+  const { error } = await supabase.auth.resetPasswordForEmail(email, { redirectTo: `${server.url}/reset_password` });
+  assert.equal(error, null);
+  const to = await openLink(await lastLink(email, before));
+  assert.equal(to.pathname, '/reset_password');
+  const ex = await supabase.auth.exchangeCodeForSession(to.searchParams.get('code'));
+  assert.equal(ex.error, null);
+  assert.equal(ex.data.redirectType, 'recovery');
+  assert.ok(events.includes('PASSWORD_RECOVERY'));
+  assert.equal((await supabase.auth.updateUser({ password: 'new-kabwata-77' })).error, null);
+  const signIn = await client().auth.signInWithPassword({ email, password: 'new-kabwata-77' });
+  assert.equal(signIn.error, null);
+});
+
+test('a wrong code verifier is refused with the hosted error code', async () => {
+  const supabase = client({ flowType: 'pkce' });
+  const email = freshEmail();
+  await supabase.auth.signUp({ email, password: PASSWORD });
+  const code = (await openLink(await lastLink(email))).searchParams.get('code');
+  const other = client({ flowType: 'pkce' });
+  await other.auth.signUp({ email: freshEmail(), password: PASSWORD }); // leaves its own verifier
+  const { error } = await other.auth.exchangeCodeForSession(code);
+  assert.equal(error?.code, 'bad_code_verifier');
+});
+
+/** A confirmed, signed-in client. */
+async function signedIn() {
+  const email = freshEmail();
+  await client().auth.signUp({ email, password: PASSWORD });
+  await openLink(await lastLink(email));
+  const supabase = client();
+  const { error } = await supabase.auth.signInWithPassword({ email, password: PASSWORD });
+  assert.equal(error, null);
+  return { supabase, email };
+}
+
+test('two-step sign-in: enroll, scan, challenge, verify, AAL, reused code refused, unenroll', async () => {
+  const { supabase, email } = await signedIn();
+  let aal = (await supabase.auth.mfa.getAuthenticatorAssuranceLevel()).data;
+  assert.deepEqual([aal.currentLevel, aal.nextLevel], ['aal1', 'aal1']);
+
+  const { data: f, error } = await supabase.auth.mfa.enroll({ factorType: 'totp', friendlyName: 'My phone' });
+  assert.equal(error, null);
+  assert.match(f.totp.qr_code, /^data:image\/svg\+xml;utf-8,<svg/);
+  assert.match(f.totp.uri, /^otpauth:\/\/totp\/Salaula:/);
+  const code = totp(f.totp.secret);
+  const { data: ch } = await supabase.auth.mfa.challenge({ factorId: f.id });
+  const events = [];
+  supabase.auth.onAuthStateChange((e) => events.push(e));
+  const v = await supabase.auth.mfa.verify({ factorId: f.id, challengeId: ch.id, code });
+  assert.equal(v.error, null);
+  assert.ok(events.includes('MFA_CHALLENGE_VERIFIED'));
+  aal = (await supabase.auth.mfa.getAuthenticatorAssuranceLevel()).data;
+  assert.deepEqual([aal.currentLevel, aal.nextLevel], ['aal2', 'aal2']);
+  assert.equal(aal.currentAuthenticationMethods[0].method, 'totp');
+  const factors = (await supabase.auth.mfa.listFactors()).data;
+  assert.equal(factors.totp.length, 1);
+
+  // Signing in again: aal1 with aal2 next, the same code is refused, the next one works.
+  const again = client();
+  await again.auth.signInWithPassword({ email, password: PASSWORD });
+  aal = (await again.auth.mfa.getAuthenticatorAssuranceLevel()).data;
+  assert.deepEqual([aal.currentLevel, aal.nextLevel], ['aal1', 'aal2']);
+  const reused = await again.auth.mfa.challengeAndVerify({ factorId: f.id, code });
+  assert.equal(reused.error?.code, 'mfa_verification_rejected');
+  const next = await again.auth.mfa.challengeAndVerify({ factorId: f.id, code: totp(f.totp.secret, Date.now() + 30000) });
+  assert.equal(next.error, null);
+
+  const un = await again.auth.mfa.unenroll({ factorId: f.id });
+  assert.equal(un.error, null);
+  assert.equal((await again.auth.mfa.listFactors()).data.all.length, 0);
+});
+
+test('getClaims() checks the token locally: works with the server cut off after the first key-set fetch', async () => {
+  const { supabase } = await signedIn();
+  let calls = 0;
+  let cut = false;
+  const counting = createClient(cfg.url, cfg.anonKey, {
+    auth: { persistSession: false, autoRefreshToken: false },
+    global: {
+      fetch: (url, init) => {
+        calls++;
+        if (cut) return Promise.reject(new TypeError('network down'));
+        return fetch(url, init);
+      },
+    },
+  });
+  const token = (await supabase.auth.getSession()).data.session.access_token;
+  const first = await counting.auth.getClaims(token);
+  assert.equal(first.error, null);
+  assert.equal(first.data.header.alg, 'ES256');
+  assert.ok(first.data.header.kid);
+  assert.equal(first.data.claims.aud, 'authenticated');
+  assert.equal(calls, 1, 'one fetch of the key set');
+  cut = true;
+  const second = await counting.auth.getClaims(token);
+  assert.equal(second.error, null, 'no network needed');
+  assert.equal(calls, 1);
+});
+
+test('a token signed before a key rotation is still accepted; an unknown kid is refused', async () => {
+  const { supabase } = await signedIn();
+  const token = (await supabase.auth.getSession()).data.session.access_token;
+  const out = execFileSync(binary, ['admin', 'keys', 'rotate', '--data', server.dataDir], { encoding: 'utf8' });
+  assert.match(out, /new signing key/);
+  const fresh = client();
+  const claims = await fresh.auth.getClaims(token);
+  assert.equal(claims.error, null, 'old token verifies against the served key set');
+  const user = await fresh.auth.getUser(token);
+  assert.equal(user.error, null, 'and the server accepts it');
+  // The server reloads its keys for the key set at most every 5 seconds.
+  let keys = [];
+  for (let i = 0; i < 40 && keys.length < 2; i++) {
+    keys = (await (await fetch(`${server.url}/auth/v1/.well-known/jwks.json`)).json()).keys;
+    if (keys.length < 2) await new Promise((r) => setTimeout(r, 250));
+  }
+  assert.equal(keys.length, 2, 'old and new public keys served');
+
+  const [h, p, s] = token.split('.');
+  const header = JSON.parse(Buffer.from(h, 'base64url'));
+  const unknown = Buffer.from(JSON.stringify({ ...header, kid: 'not-a-key-of-ours' })).toString('base64url');
+  const bad = await client().auth.getClaims(`${unknown}.${p}.${s}`);
+  assert.ok(bad.error, 'unknown kid refused by the client');
+  const res = await fetch(`${server.url}/auth/v1/user`, { headers: { apikey: cfg.anonKey, Authorization: `Bearer ${unknown}.${p}.${s}` } });
+  assert.equal(res.status, 403);
+});
+
+test('resend() mails a new confirmation link that works', async () => {
+  const supabase = client();
+  const email = freshEmail();
+  await supabase.auth.signUp({ email, password: PASSWORD });
+  const first = await lastLink(email);
+  const { error } = await supabase.auth.resend({ type: 'signup', email });
+  assert.equal(error, null);
+  const second = await lastLink(email, first);
+  assert.notEqual(second, first);
+  const to = await openLink(second);
+  assert.match(to.hash, /access_token=/);
+  const signIn = await client().auth.signInWithPassword({ email, password: PASSWORD });
+  assert.equal(signIn.error, null, 'confirmed by the resent link');
+  const unknown = await supabase.auth.resend({ type: 'signup', email: freshEmail() });
+  assert.equal(unknown.error, null, 'an unknown address gets the same answer');
+});
+
+test('calls we do not offer answer the hosted disabled-feature codes', async () => {
+  const supabase = client();
+  assert.equal((await supabase.auth.signInWithOtp({ email: freshEmail() })).error?.code, 'otp_disabled');
+  assert.equal((await supabase.auth.signInWithOtp({ phone: '+260971234567' })).error?.code, 'phone_provider_disabled');
+  assert.equal((await supabase.auth.signInAnonymously()).error?.code, 'anonymous_provider_disabled');
+  assert.equal((await supabase.auth.signInWithSSO({ domain: 'example.com' })).error?.code, 'sso_provider_disabled');
+  const { supabase: s } = await signedIn();
+  assert.equal((await s.auth.mfa.enroll({ factorType: 'phone', phone: '+260971234567' })).error?.code, 'mfa_phone_enroll_not_enabled');
+});

@@ -1,0 +1,83 @@
+import { createHmac } from 'node:crypto';
+import AxeBuilder from '@axe-core/playwright';
+import { expect as baseExpect, test, type Page } from '@playwright/test';
+
+/**
+ * Two-step sign-in in Chromium on a 360 px phone against the real
+ * `salaula serve`: a person turns it on at /account/security (QR code and
+ * key), signs out, and signs in again with password and code.
+ */
+
+const expect = baseExpect.configure({ timeout: 15_000 });
+test.describe.configure({ timeout: 120_000 });
+
+const PASSWORD = 'Chitenge-Market-77';
+
+/** RFC 6238 code of a base32 secret at time t (ms), as an authenticator app computes it. */
+function totp(secret: string, t: number): string {
+  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
+  let bits = '';
+  for (const c of secret) bits += alphabet.indexOf(c).toString(2).padStart(5, '0');
+  const key = Buffer.from((bits.match(/.{8}/g) ?? []).map((b) => parseInt(b, 2)));
+  const msg = Buffer.alloc(8);
+  msg.writeBigUInt64BE(BigInt(Math.floor(t / 30000)));
+  const h = createHmac('sha1', key).update(msg).digest();
+  const o = h[h.length - 1] & 0xf;
+  return String((h.readUInt32BE(o) & 0x7fffffff) % 1_000_000).padStart(6, '0');
+}
+
+async function signIn(page: Page, email: string) {
+  await page.goto('/sign_up?mode=login');
+  await expect(page.getByRole('heading', { name: 'WELCOME BACK!' })).toBeVisible();
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
+  await page.getByRole('button', { name: 'SIGN IN' }).click();
+}
+
+async function fitsTheScreen(page: Page) {
+  const width = await page.evaluate(() => document.documentElement.scrollWidth);
+  expect(width).toBeLessThanOrEqual(360);
+}
+
+test('a person turns on two-step sign-in on a phone, signs out, and signs in with password and code', async ({ page, request }) => {
+  await page.setViewportSize({ width: 360, height: 740 });
+  const email = `twostep-${Date.now()}@example.com`;
+  const key = ((await (await request.get('/config.json')).json()) as { anonKey: string }).anonKey;
+  const res = await request.post('/auth/v1/signup', { headers: { apikey: key, 'Content-Type': 'application/json' }, data: { email, password: PASSWORD } });
+  expect(res.status()).toBe(200);
+
+  await signIn(page, email);
+  await expect(page).toHaveURL(/\/select_role$/);
+  await page.goto('/account/security');
+  await expect(page.getByText('Two-step sign-in is off.')).toBeVisible();
+  await page.getByRole('button', { name: 'TURN ON TWO-STEP SIGN-IN' }).click();
+  const qr = page.getByRole('img', { name: 'QR code to scan with your authenticator app' });
+  await expect(qr).toBeVisible();
+  expect(await qr.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(0);
+  const secret = (await page.getByTestId('totp-secret').textContent())?.trim() ?? '';
+  expect(secret).toMatch(/^[A-Z2-7]{32}$/);
+  await fitsTheScreen(page);
+  const axe = await new AxeBuilder({ page }).analyze();
+  expect(axe.violations.map((v) => v.id)).toEqual([]);
+
+  const enrolledAt = Date.now();
+  await page.getByLabel('6-digit code').fill(totp(secret, enrolledAt));
+  await page.getByRole('button', { name: 'TURN ON' }).click();
+  await expect(page.getByRole('status')).toHaveText(/Two-step sign-in is on\./);
+
+  await page.goto('/index');
+  await page.getByRole('button', { name: 'Sign out' }).click();
+  // Signed out: the page behind sign-in sends the visitor away.
+  await expect(page).not.toHaveURL(/\/index$/);
+
+  await signIn(page, email);
+  await expect(page.getByRole('heading', { name: 'TWO-STEP SIGN-IN' })).toBeVisible();
+  await fitsTheScreen(page);
+  // A code already used is refused; the app's next code works (one step of drift).
+  await page.getByLabel('6-digit code').fill(totp(secret, enrolledAt));
+  await page.getByRole('button', { name: 'VERIFY' }).click();
+  await expect(page.getByRole('alert')).toContainText('already used');
+  await page.getByLabel('6-digit code').fill(totp(secret, enrolledAt + 30_000));
+  await page.getByRole('button', { name: 'VERIFY' }).click();
+  await expect(page).toHaveURL(/\/select_role$/);
+});
