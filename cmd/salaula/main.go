@@ -32,6 +32,8 @@ Usage:
   salaula admin export messages [--data DIR]                      contact messages as CSV on stdout
   salaula admin export profiles [--data DIR]                      profiles as CSV on stdout
   salaula admin mail --to EMAIL [--limit N] [--data DIR]          the newest e-mails sent to EMAIL (links to open)
+  salaula admin user export EMAIL [--data DIR]                   everything held about an account, as JSON on stdout
+  salaula admin user delete EMAIL [--data DIR]                   delete an account and everything held about it
   salaula version                                                 print the version
 
 DATABASE_URL=postgres://... switches every command from SQLite to PostgreSQL.

@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"time"
 
+	"salaula/internal/account"
 	"salaula/internal/config"
 	"salaula/internal/mail"
 	"salaula/internal/media"
@@ -42,6 +43,7 @@ type Server struct {
 	metrics *metrics
 	now     func() time.Time
 	anonKey string
+	account *account.Rules
 
 	authLimiter   *ratelimit.Limiter
 	formLimiter   *ratelimit.Limiter
@@ -64,6 +66,7 @@ func New(d Deps) (http.Handler, error) {
 		formLimiter:   ratelimit.New(d.Config.FormRateLimit.Count, d.Config.FormRateLimit.Window),
 		uploadLimiter: ratelimit.New(d.Config.UploadRateLimit.Count, d.Config.UploadRateLimit.Window),
 	}
+	s.account = &account.Rules{DB: d.DB, Media: d.Media, Mailer: d.Mailer, SupportEmail: d.Config.SupportEmail, Logger: d.Logger, Now: d.Now}
 	s.anonKey, err = AnonKey(d.Secret)
 	if err != nil {
 		return nil, err
