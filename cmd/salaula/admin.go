@@ -23,7 +23,7 @@ import (
 func admin(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
 	if len(args) == 0 {
 		fmt.Fprint(stderr, usage)
-		return errors.New("admin: missing subcommand (grant, revoke, export or mail)")
+		return errors.New("admin: missing subcommand (grant, revoke, export, mail or user)")
 	}
 	switch args[0] {
 	case "grant", "revoke":
@@ -90,6 +90,8 @@ func admin(ctx context.Context, args []string, getenv func(string) string, stdou
 		return exportCSV(ctx, db, args[1], *program, stdout)
 	case "mail":
 		return printMail(ctx, args[1:], getenv, stdout, stderr)
+	case "user":
+		return adminUser(ctx, args[1:], getenv, stdout, stderr)
 	default:
 		return fmt.Errorf("admin: unknown subcommand %q", args[0])
 	}

@@ -34,6 +34,8 @@ Usage:
   salaula admin mail --to EMAIL [--limit N] [--data DIR]          the newest e-mails sent to EMAIL (links to open)
   salaula admin reset-mfa EMAIL [--data DIR]                      remove an account's two-step sign-in (lost phone)
   salaula admin keys rotate [--data DIR]                          new access-token signing key; old ones verify until their tokens expire
+  salaula admin user export EMAIL [--data DIR]                   everything held about an account, as JSON on stdout
+  salaula admin user delete EMAIL [--data DIR]                   delete an account and everything held about it
   salaula version                                                 print the version
 
 DATABASE_URL=postgres://... switches every command from SQLite to PostgreSQL.

@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"salaula/internal/account"
 	"salaula/internal/config"
 	"salaula/internal/mail"
 	"salaula/internal/media"
@@ -22,6 +23,10 @@ import (
 
 // appFS is the app the server serves; tests replace it.
 var appFS = func() fs.FS { return webapp.FS() }
+
+// sweepInterval is how often the server removes what the retention policy
+// no longer allows to keep (internal/account).
+const sweepInterval = time.Hour
 
 // openStore opens and migrates the configured database.
 func openStore(ctx context.Context, cfg *config.Config, logger *slog.Logger) (*store.DB, error) {
@@ -74,6 +79,8 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	if err != nil {
 		return err
 	}
+	rules := &account.Rules{DB: db, Media: mediaStore, Mailer: mailer, SupportEmail: cfg.SupportEmail, Logger: logger}
+	go rules.SweepEvery(ctx, account.DefaultRetention(cfg.ConfirmEmail), sweepInterval)
 	ln, err := net.Listen("tcp", cfg.HTTPAddr)
 	if err != nil {
 		return err

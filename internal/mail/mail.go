@@ -127,3 +127,23 @@ func Recent(ctx context.Context, db *store.DB, to string, limit int) ([]Sent, er
 	}
 	return out, rows.Err()
 }
+
+// DeleteBefore removes the recorded messages older than t (the retention
+// of the outbox) and returns how many went.
+func DeleteBefore(ctx context.Context, db *store.DB, t time.Time) (int64, error) {
+	res, err := db.Exec(ctx, `DELETE FROM outbox_emails WHERE created_at < ?`, t)
+	if err != nil {
+		return 0, err
+	}
+	return res.RowsAffected()
+}
+
+// ForgetRecipient removes the recorded messages sent to an address (when its
+// account is deleted) and returns how many went.
+func ForgetRecipient(ctx context.Context, db *store.DB, to string) (int64, error) {
+	res, err := db.Exec(ctx, `DELETE FROM outbox_emails WHERE to_address = ?`, to)
+	if err != nil {
+		return 0, err
+	}
+	return res.RowsAffected()
+}

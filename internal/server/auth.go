@@ -478,6 +478,9 @@ func (s *Server) handleGetUser() http.Handler {
 	})
 }
 
+// msgWrongCurrentPassword answers a password change whose current password is wrong.
+const msgWrongCurrentPassword = "Your current password is not correct"
+
 // handleUpdateUser changes the signed-in user's password and/or metadata.
 // A new password signs out every other session of the user.
 func (s *Server) handleUpdateUser() http.Handler {
@@ -491,6 +494,9 @@ func (s *Server) handleUpdateUser() http.Handler {
 			Phone    *string        `json:"phone"`
 			Password *string        `json:"password"`
 			Data     map[string]any `json:"data"`
+			// CurrentPassword, when sent with password (the account page),
+			// must be the account's password.
+			CurrentPassword *string `json:"current_password"`
 		}
 		if !decodeAuth(w, r, &body) {
 			return
@@ -505,6 +511,12 @@ func (s *Server) handleUpdateUser() http.Handler {
 		}
 		ctx := r.Context()
 		if body.Password != nil {
+			if body.CurrentPassword != nil {
+				if ok, _ := password.Verify(*body.CurrentPassword, u.PasswordHash); !ok {
+					writeAuthError(w, http.StatusBadRequest, "invalid_credentials", msgWrongCurrentPassword)
+					return
+				}
+			}
 			if !checkNewPassword(w, *body.Password) {
 				return
 			}

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"salaula/internal/account"
 	"salaula/internal/media"
 	"salaula/internal/store"
 	"salaula/internal/token"
@@ -22,7 +23,7 @@ const (
 	msgNotYourAccount   = "You can only set up your own profile: userId must be the signed-in user's id."
 )
 
-// onboardingCaller authenticates an onboarding call; without a valid session
+// onboardingCaller authenticates an onboarding or account call; without a valid session
 // it answers 401 with noSession and returns nil.
 func (s *Server) onboardingCaller(w http.ResponseWriter, r *http.Request, noSession string) *token.Claims {
 	claims, err := s.authenticate(r.Context(), r)
@@ -66,12 +67,7 @@ func (s *Server) removeUnreferenced(ctx context.Context, userID string, before [
 		s.logger.Error("image cleanup: read profile", "err", err)
 		return
 	}
-	kept := map[string]bool{}
-	for _, u := range p.ImageURLs() {
-		if path, ok := media.PathFromPublicURL(u, media.Bucket); ok {
-			kept[path] = true
-		}
-	}
+	kept := account.ProfilePaths(p)
 	var gone []string
 	for _, u := range before {
 		if path, ok := media.PathFromPublicURL(u, media.Bucket); ok && media.Owner(path) == userID && !kept[path] {
@@ -145,6 +141,7 @@ type onboardingFunction[In, Out any] struct {
 	userID      func(*In) string
 	check       func(In) (Out, validate.Errors)
 	images      func(Out) []string
+	ticks       func(In) account.Ticks
 	save        func(ctx context.Context, userID string, out Out) (before []string, err error)
 }
 
@@ -175,6 +172,9 @@ func (f onboardingFunction[In, Out]) handle(s *Server) http.Handler {
 			return
 		}
 		before, err := f.save(r.Context(), claims.Subject, out)
+		if err == nil {
+			err = s.account.RecordTicks(r.Context(), claims.Subject, f.ticks(in))
+		}
 		s.finishOnboarding(w, r, claims.Subject, f.done, before, err)
 	})
 }
@@ -187,6 +187,9 @@ func (s *Server) handleOnboardNewUser() http.Handler {
 		userID: func(in *validate.ProfileInput) string { return in.UserID },
 		check:  validate.OnboardingProfile,
 		images: func(p validate.Profile) []string { return p.PhotoPaths },
+		ticks: func(in validate.ProfileInput) account.Ticks {
+			return account.Ticks{Terms: in.Terms, ParentalConsent: in.ParentalConsent, WardrobeClearance: &in.WantsClearanceProgram}
+		},
 		save: func(ctx context.Context, userID string, p validate.Profile) ([]string, error) {
 			return s.db.SaveBuyerProfile(ctx, userID, store.BuyerFields{
 				FullName: p.FullName, Location: p.Location, PhoneNumber: p.PhoneNumber, Gender: p.Gender, Age: p.Age,
@@ -206,6 +209,9 @@ func (s *Server) handleOnboardSeller() http.Handler {
 		userID: func(in *validate.SellerInput) string { return in.UserID },
 		check:  validate.OnboardingSeller,
 		images: func(p validate.Seller) []string { return p.LogoPaths },
+		ticks: func(in validate.SellerInput) account.Ticks {
+			return account.Ticks{Terms: in.Terms, ParentalConsent: in.ParentalConsent}
+		},
 		save: func(ctx context.Context, userID string, p validate.Seller) ([]string, error) {
 			return s.db.SaveSellerProfile(ctx, userID, store.SellerFields{
 				FullName: p.FullName, Location: p.Location, PhoneNumber: p.PhoneNumber, Gender: p.Gender, Age: p.Age,

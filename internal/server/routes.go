@@ -48,6 +48,8 @@ func (s *Server) routes(mux *http.ServeMux) {
 	mux.Handle("POST /functions/v1/get-profile-me", s.handleGetProfileMe())
 	mux.Handle("POST /functions/v1/onboard-new-user", s.handleOnboardNewUser())
 	mux.Handle("POST /functions/v1/onboard-seller", s.handleOnboardSeller())
+	mux.Handle("POST /functions/v1/account-export", s.handleAccountExport())
+	mux.Handle("POST /functions/v1/account-delete", s.limitPasswordChecks(s.handleAccountDelete()))
 	mux.Handle("OPTIONS /functions/v1/", s.handlePreflight())
 	mux.Handle("/functions/v1/", s.handleAPINotFound())
 

@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"time"
 
+	"salaula/internal/account"
 	"salaula/internal/config"
 	"salaula/internal/mail"
 	"salaula/internal/media"
@@ -42,9 +43,10 @@ type Server struct {
 	app     *appFiles
 	metrics *metrics
 	now     func() time.Time
-	keys    *keySource // access-token signing keys
-	refresh *seal.Box  // seals rotated refresh tokens' successors
-	factors *seal.Box  // seals TOTP secrets
+	keys    *keySource     // access-token signing keys
+	refresh *seal.Box      // seals rotated refresh tokens' successors
+	factors *seal.Box      // seals TOTP secrets
+	account *account.Rules // export and delete a person
 
 	authLimiter   *ratelimit.Limiter
 	formLimiter   *ratelimit.Limiter
@@ -71,6 +73,7 @@ func New(d Deps) (http.Handler, error) {
 		verifyLimiter: ratelimit.New(10, 5*time.Minute),
 		mailLimiter:   newMailLimits(d.Config.EmailRateLimit),
 	}
+	s.account = &account.Rules{DB: d.DB, Media: d.Media, Mailer: d.Mailer, SupportEmail: d.Config.SupportEmail, Logger: d.Logger, Now: d.Now}
 	if s.refresh, err = seal.New(d.Secret, "salaula refresh-token successor"); err != nil {
 		return nil, err
 	}

@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"database/sql"
 	"time"
 )
 
@@ -40,6 +41,11 @@ func (db *DB) MediaObjectsOf(ctx context.Context, ownerID string) ([]MediaObject
 		return nil, err
 	}
 	defer rows.Close()
+	return scanMediaObjects(rows)
+}
+
+// scanMediaObjects reads rows of upload records.
+func scanMediaObjects(rows *sql.Rows) ([]MediaObject, error) {
 	var out []MediaObject
 	for rows.Next() {
 		var o MediaObject

@@ -28,8 +28,10 @@ var (
 
 // Limits the server adds where the spec is silent (docs/decisions.md).
 const (
-	MinAge       = 13
-	MaxAge       = 120
+	MinAge = 13
+	MaxAge = 120
+	// AdultAge is the age from which no parent's consent is needed (the Terms).
+	AdultAge     = 18
 	MaxPhotos    = 3
 	MaxLogos     = 2
 	maxShortText = 100
@@ -53,6 +55,10 @@ type ProfileInput struct {
 	WantsClearanceProgram bool            `json:"wants_clearance_program"`
 	BodyPhotoURLs         []string        `json:"body_photo_urls"`
 	ProfilePicURL         *string         `json:"profile_pic_url"`
+	// Terms and ParentalConsent are the form's checkboxes; the server keeps
+	// them as consent records (internal/account).
+	Terms           bool `json:"terms"`
+	ParentalConsent bool `json:"parental_consent"`
 }
 
 // SellerInput is the onboard-seller payload (spec section 3, call 10).
@@ -68,6 +74,9 @@ type SellerInput struct {
 	RegistrationNumber *string         `json:"registration_number"`
 	BusinessMode       string          `json:"business_mode"`
 	LogoURLs           []string        `json:"logo_urls"`
+	// Terms and ParentalConsent: see ProfileInput.
+	Terms           bool `json:"terms"`
+	ParentalConsent bool `json:"parental_consent"`
 }
 
 // Person is the part both payloads share, cleaned.
@@ -111,7 +120,7 @@ type Seller struct {
 // Field order of the forms, used to pick the first message of a failed submit.
 var fieldOrder = []string{"userId", "role", "full_name", "business_name", "registration_number", "location", "age",
 	"phone_number", "style_description", "height", "waist_size", "gender", "business_mode",
-	"clothing_aesthetics", "inspiration", "body_photo_urls", "profile_pic_url", "logo_urls", "terms"}
+	"clothing_aesthetics", "inspiration", "body_photo_urls", "profile_pic_url", "logo_urls", "parental_consent", "terms"}
 
 // First returns the message of the first field with an error, in form order.
 func (e Errors) First() string {
@@ -164,8 +173,12 @@ func checkAge(errs Errors, raw json.RawMessage) int {
 	return n
 }
 
+// MsgParentalConsent is the message when someone under AdultAge has not
+// ticked the parental-consent box.
+const MsgParentalConsent = "If you are under 18, a parent or guardian must agree: please tick the parental consent box"
+
 // checkPerson checks the fields both payloads share.
-func checkPerson(errs Errors, userID, role, fullName, location string, age json.RawMessage, phone string) Person {
+func checkPerson(errs Errors, userID, role, fullName, location string, age json.RawMessage, phone string, parental bool) Person {
 	if Blank(userID) {
 		errs["userId"] = "userId is required"
 	}
@@ -176,6 +189,9 @@ func checkPerson(errs Errors, userID, role, fullName, location string, age json.
 		FullName: text(errs, "full_name", fullName, "Full name is required", maxShortText),
 		Location: text(errs, "location", location, "Location is required", maxShortText),
 		Age:      checkAge(errs, age),
+	}
+	if errs["age"] == "" && p.Age < AdultAge && !parental {
+		errs["parental_consent"] = MsgParentalConsent
 	}
 	if Blank(phone) {
 		errs["phone_number"] = "Phone number is required"
@@ -215,7 +231,7 @@ func ownURLs(errs Errors, field, userID string, urls []string, max int, what str
 func OnboardingProfile(in ProfileInput) (Profile, Errors) {
 	errs := Errors{}
 	p := Profile{
-		Person:                checkPerson(errs, in.UserID, in.Role, in.FullName, in.Location, in.Age, in.PhoneNumber),
+		Person:                checkPerson(errs, in.UserID, in.Role, in.FullName, in.Location, in.Age, in.PhoneNumber, in.ParentalConsent),
 		Role:                  in.Role,
 		StyleDescription:      text(errs, "style_description", in.StyleDescription, "Description is required", maxLongText),
 		Height:                text(errs, "height", in.Height, "Height is required", 30),
@@ -264,7 +280,7 @@ func OnboardingProfile(in ProfileInput) (Profile, Errors) {
 func OnboardingSeller(in SellerInput) (Seller, Errors) {
 	errs := Errors{}
 	s := Seller{
-		Person:       checkPerson(errs, in.UserID, in.Role, in.FullName, in.Location, in.Age, in.PhoneNumber),
+		Person:       checkPerson(errs, in.UserID, in.Role, in.FullName, in.Location, in.Age, in.PhoneNumber, in.ParentalConsent),
 		Role:         in.Role,
 		BusinessName: text(errs, "business_name", in.BusinessName, "Business name is required", 120),
 	}

@@ -26,6 +26,7 @@ const OnboardingProfilePage = lazy(() => import('../features/onboarding/Onboardi
 const WardrobeClearancePage = lazy(() => import('../features/waitlist/WardrobeClearancePage'));
 const ThanksPage = lazy(() => import('../features/public/ThanksPage'));
 const ComingSoonPage = lazy(() => import('../features/public/ComingSoonPage'));
+const AccountPage = lazy(() => import('../features/account/AccountPage'));
 const NotFoundPage = lazy(() => import('../features/public/NotFoundPage'));
 
 /** The spec's route table (section 2), plus the reset-password and onboarding-profile pages. */
@@ -53,5 +54,6 @@ export const ROUTES: RouteDef[] = [
   { path: '/help', page: ComingSoonPage },
   { path: '/tracking', page: ComingSoonPage },
   { path: '/categories', page: ComingSoonPage },
+  { path: '/account', page: AccountPage },
   { path: '/404', page: NotFoundPage },
 ];

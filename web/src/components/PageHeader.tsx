@@ -3,6 +3,7 @@ import IconButton from '@mui/material/IconButton';
 import Typography from '@mui/material/Typography';
 import SupportIcon from '@mui/icons-material/SupportAgent';
 import AccountIcon from '@mui/icons-material/AccountCircleOutlined';
+import { useAccountLink } from './useAccountLink';
 import { Link as RouterLink } from 'react-router';
 import { Logo } from './Logo';
 
@@ -12,6 +13,7 @@ import { Logo } from './Logo';
  * need from an inner page: support (/contact) and their account (/sign_up).
  */
 export function PageHeader({ title }: { title: string }) {
+  const accountLink = useAccountLink();
   return (
     <Box
       component="header"
@@ -44,7 +46,7 @@ export function PageHeader({ title }: { title: string }) {
           <IconButton component={RouterLink} to="/contact" aria-label="Contact support">
             <SupportIcon />
           </IconButton>
-          <IconButton component={RouterLink} to="/sign_up" aria-label="Account">
+          <IconButton component={RouterLink} to={accountLink} aria-label="Account">
             <AccountIcon />
           </IconButton>
         </Box>

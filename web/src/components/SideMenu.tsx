@@ -3,7 +3,9 @@ import Drawer from '@mui/material/Drawer';
 import IconButton from '@mui/material/IconButton';
 import Typography from '@mui/material/Typography';
 import CloseIcon from '@mui/icons-material/Close';
-import { Link as RouterLink } from 'react-router';
+import { Link as RouterLink, useNavigate } from 'react-router';
+import { useAuth } from '../features/auth/AuthProvider';
+import { useSignedIn } from './useAccountLink';
 
 /** The side menu's links, in the spec's order. */
 export const SIDE_MENU_LINKS = [
@@ -15,6 +17,27 @@ export const SIDE_MENU_LINKS = [
   { label: 'Sign In', to: '/sign_up' },
   { label: 'Contact Us', to: '/contact' },
 ] as const;
+
+/** The look of one menu entry. */
+const itemSx = {
+  display: 'block',
+  px: 2,
+  py: 1.5,
+  borderRadius: 2,
+  color: 'text.primary',
+  textDecoration: 'none',
+  fontWeight: 600,
+  '&:hover': { bgcolor: '#f3efe8' },
+} as const;
+
+/** useOptionalLogout: the auth hook's logout, or nothing outside an AuthProvider. */
+function useOptionalLogout(): { logout: () => Promise<void> } {
+  try {
+    return useAuth();
+  } catch {
+    return { logout: async () => undefined };
+  }
+}
 
 export interface SideMenuProps {
   id: string;
@@ -28,6 +51,11 @@ export interface SideMenuProps {
  * closes (the Drawer's modal does both). Loaded only when first opened.
  */
 export default function SideMenu({ id, open, onClose }: SideMenuProps) {
+  const signedIn = useSignedIn();
+  const { logout } = useOptionalLogout();
+  const navigate = useNavigate();
+  // Signed in, the Sign In entry becomes My Account, followed by Sign Out.
+  const links = SIDE_MENU_LINKS.map((l) => (signedIn && l.to === '/sign_up' ? { label: 'My Account', to: '/account' } : l));
   return (
     <Drawer
       id={id}
@@ -46,27 +74,34 @@ export default function SideMenu({ id, open, onClose }: SideMenuProps) {
       </Box>
       <Box component="nav" aria-label="Side menu">
         <Box component="ul" sx={{ listStyle: 'none', m: 0, p: 1 }}>
-          {SIDE_MENU_LINKS.map((l) => (
+          {links.map((l) => (
             <li key={l.label}>
               <Box
                 component={RouterLink}
                 to={l.to}
                 onClick={onClose}
-                sx={{
-                  display: 'block',
-                  px: 2,
-                  py: 1.5,
-                  borderRadius: 2,
-                  color: 'text.primary',
-                  textDecoration: 'none',
-                  fontWeight: 600,
-                  '&:hover': { bgcolor: '#f3efe8' },
-                }}
+                sx={itemSx}
               >
                 {l.label}
               </Box>
             </li>
           ))}
+          {signedIn && (
+            <li>
+              <Box
+                component="button"
+                type="button"
+                onClick={async () => {
+                  onClose();
+                  await logout();
+                  navigate('/');
+                }}
+                sx={{ ...itemSx, width: '100%', textAlign: 'left', border: 0, bgcolor: 'transparent', font: 'inherit', cursor: 'pointer' }}
+              >
+                Sign Out
+              </Box>
+            </li>
+          )}
         </Box>
       </Box>
     </Drawer>

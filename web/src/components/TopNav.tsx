@@ -8,6 +8,7 @@ import ArrowBackIcon from '@mui/icons-material/ArrowBack';
 import ShoppingCartIcon from '@mui/icons-material/ShoppingCartOutlined';
 import ShoppingBagIcon from '@mui/icons-material/ShoppingBagOutlined';
 import AccountIcon from '@mui/icons-material/AccountCircleOutlined';
+import { useAccountLink } from './useAccountLink';
 import { Link as RouterLink } from 'react-router';
 import { CART_BADGE_COUNT } from '../config/constants';
 import { Logo } from './Logo';
@@ -54,6 +55,7 @@ function TopLinks() {
  * arrow to close it; while open it hides the logo and the icons.
  */
 export function TopNav() {
+  const accountLink = useAccountLink();
   const [menuOpen, setMenuOpen] = useState(false);
   const [menuLoaded, setMenuLoaded] = useState(false);
   const [searchOpen, setSearchOpen] = useState(false);
@@ -164,7 +166,7 @@ export function TopNav() {
           <IconButton component={RouterLink} to="/comingsoon" aria-label="Shopping bag">
             <ShoppingBagIcon />
           </IconButton>
-          <IconButton component={RouterLink} to="/sign_up" aria-label="Account">
+          <IconButton component={RouterLink} to={accountLink} aria-label="Account">
             <AccountIcon />
           </IconButton>
         </Box>

@@ -38,7 +38,13 @@ export const FUNCTIONS = {
   getProfileMe: 'get-profile-me',
   onboardNewUser: 'onboard-new-user',
   onboardSeller: 'onboard-seller',
+  accountExport: 'account-export',
+  accountDelete: 'account-delete',
 } as const;
+
+/** The signed-in person's account page, and its two-step sign-in page. */
+export const ACCOUNT_PATH = '/account';
+export const ACCOUNT_SECURITY_PATH = '/account/security';
 
 /** Contact subjects: value sent to the server, label shown. */
 export const CONTACT_SUBJECTS = [

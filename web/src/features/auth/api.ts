@@ -36,7 +36,7 @@ export async function fetchMyProfile(): Promise<MyProfile> {
 }
 
 /** functionErrorReason reads the `error` field a function answered with, else the client's message. */
-async function functionErrorReason(error: unknown): Promise<string> {
+export async function functionErrorReason(error: unknown): Promise<string> {
   const fallback = error instanceof Error ? error.message : String(error);
   const context = (error as { context?: unknown }).context;
   if (context instanceof Response) {

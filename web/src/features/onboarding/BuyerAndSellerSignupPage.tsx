@@ -4,13 +4,13 @@ import { MAX_SELLER_LOGOS, STATIC_FORM_MAX_IMAGES } from '../../config/constants
 import { useAuth } from '../auth/AuthProvider';
 import { AestheticGrid } from './components/AestheticGrid';
 import { ImageUploadArea } from './components/ImageUploadArea';
-import { BusinessModePicker, ClearanceCheckbox, GENDERS_PROFILE, GenderPicker, SectionTitle, TermsCheckbox } from './components/FormPieces';
+import { BusinessModePicker, ClearanceCheckbox, GENDERS_PROFILE, GenderPicker, SectionTitle, ParentalConsentCheckbox, TermsCheckbox } from './components/FormPieces';
 import { BuyerDetailsFields, EMPTY_BUYER, FormBanner, OnboardingPage, SubmitButton, toggled, useOnboardingSubmit } from './components/OnboardingForm';
 import { submitBuyerAndSeller } from './flows';
 import { useFields } from './useFields';
 import { useImagePicker } from './useImagePicker';
 import { EMPTY_SELLER } from './SellerSignupPage';
-import { validateBuyerAndSeller, type BuyerAndSellerErrorKey, type BuyerAndSellerFields } from './validation';
+import { isMinor, validateBuyerAndSeller, type BuyerAndSellerErrorKey, type BuyerAndSellerFields } from './validation';
 
 /**
  * BuyerAndSellerSignupPage (/buyerandsellersignup): the combined form,
@@ -59,6 +59,9 @@ export default function BuyerAndSellerSignupPage() {
         error={errors.clothing_aesthetics}
       />
       <ClearanceCheckbox checked={values.wants_clearance_program} onChange={(v) => set('wants_clearance_program', v)} disabled={busy} />
+      {isMinor(values.age) && (
+        <ParentalConsentCheckbox checked={values.parental_consent} onChange={(v) => set('parental_consent', v)} disabled={busy} error={errors.parental_consent} />
+      )}
       <TermsCheckbox checked={values.terms} onChange={(v) => set('terms', v)} disabled={busy} error={errors.terms} />
       <SubmitButton busy={busy} label="FINISH & CREATE PROFILE" busyLabel="PROCESSING..." />
     </OnboardingPage>

@@ -77,6 +77,8 @@ describe('BuyerSignupPage', { timeout: 60_000 }, () => {
       wants_clearance_program: true,
       body_photo_urls: urls,
       profile_pic_url: urls[0],
+      terms: true,
+      parental_consent: false,
     });
     release(new Response('{}', { status: 200 }));
     expect(await where()).toBe('/thanks');

@@ -3,13 +3,13 @@ import Typography from '@mui/material/Typography';
 import { BUYER_PHOTOS } from '../../config/constants';
 import { AestheticGrid } from './components/AestheticGrid';
 import { ImageUploadArea } from './components/ImageUploadArea';
-import { ClearanceCheckbox, GENDERS_PROFILE, GenderPicker, SectionTitle, TermsCheckbox } from './components/FormPieces';
+import { ClearanceCheckbox, GENDERS_PROFILE, GenderPicker, SectionTitle, ParentalConsentCheckbox, TermsCheckbox } from './components/FormPieces';
 import { BuyerDetailsFields, EMPTY_BUYER, FormBanner, OnboardingPage, SubmitButton, toggled, useOnboardingSubmit } from './components/OnboardingForm';
 import { submitProfile } from './flows';
 import { roleFrom } from './payloads';
 import { useFields } from './useFields';
 import { useImagePicker } from './useImagePicker';
-import { validateBuyer, type BuyerErrorKey, type BuyerFields } from './validation';
+import { isMinor, validateBuyer, type BuyerErrorKey, type BuyerFields } from './validation';
 
 /**
  * BuyerSignupPage (/buyersignup): the four numbered steps. It sends the
@@ -60,6 +60,9 @@ export default function BuyerSignupPage() {
         error={errors.clothing_aesthetics}
       />
       <ClearanceCheckbox checked={values.wants_clearance_program} onChange={(v) => set('wants_clearance_program', v)} disabled={busy} />
+      {isMinor(values.age) && (
+        <ParentalConsentCheckbox checked={values.parental_consent} onChange={(v) => set('parental_consent', v)} disabled={busy} error={errors.parental_consent} />
+      )}
       <TermsCheckbox checked={values.terms} onChange={(v) => set('terms', v)} disabled={busy} error={errors.terms} />
       <SubmitButton busy={busy} label="DONE" busyLabel="PROCESSING..." />
     </OnboardingPage>

@@ -141,6 +141,8 @@ describe('OnboardingProfilePage', { timeout: 60_000 }, () => {
       wants_clearance_program: false,
       body_photo_urls: urls,
       profile_pic_url: urls[0],
+      terms: true,
+      parental_consent: false,
     });
   });
 

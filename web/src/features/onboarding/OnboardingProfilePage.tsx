@@ -5,13 +5,15 @@ import TextField from '@mui/material/TextField';
 import { MAX_PROFILE_IMAGES } from '../../config/constants';
 import { AestheticGrid } from './components/AestheticGrid';
 import { ImageUploadArea } from './components/ImageUploadArea';
-import { ClearanceCheckbox, GENDERS_PROFILE, GenderPicker, InspirationSelect, PhoneField, SectionTitle, TermsCheckbox } from './components/FormPieces';
+import { ClearanceCheckbox, GENDERS_PROFILE, GenderPicker, InspirationSelect, PhoneField, SectionTitle, ParentalConsentCheckbox, TermsCheckbox } from './components/FormPieces';
 import { EMPTY_BUYER, FormBanner, OnboardingPage, SubmitButton, toggled, useOnboardingSubmit } from './components/OnboardingForm';
 import { submitProfile } from './flows';
 import { roleFrom } from './payloads';
+import { ACCOUNT_PATH } from '../../config/constants';
+import { buyerFieldsFrom, useEditProfile } from './savedProfile';
 import { useFields } from './useFields';
 import { useImagePicker } from './useImagePicker';
-import { validateBuyer, type BuyerErrorKey, type BuyerFields } from './validation';
+import { isMinor, validateBuyer, type BuyerErrorKey, type BuyerFields } from './validation';
 
 /**
  * OnboardingProfilePage (/onboarding?role=...): the onboarding profile
@@ -26,16 +28,20 @@ export default function OnboardingProfilePage() {
   const form = useFields<BuyerFields, BuyerErrorKey>(EMPTY_BUYER);
   const { values, set, errors, setErrors, text } = form;
   const photos = useImagePicker(MAX_PROFILE_IMAGES);
+  const edit = useEditProfile(params.get('edit') === '1', (p) => {
+    form.reset(buyerFieldsFrom(p));
+    photos.preload(p.body_photo_urls ?? []);
+  });
   const [editingAesthetics, setEditingAesthetics] = useState(true);
   const { busy, banner, onSubmit } = useOnboardingSubmit(setErrors, {
     validate: () => validateBuyer(values, photos.items.length),
     send: () => submitProfile(role, values, photos),
-    done: () => navigate('/thanks'),
+    done: () => navigate(edit.editing ? ACCOUNT_PATH : '/thanks', edit.editing ? { state: { saved: true } } : undefined),
   });
 
   return (
-    <OnboardingPage title="Complete Your Profile" onSubmit={onSubmit}>
-      <FormBanner message={banner} errors={errors} />
+    <OnboardingPage title={edit.editing ? 'Edit Your Profile' : 'Complete Your Profile'} onSubmit={onSubmit}>
+      <FormBanner message={banner || edit.error} errors={errors} />
       <SectionTitle>Your details</SectionTitle>
       <TextField {...text('full_name', 'Full name', busy)} autoComplete="name" />
       <TextField {...text('location', 'Location', busy)} autoComplete="address-level2" />
@@ -67,8 +73,11 @@ export default function OnboardingProfilePage() {
         error={errors.images}
       />
       <ClearanceCheckbox checked={values.wants_clearance_program} onChange={(v) => set('wants_clearance_program', v)} disabled={busy} />
+      {isMinor(values.age) && (
+        <ParentalConsentCheckbox checked={values.parental_consent} onChange={(v) => set('parental_consent', v)} disabled={busy} error={errors.parental_consent} />
+      )}
       <TermsCheckbox checked={values.terms} onChange={(v) => set('terms', v)} disabled={busy} error={errors.terms} />
-      <SubmitButton busy={busy} label="SUBMIT" busyLabel="SUBMITTING..." />
+      <SubmitButton busy={busy || edit.loading} label={edit.editing ? 'SAVE CHANGES' : 'SUBMIT'} busyLabel={edit.loading ? 'LOADING...' : edit.editing ? 'SAVING...' : 'SUBMITTING...'} />
     </OnboardingPage>
   );
 }

@@ -92,6 +92,8 @@ describe('SellerSignupPage', { timeout: 60_000 }, () => {
       registration_number: null,
       business_mode: 'Street Vendor',
       logo_urls: fake.uploads.map((u) => `${TEST_CONFIG.url}/storage/v1/object/public/user-media/${u.path}`),
+      terms: true,
+      parental_consent: false,
     });
   });
 

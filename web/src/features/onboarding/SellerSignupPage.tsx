@@ -3,13 +3,15 @@ import TextField from '@mui/material/TextField';
 import { MAX_SELLER_LOGOS } from '../../config/constants';
 import { useAuth } from '../auth/AuthProvider';
 import { ImageUploadArea } from './components/ImageUploadArea';
-import { BusinessModePicker, GENDERS_SELLER, GenderPicker, PhoneField, SectionTitle, TermsCheckbox } from './components/FormPieces';
+import { BusinessModePicker, GENDERS_SELLER, GenderPicker, PhoneField, SectionTitle, ParentalConsentCheckbox, TermsCheckbox } from './components/FormPieces';
 import { FormBanner, OnboardingPage, SubmitButton, useOnboardingSubmit } from './components/OnboardingForm';
 import { submitSeller } from './flows';
 import { roleFrom } from './payloads';
+import { ACCOUNT_PATH } from '../../config/constants';
+import { sellerFieldsFrom, useEditProfile } from './savedProfile';
 import { useFields } from './useFields';
 import { useImagePicker } from './useImagePicker';
-import { validateSeller, type SellerErrorKey, type SellerFields } from './validation';
+import { isMinor, validateSeller, type SellerErrorKey, type SellerFields } from './validation';
 
 /** Empty seller fields. */
 export const EMPTY_SELLER: SellerFields = {
@@ -18,6 +20,7 @@ export const EMPTY_SELLER: SellerFields = {
   age: '',
   phone_number: '',
   gender: '',
+  parental_consent: false,
   business_name: '',
   registration_number: '',
   business_mode: '',
@@ -35,12 +38,20 @@ export default function SellerSignupPage() {
   const role = roleFrom(params.get('role'), 'seller');
   const navigate = useNavigate();
   const { login } = useAuth();
-  const { values, set, errors, setErrors, text } = useFields<SellerFields, SellerErrorKey>(EMPTY_SELLER);
+  const { values, set, errors, setErrors, text, reset } = useFields<SellerFields, SellerErrorKey>(EMPTY_SELLER);
   const logos = useImagePicker(MAX_SELLER_LOGOS);
+  const edit = useEditProfile(params.get('edit') === '1', (p) => {
+    reset(sellerFieldsFrom(p));
+    logos.preload(p.logo_urls ?? []);
+  });
   const { busy, banner, onSubmit } = useOnboardingSubmit(setErrors, {
     validate: () => validateSeller(values, logos.items.length),
     send: () => submitSeller(role, values, logos),
     done: () => {
+      if (edit.editing) {
+        navigate(ACCOUNT_PATH, { state: { saved: true } });
+        return;
+      }
       login();
       window.alert('Seller profile created successfully!');
       navigate('/thanks');
@@ -49,8 +60,8 @@ export default function SellerSignupPage() {
   const logoErrors = logos.items.length > 0 ? { ...errors, logos: undefined } : errors;
 
   return (
-    <OnboardingPage title="Create Your Seller Profile" onSubmit={onSubmit}>
-      <FormBanner message={banner} prefix="Error: " errors={logoErrors} />
+    <OnboardingPage title={edit.editing ? 'Edit Your Seller Profile' : 'Create Your Seller Profile'} onSubmit={onSubmit}>
+      <FormBanner message={banner || edit.error} prefix="Error: " errors={logoErrors} />
       <SectionTitle>Your Details</SectionTitle>
       <TextField {...text('full_name', 'Full name', busy)} autoComplete="name" />
       <PhoneField {...text('phone_number', 'Phone number', busy)} />
@@ -70,8 +81,11 @@ export default function SellerSignupPage() {
         disabled={busy}
         error={logoErrors.logos}
       />
+      {isMinor(values.age) && (
+        <ParentalConsentCheckbox checked={values.parental_consent} onChange={(v) => set('parental_consent', v)} disabled={busy} error={errors.parental_consent} />
+      )}
       <TermsCheckbox checked={values.terms} onChange={(v) => set('terms', v)} disabled={busy} error={errors.terms} />
-      <SubmitButton busy={busy} label="FINISH & CREATE PROFILE" busyLabel="PROCESSING..." />
+      <SubmitButton busy={busy || edit.loading} label={edit.editing ? 'SAVE CHANGES' : 'FINISH & CREATE PROFILE'} busyLabel={edit.loading ? 'LOADING...' : 'PROCESSING...'} />
     </OnboardingPage>
   );
 }

@@ -3,7 +3,7 @@
  * the forms' fields: text trimmed, age parsed base 10, phone in +260 form.
  */
 import { ROLES } from '../../config/constants';
-import { normalisePhone, parseAge, type BuyerFields, type PersonFields, type SellerFields } from './validation';
+import { isMinor, normalisePhone, parseAge, type BuyerFields, type PersonFields, type SellerFields } from './validation';
 
 /** A profile role. */
 export type Role = (typeof ROLES)[keyof typeof ROLES];
@@ -30,6 +30,9 @@ export interface ProfilePayload {
   wants_clearance_program: boolean;
   body_photo_urls: string[];
   profile_pic_url: string | null;
+  /** The Terms box and a parent's consent: the server keeps them as consent records. */
+  terms: boolean;
+  parental_consent: boolean;
 }
 
 /** Spec call 10: the body of onboard-seller. */
@@ -45,6 +48,8 @@ export interface SellerPayload {
   registration_number: string | null;
   business_mode: string;
   logo_urls: string[];
+  terms: boolean;
+  parental_consent: boolean;
 }
 
 function person(f: PersonFields) {
@@ -54,6 +59,7 @@ function person(f: PersonFields) {
     age: parseAge(f.age) ?? Number.NaN,
     phone_number: normalisePhone(f.phone_number),
     gender: f.gender,
+    parental_consent: f.parental_consent && isMinor(f.age),
   };
 }
 
@@ -71,6 +77,7 @@ export function profilePayload(userId: string, role: Role, f: BuyerFields, photo
     wants_clearance_program: f.wants_clearance_program,
     body_photo_urls: photoUrls,
     profile_pic_url: photoUrls[0] ?? null,
+    terms: f.terms,
   };
 }
 
@@ -85,5 +92,6 @@ export function sellerPayload(userId: string, role: Role, f: SellerFields, logoU
     registration_number: registration === '' ? null : registration,
     business_mode: f.business_mode,
     logo_urls: logoUrls,
+    terms: f.terms,
   };
 }

@@ -32,5 +32,8 @@ export function useFields<T extends object, K extends string>(initial: T) {
     fullWidth: true,
   });
 
-  return { values, set, errors, setErrors, text };
+  /** reset replaces every value at once (a saved profile loaded for editing). */
+  const reset = useCallback((next: T) => setValues(next), []);
+
+  return { values, set, errors, setErrors, text, reset };
 }

@@ -23,6 +23,8 @@ export interface ImagePicker {
   /** Adds image files up to max; returns how many were dropped (not images, or over max). */
   add: (files: Iterable<File>) => number;
   remove: (id: string) => void;
+  /** preload shows images already saved (their public URLs) as uploaded, to keep or remove. */
+  preload: (urls: string[]) => void;
   /**
    * uploadAll uploads each image not yet uploaded, one after the other (a
    * slow phone connection does better with one at a time), and returns all
@@ -79,6 +81,21 @@ export function useImagePicker(max: number): ImagePicker {
     setItems(itemsRef.current);
   }, []);
 
+  const preload = useCallback(
+    (urls: string[]) => {
+      const saved = urls.slice(0, max).map((url) => ({
+        id: `img-${++nextId}`,
+        file: new File([], decodeURIComponent(url.split('/').pop() ?? 'image')),
+        previewUrl: url,
+        state: 'done' as const,
+        url,
+      }));
+      itemsRef.current = saved;
+      setItems(saved);
+    },
+    [max],
+  );
+
   const uploadAll = useCallback(
     async (pathFor: (fileName: string, timestamp: number) => string) => {
       const urls: string[] = [];
@@ -105,5 +122,5 @@ export function useImagePicker(max: number): ImagePicker {
     [update],
   );
 
-  return { items, max, full: items.length >= max, add, remove, uploadAll };
+  return { items, max, full: items.length >= max, add, remove, preload, uploadAll };
 }

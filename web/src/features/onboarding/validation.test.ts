@@ -35,6 +35,7 @@ function formOf(input: Record<string, unknown>): BuyerAndSellerFields {
     inspiration: str('inspiration'),
     wants_clearance_program: Boolean(input.wants_clearance_program),
     terms: Boolean(input.terms),
+    parental_consent: Boolean(input.parental_consent),
     business_name: str('business_name'),
     registration_number: str('registration_number'),
     business_mode: str('business_mode'),
@@ -116,7 +117,7 @@ describe('payloads', () => {
     expect(p).toMatchObject({ userId: 'u1', role: 'buyer', full_name: 'Chipo', age: 24, phone_number: '+260971234567' });
     expect(p.profile_pic_url).toBe('https://x/a.jpg');
     expect(profilePayload('u1', 'buyer', form, []).profile_pic_url).toBeNull();
-    expect(p).not.toHaveProperty('terms');
+    expect(p).toMatchObject({ terms: true, parental_consent: false });
   });
 
   it('builds the seller payload of spec call 10, a blank registration number as null', () => {

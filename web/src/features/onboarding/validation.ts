@@ -39,11 +39,14 @@ export const MESSAGES = {
   logos: 'Please upload at least one logo or brand image',
   tooManyPhotos: 'You can add at most 3 photos',
   tooManyLogos: 'You can add at most 2 logo or brand images',
+  parentalConsent: 'If you are under 18, a parent or guardian must agree: please tick the parental consent box',
 } as const;
 
 /** Youngest and oldest age the server accepts. */
 export const AGE_MIN = 13;
 export const AGE_MAX = 120;
+/** From this age no parent's consent is needed (the Terms: 18 or over, or parental consent). */
+export const ADULT_AGE = 18;
 
 /** Longest text the server keeps per field (characters), and its label in the message. */
 export const MAX_LENGTHS = {
@@ -65,6 +68,8 @@ export interface PersonFields {
   /** The digits after the fixed +260 prefix, as typed. */
   phone_number: string;
   gender: string;
+  /** A parent or guardian agreed (asked only of people under 18). */
+  parental_consent: boolean;
 }
 
 /** The buyer half: body measures, description and taste. */
@@ -159,6 +164,7 @@ function validatePerson(f: PersonFields): FieldErrors<keyof PersonFields> {
     const age = parseAge(f.age);
     if (age === null) errors.age = MESSAGES.ageWhole;
     else if (age < AGE_MIN || age > AGE_MAX) errors.age = MESSAGES.ageRange;
+    else if (age < ADULT_AGE && !f.parental_consent) errors.parental_consent = MESSAGES.parentalConsent;
   }
   if (isBlank(f.phone_number)) errors.phone_number = MESSAGES.phone;
   else if (zambianPhone(f.phone_number) === null) errors.phone_number = MESSAGES.phoneFormat;
@@ -208,6 +214,12 @@ export function validateBuyerAndSeller(
   photoCount = 0,
 ): FieldErrors<BuyerAndSellerErrorKey> {
   return { ...validateSeller(f, logoCount), ...validateBuyer(f, photoCount) };
+}
+
+/** isMinor: the typed age is a valid age under 18, so the form asks for a parent's consent. */
+export function isMinor(age: string): boolean {
+  const n = parseAge(age);
+  return n !== null && n >= AGE_MIN && n < ADULT_AGE;
 }
 
 /** True when a FieldErrors holds no message. */

@@ -66,7 +66,11 @@ export default function PrivacyPage() {
       title: 'How long we keep it',
       body: (
         <ul>
-          <li>Account and profile data: while your account is open, and deleted within 30 days after you close it.</li>
+          <li>Account and profile data: while your account is open. When you delete your account (on My Account, or by writing to us) your account, profile, photos and logos, sign-in sessions, and the waitlist sign-ups and contact messages under your e-mail are deleted at once.</li>
+          <li>Accounts whose e-mail address was never confirmed, when we ask for confirmation: deleted after 30 days.</li>
+          <li>Photos and logos you uploaded but never saved to your profile: deleted after 24 hours.</li>
+          <li>Copies of the e-mails we send you: 90 days.</li>
+          <li>The record of what you agreed to (which version of these terms, and when): as long as your account is open.</li>
           <li>Waitlist sign-ups: until the programme opens and we have told you, or until you ask us to remove you.</li>
           <li>Contact messages: up to 2 years, so we can follow up on earlier questions.</li>
           <li>Security logs: up to 90 days. Records the law requires us to keep (such as payments): as long as it requires.</li>
@@ -85,7 +89,12 @@ export default function PrivacyPage() {
             <li>object to, or ask us to restrict, how we use it, and withdraw consent you gave;</li>
             <li>complain to the Office of the Data Protection Commissioner.</li>
           </ul>
-          <p>Write to {mail} and we will answer within 30 days. We may ask you to confirm who you are first.</p>
+          <p>
+            Signed in, you can do most of this yourself on{' '}
+            <Link component={RouterLink} to="/account">My Account</Link>: see and correct your profile, download
+            everything we hold about you as one file, and delete your account.
+          </p>
+          <p>Or write to {mail} and we will answer within 30 days. We may ask you to confirm who you are first.</p>
         </>
       ),
     },
@@ -104,8 +113,8 @@ export default function PrivacyPage() {
       body: (
         <p>
           Salaula is for people aged {MINIMUM_USER_AGE} and over. Younger people may only use it with the consent of a
-          parent or guardian. If you believe a child has given us data without that consent, tell us and we will
-          delete it.
+          parent or guardian, which they confirm when they create their profile, and we keep that record. If you
+          believe a child has given us data without that consent, tell us and we will delete it.
         </p>
       ),
     },

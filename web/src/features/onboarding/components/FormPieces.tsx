@@ -230,6 +230,11 @@ export function TermsCheckbox(props: { checked: boolean; onChange: (v: boolean) 
   );
 }
 
+/** ParentalConsentCheckbox: shown to people under 18 (the Terms ask for a parent's or guardian's consent). */
+export function ParentalConsentCheckbox(props: { checked: boolean; onChange: (v: boolean) => void; disabled?: boolean; error?: string }) {
+  return <CheckField {...props} label="I am under 18 and a parent or guardian agrees to my using Salaula" />;
+}
+
 /** ClearanceCheckbox: join the Wardrobe Clearance Program. */
 export function ClearanceCheckbox(props: { checked: boolean; onChange: (v: boolean) => void; disabled?: boolean }) {
   return <CheckField {...props} label="Join the Wardrobe Clearance Program" />;

@@ -173,6 +173,7 @@ export const EMPTY_BUYER: BuyerFields = {
   age: '',
   phone_number: '',
   gender: '',
+  parental_consent: false,
   height: '',
   waist_size: '',
   user_description: '',

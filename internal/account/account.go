@@ -1,0 +1,90 @@
+// Package account holds the rules about one person's data as a whole, shared
+// by the account functions (account-export, account-delete), the
+// `salaula admin user` commands and the server's retention sweep: what
+// Salaula holds about a person (Export), forgetting them (Delete), what they
+// agreed to (consent records) and how long data is kept (Sweep). It takes
+// the store, the media store and the mailer; callers only decode and encode.
+package account
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"strings"
+	"time"
+
+	"salaula/internal/mail"
+	"salaula/internal/media"
+	"salaula/internal/password"
+	"salaula/internal/store"
+)
+
+// AuditFunc records an action on a person's data in the audit log: who did
+// it (actor), what ("user.export", "user.delete") and to whom (subject, an
+// e-mail address). The command line sets it; nil records nothing.
+type AuditFunc func(ctx context.Context, actor, action, subject string) error
+
+// Rules carries what the account rules need.
+type Rules struct {
+	DB     *store.DB
+	Media  media.Store
+	Mailer mail.Mailer // sends the deletion confirmation; nil sends none
+	// SupportEmail is where the deletion confirmation tells people to write.
+	SupportEmail string
+	// Audit records operators' exports and deletions; nil records nothing.
+	Audit  AuditFunc
+	Logger *slog.Logger
+	Now    func() time.Time // time.Now when nil
+}
+
+// Errors of the rules.
+var (
+	// ErrNoAccount: no account has the id or e-mail.
+	ErrNoAccount = errors.New("no account has that id or e-mail")
+	// ErrWrongPassword: the password given to delete an account is not its password.
+	ErrWrongPassword = errors.New("The password is not correct")
+)
+
+func (r *Rules) now() time.Time {
+	if r.Now != nil {
+		return r.Now().UTC().Truncate(time.Microsecond)
+	}
+	return store.Now()
+}
+
+func (r *Rules) logger() *slog.Logger {
+	if r.Logger != nil {
+		return r.Logger
+	}
+	return slog.New(slog.DiscardHandler)
+}
+
+// audit records an operator's action when an audit log is connected.
+func (r *Rules) audit(ctx context.Context, actor, action, subject string) error {
+	if r.Audit == nil {
+		return nil
+	}
+	if err := r.Audit(ctx, actor, action, subject); err != nil {
+		return fmt.Errorf("audit log: %w", err)
+	}
+	return nil
+}
+
+// userByEmail finds an account by (normalised) e-mail.
+func (r *Rules) userByEmail(ctx context.Context, email string) (*store.User, error) {
+	u, err := r.DB.UserByEmail(ctx, strings.ToLower(strings.TrimSpace(email)))
+	if errors.Is(err, store.ErrNotFound) {
+		return nil, ErrNoAccount
+	}
+	return u, err
+}
+
+// checkPassword verifies pw against the account's password.
+func checkPassword(u *store.User, pw string) error {
+	ok, err := password.Verify(pw, u.PasswordHash)
+	if err != nil || !ok {
+		return ErrWrongPassword
+	}
+	return nil
+}

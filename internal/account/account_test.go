@@ -1,0 +1,127 @@
+package account
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"salaula/internal/media"
+	"salaula/internal/store"
+	"salaula/internal/store/storetest"
+)
+
+// The consent versions are the 'last updated' date the legal pages show.
+func TestConsentVersionsMatchTheLegalPages(t *testing.T) {
+	src, err := os.ReadFile("../../web/src/config/constants.ts")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile(`LEGAL_LAST_UPDATED = '(\d\d)/(\d\d)/(\d{4})'`).FindStringSubmatch(string(src))
+	if m == nil {
+		t.Fatal("LEGAL_LAST_UPDATED not found in constants.ts")
+	}
+	shown := m[3] + "-" + m[2] + "-" + m[1] // dd/mm/yyyy on the page
+	for _, v := range []string{TermsVersion, PrivacyVersion} {
+		if v != shown {
+			t.Fatalf("consent version %s; the pages say %s", v, shown)
+		}
+	}
+}
+
+func put(t *testing.T, m media.Store, db *store.DB, owner, path string, at time.Time) string {
+	t.Helper()
+	key := media.Key(media.Bucket, path)
+	if _, err := m.Put(context.Background(), key, bytes.NewReader([]byte("x")), "image/jpeg"); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.RecordMediaObject(context.Background(), store.MediaObject{Key: key, ID: store.NewID(), OwnerID: owner, Size: 1, ContentType: "image/jpeg"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Exec(context.Background(), `UPDATE media_objects SET created_at = ?, updated_at = ? WHERE object_key = ?`, at, at, key); err != nil {
+		t.Fatal(err)
+	}
+	return key
+}
+
+func TestSweepKeepsOnlyWhatTheRetentionAllows(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		ctx := context.Background()
+		m, err := media.NewLocal(t.TempDir())
+		if err != nil {
+			t.Fatal(err)
+		}
+		now := time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC)
+		r := &Rules{DB: db, Media: m, Now: func() time.Time { return now }}
+		user := func(email string, created time.Time, confirmed bool) string {
+			u := &store.User{Email: email, PasswordHash: "x", CreatedAt: created}
+			if confirmed {
+				u.EmailConfirmedAt = &created
+			}
+			if err := db.CreateUser(ctx, u); err != nil {
+				t.Fatal(err)
+			}
+			return u.ID
+		}
+		oldUnconfirmed := user("old-unconfirmed@example.com", now.Add(-31*24*time.Hour), false)
+		user("new-unconfirmed@example.com", now.Add(-29*24*time.Hour), false)
+		keeper := user("old-confirmed@example.com", now.Add(-400*24*time.Hour), true)
+		put(t, m, db, oldUnconfirmed, oldUnconfirmed+"/a.jpg", now.Add(-40*24*time.Hour))
+		used := put(t, m, db, keeper, keeper+"/used.jpg", now.Add(-48*time.Hour))
+		unused := put(t, m, db, keeper, keeper+"/unused.jpg", now.Add(-25*time.Hour))
+		fresh := put(t, m, db, keeper, keeper+"/fresh.jpg", now.Add(-23*time.Hour))
+		url := "https://salaula.example/storage/v1/object/public/" + used
+		if err := db.UpsertProfile(ctx, &store.Profile{UserID: keeper, BodyPhotoURLs: []string{url}}); err != nil {
+			t.Fatal(err)
+		}
+		for _, at := range []time.Time{now.Add(-91 * 24 * time.Hour), now.Add(-89 * 24 * time.Hour)} {
+			if _, err := db.Exec(ctx, `INSERT INTO outbox_emails (id, to_address, subject, body, kind, sent_via, created_at) VALUES (?, 'x@example.com', 's', 'b', 'k', 'log', ?)`, store.NewID(), at); err != nil {
+				t.Fatal(err)
+			}
+		}
+
+		// With confirmation off, unconfirmed accounts are not swept.
+		got, err := r.Sweep(ctx, DefaultRetention(false))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got != (Swept{Accounts: 0, Uploads: 2, Emails: 1}) { // unused.jpg and the unconfirmed account's a.jpg
+			t.Fatalf("swept %+v", got)
+		}
+		got, err = r.Sweep(ctx, DefaultRetention(true))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got != (Swept{Accounts: 1, Uploads: 0, Emails: 0}) {
+			t.Fatalf("second sweep %+v", got)
+		}
+		var emails []string
+		rows, _ := db.Query(ctx, `SELECT email FROM users ORDER BY email`)
+		for rows.Next() {
+			var e string
+			rows.Scan(&e)
+			emails = append(emails, e)
+		}
+		rows.Close()
+		if strings.Join(emails, " ") != "new-unconfirmed@example.com old-confirmed@example.com" {
+			t.Fatalf("accounts left: %v", emails)
+		}
+		for key, want := range map[string]bool{used: true, fresh: true, unused: false, media.Key(media.Bucket, oldUnconfirmed+"/a.jpg"): false} {
+			_, err := m.Stat(ctx, key)
+			if (err == nil) != want || (err != nil && !errors.Is(err, media.ErrNotFound)) {
+				t.Errorf("%s: stat err %v, want kept=%v", key, err, want)
+			}
+		}
+		var objects int
+		db.QueryRow(ctx, `SELECT COUNT(*) FROM media_objects`).Scan(&objects)
+		var outbox int
+		db.QueryRow(ctx, `SELECT COUNT(*) FROM outbox_emails`).Scan(&outbox)
+		if objects != 2 || outbox != 1 {
+			t.Fatalf("media_objects %d (want 2), outbox_emails %d (want 1)", objects, outbox)
+		}
+	})
+}

@@ -1,0 +1,18 @@
+import { useAuth } from '../features/auth/AuthProvider';
+
+/**
+ * useSignedIn reports whether someone is signed in. Outside an AuthProvider
+ * (headers rendered alone in tests) it answers false: a visitor.
+ */
+export function useSignedIn(): boolean {
+  try {
+    return useAuth().isAuthenticated;
+  } catch {
+    return false;
+  }
+}
+
+/** useAccountLink is where the account icon leads: /account when signed in, else /sign_up. */
+export function useAccountLink(): string {
+  return useSignedIn() ? '/account' : '/sign_up';
+}

@@ -1,0 +1,65 @@
+/**
+ * The account page's calls (issue #10), kept apart from the view: download
+ * everything held about me (account-export), delete my account
+ * (account-delete), change my password, sign out here or everywhere. Each
+ * throws an Error whose message is the one to show.
+ */
+import type { UserAttributes } from '@supabase/supabase-js';
+import { FUNCTIONS } from '../../config/constants';
+import { getSupabase } from '../../lib/supabase';
+import { functionErrorReason } from '../auth/api';
+
+/** exportFileName is the name of the downloaded file: salaula-my-data-YYYY-MM-DD.json. */
+export function exportFileName(now = new Date()): string {
+  return `salaula-my-data-${now.toISOString().slice(0, 10)}.json`;
+}
+
+/** fetchMyData invokes account-export and returns the document. */
+export async function fetchMyData(): Promise<Record<string, unknown>> {
+  const supabase = await getSupabase();
+  const { data, error } = await supabase.functions.invoke(FUNCTIONS.accountExport, { method: 'POST' });
+  if (error) throw new Error(await functionErrorReason(error));
+  return data as Record<string, unknown>;
+}
+
+/** downloadMyData saves the export as a JSON file in the browser's downloads. */
+export async function downloadMyData(): Promise<void> {
+  const data = await fetchMyData();
+  const blob = new Blob([JSON.stringify(data, null, 2)], { type: 'application/json' });
+  const url = URL.createObjectURL(blob);
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = exportFileName();
+  document.body.appendChild(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
+/** deleteMyAccount invokes account-delete with the password. */
+export async function deleteMyAccount(password: string): Promise<void> {
+  const supabase = await getSupabase();
+  const { error } = await supabase.functions.invoke(FUNCTIONS.accountDelete, { method: 'POST', body: { password } });
+  if (error) throw new Error(await functionErrorReason(error));
+}
+
+/** forgetSession clears the session kept in this browser (the server has already ended it). */
+export async function forgetSession(): Promise<void> {
+  const supabase = await getSupabase();
+  await supabase.auth.signOut({ scope: 'local' });
+}
+
+/** changePassword sets a new password after the server checks the current one. */
+export async function changePassword(current: string, next: string): Promise<void> {
+  const supabase = await getSupabase();
+  const attributes = { password: next, current_password: current } as UserAttributes;
+  const { error } = await supabase.auth.updateUser(attributes);
+  if (error) throw new Error(error.message);
+}
+
+/** signOutOf ends this device's session (local) or every session of the account (global). */
+export async function signOutOf(scope: 'local' | 'global'): Promise<void> {
+  const supabase = await getSupabase();
+  const { error } = await supabase.auth.signOut({ scope });
+  if (error) throw new Error(error.message);
+}
