@@ -3,6 +3,7 @@ module salaula
 go 1.26.8
 
 require (
+	github.com/andybalholm/brotli v1.2.8
 	github.com/google/uuid v1.6.0
 	github.com/jackc/pgx/v5 v5.12.0
 	github.com/minio/minio-go/v7 v7.4.1
