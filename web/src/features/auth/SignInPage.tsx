@@ -22,6 +22,7 @@ import { BusyMessage } from './BusyMessage';
 import { EmailField } from './EmailField';
 import { ForgotPasswordForm } from './ForgotPasswordForm';
 import { PasswordField } from './PasswordField';
+import { NeedsConnection } from '../../lib/offline';
 
 type Mode = 'login' | 'signup' | 'forgot';
 
@@ -194,6 +195,7 @@ export default function SignInPage() {
                   : 'Create your account to shop and sell pre-loved fashion.'}
               </Typography>
             </Box>
+            <NeedsConnection what={isLogin ? 'Signing in' : 'Creating an account'} />
             {error && <Alert severity="error">{error}</Alert>}
             {success && <Alert severity="success">{success}</Alert>}
             <Stack
