@@ -5,7 +5,7 @@
 // the same browser profile, to weigh what a returning visitor downloads.
 // Prints a Markdown table for docs/benchmarks.md. Run by `make bench`.
 //
-//   node scripts/lighthouse.mjs [--runs N] [/path ...]
+//   node scripts/lighthouse.mjs [--runs N] [--second-visit-only] [/path ...]
 //
 // With several runs the run with the median performance score is reported
 // (Lighthouse's own advice). Performance depends on the machine's CPU:
@@ -13,6 +13,7 @@
 import lighthouse from 'lighthouse';
 import * as chromeLauncher from 'chrome-launcher';
 import { chromium } from '@playwright/test';
+import { createConnection, createServer } from 'node:net';
 import { startServer } from '../e2e-node/server.mjs';
 
 const PAGES = ['/', '/about', '/impact', '/contact', '/wardrobeclearance', '/sign_up', '/buyersignup', '/sellersignup'];
@@ -22,9 +23,11 @@ process.env.CHROME_PATH = chromePath;
 
 const args = process.argv.slice(2);
 let runs = 1;
+let lighthouseToo = true;
 const pages = [];
 for (let i = 0; i < args.length; i++) {
   if (args[i] === '--runs') runs = Math.max(1, Number(args[++i]) || 1);
+  else if (args[i] === '--second-visit-only') lighthouseToo = false;
   else pages.push(args[i]);
 }
 if (!pages.length) pages.push(...PAGES);
@@ -50,35 +53,58 @@ function findings(lhr) {
   return out;
 }
 
-/** Bytes that crossed the network on a second visit of path in a warm browser profile. */
-async function secondVisit(browser, url) {
+/**
+ * countingRelay forwards a local port to the server and counts the bytes the
+ * server sends (bodies and headers), whoever asks: the page or its service
+ * worker (whose requests the page's own DevTools session does not see).
+ */
+async function countingRelay(target) {
+  const relay = { bytes: 0, requests: 0 };
+  const server = createServer((client) => {
+    const upstream = createConnection(target, '127.0.0.1');
+    upstream.on('data', (b) => (relay.bytes += b.length));
+    client.on('data', (b) => (relay.requests += (b.toString('latin1').match(/^(GET|POST|HEAD|PUT) /gm) ?? []).length));
+    client.on('error', () => {});
+    upstream.on('error', () => {});
+    client.pipe(upstream).pipe(client);
+  });
+  await new Promise((ok) => server.listen(0, '127.0.0.1', ok));
+  relay.url = `http://127.0.0.1:${server.address().port}`;
+  relay.close = () => new Promise((ok) => server.close(ok));
+  return relay;
+}
+
+/** Bytes the server sent on a second visit of path in a warm browser profile (its own origin: a fresh service worker). */
+async function secondVisit(browser, port, path) {
+  const relay = await countingRelay(port);
   const context = await browser.newContext();
   const page = await context.newPage();
-  await page.goto(url, { waitUntil: 'networkidle' });
-  // Let a service worker, if any, finish installing and take control.
-  await page.waitForTimeout(1500);
-  const cdp = await context.newCDPSession(page);
-  await cdp.send('Network.enable');
-  let bytes = 0;
-  let requests = 0;
-  cdp.on('Network.loadingFinished', (e) => {
-    bytes += e.encodedDataLength;
-    requests++;
-  });
-  await page.goto(url, { waitUntil: 'networkidle' });
-  await page.waitForTimeout(500);
+  await page.goto(relay.url + path, { waitUntil: 'networkidle' });
+  // Let the service worker finish installing (precaching) before the second visit.
+  await page.evaluate(() => navigator.serviceWorker?.ready);
+  await page.waitForTimeout(3000);
+  relay.bytes = 0;
+  relay.requests = 0;
+  await page.goto(relay.url + path, { waitUntil: 'networkidle' });
+  await page.waitForTimeout(1000);
+  const { bytes, requests } = relay;
   await context.close();
+  await relay.close();
   return { bytes, requests };
 }
 
 const server = await startServer({ SALAULA_RATE_FORMS: '1000/1m' });
-const chrome = await chromeLauncher.launch({
+const chrome = !lighthouseToo ? null : await chromeLauncher.launch({
   chromePath,
   chromeFlags: ['--headless=new', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
 });
 const rows = [];
 try {
   for (const path of pages) {
+    if (!lighthouseToo) {
+      rows.push({ path });
+      continue;
+    }
     const results = [];
     for (let i = 0; i < runs; i++) {
       const r = await lighthouse(`${server.url}${path}`, { port: chrome.port, output: 'json', logLevel: 'error', onlyCategories: CATEGORIES });
@@ -90,17 +116,23 @@ try {
     process.stderr.write(`${path}: performance ${results.map((l) => score(l, 'performance')).join(', ')}\n`);
   }
 } finally {
-  await chrome.kill();
+  await chrome?.kill();
 }
 
 const browser = await chromium.launch({ executablePath: chromePath, args: ['--no-sandbox', '--disable-gpu'] });
 try {
-  for (const row of rows) row.second = await secondVisit(browser, `${server.url}${row.path}`);
+  for (const row of rows) row.second = await secondVisit(browser, Number(new URL(server.url).port), row.path);
 } finally {
   await browser.close();
   await server.stop();
 }
 
+if (!lighthouseToo) {
+  console.log('| page | second visit |');
+  console.log('|---|---|');
+  for (const { path, second } of rows) console.log(`| ${path} | ${(second.bytes / 1024).toFixed(1)} KiB (${second.requests} requests) |`);
+  process.exit(0);
+}
 console.log(`Lighthouse ${rows[0].lhr.lighthouseVersion}, mobile preset, ${runs} run(s) per page (median shown), ${rows[0].lhr.environment.hostUserAgent.match(/Chrome\/[\d.]+/)?.[0] ?? ''}, benchmark index ${Math.round(rows[0].lhr.environment.benchmarkIndex)}`);
 console.log('');
 console.log('| page | performance | accessibility | best practices | SEO | first paint | LCP | blocking time | bytes | second visit |');
