@@ -17,6 +17,8 @@ import { fileURLToPath } from 'node:url';
  * what the page's online/offline events follow.
  */
 
+test.use({ serviceWorkers: 'allow' });
+
 /** The test machine is shared by several suites: give the page time to answer. */
 const expect = baseExpect.configure({ timeout: 20_000 });
 
