@@ -55,10 +55,11 @@ test-supabase: build
 test-e2e: build chromium
 	cd web && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npx playwright test
 
-## bench: Go benchmarks and the home page's first-load weight
-bench: build
+## bench: Go benchmarks, the home page's first-load weight, Lighthouse (mobile) on the public pages
+bench: build chromium
 	go test -run '^$$' -bench . -benchmem ./...
 	cd web && node scripts/first-load-weight.mjs
+	cd web && CHROME_PATH=$${CHROME_PATH:-/usr/bin/chromium} node scripts/lighthouse.mjs
 
 clean:
 	rm -rf bin web/test-results

@@ -3,6 +3,7 @@ module salaula
 go 1.26.8
 
 require (
+	github.com/andybalholm/brotli v1.2.8
 	github.com/boombuler/barcode v1.1.0
 	github.com/golang-jwt/jwt/v5 v5.3.1
 	github.com/google/uuid v1.6.0

@@ -1,15 +1,103 @@
 /// <reference types="vitest/config" />
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
+import { VitePWA } from 'vite-plugin-pwa';
+
+/**
+ * Code that needs a connection anyway (sign-in, onboarding, the supabase-js
+ * client) is not precached: it is cached when first used. Everything else a
+ * public page needs is precached by the service worker on the first visit.
+ */
+const NOT_PRECACHED = [
+  'assets/supabase-js-*.js',
+  'assets/SignInPage-*.js',
+  'assets/ResetPasswordPage-*.js',
+  'assets/SelectRolePage-*.js',
+  'assets/*SignupPage-*.js',
+  'assets/OnboardingProfilePage-*.js',
+  'assets/AestheticGrid-*.js',
+  'assets/useImagePicker-*.js',
+  'assets/*-wear-*.svg',
+  'assets/*-outfits-*.svg',
+  'assets/winter-fall-*.svg',
+  'icons/apple-touch-icon-*.png',
+];
 
 // The app is built into the Go package that embeds it (internal/webapp/dist).
 export default defineConfig({
-  plugins: [react()],
+  plugins: [
+    react(),
+    VitePWA({
+      // Registered by src/lib/serviceWorker.ts after the page has loaded.
+      injectRegister: false,
+      // A new worker waits until no page uses the old one, so one page never
+      // mixes two versions; pages themselves come from the network first, so
+      // the next visit already gets the new version (see docs/decisions.md).
+      registerType: 'prompt',
+      manifest: {
+        name: 'Salaula: second-hand fashion, Lusaka',
+        short_name: 'Salaula',
+        description: 'Second-hand fashion from Lusaka, Zambia. Join the waitlist, sign up as a buyer or a seller.',
+        lang: 'en',
+        start_url: '/',
+        scope: '/',
+        display: 'standalone',
+        orientation: 'portrait',
+        theme_color: '#1b4332',
+        background_color: '#fbf8f3',
+        icons: [
+          { src: '/icons/icon-192.png', sizes: '192x192', type: 'image/png', purpose: 'any' },
+          { src: '/icons/icon-512.png', sizes: '512x512', type: 'image/png', purpose: 'any' },
+          { src: '/icons/icon-maskable-512.png', sizes: '512x512', type: 'image/png', purpose: 'maskable' },
+        ],
+      },
+      workbox: {
+        globPatterns: ['offline.html', 'favicon.svg', 'assets/*.{js,css,svg,webp,png}', 'images/*.{svg,webp}', 'icons/*.png'],
+        globIgnores: NOT_PRECACHED,
+        // Pages are not served from the precache: see the navigation route below.
+        navigateFallback: null,
+        cleanupOutdatedCaches: true,
+        // The first worker takes charge of the open page at once (so the page
+        // just opened is kept for offline use); a later version never does.
+        clientsClaim: true,
+        skipWaiting: false,
+        runtimeCaching: [
+          {
+            // Pages: from the network, so a new version shows at once; a page
+            // seen before opens from the cache when there is no connection (or
+            // none within 6 s); a page never seen shows the offline page.
+            // (The worker gets this function's source: it can use nothing from this file.)
+            // API answers (/auth/v1, /functions/v1, /storage/v1, /admin/v1, /config.json)
+            // match no route at all: they always come from the network, never a cache.
+            urlPattern: ({ request, url }) => request.mode === 'navigate' && !/^\/(auth|functions|storage|admin)\/v1\//.test(url.pathname),
+            handler: 'NetworkFirst',
+            options: {
+              cacheName: 'pages',
+              networkTimeoutSeconds: 6,
+              expiration: { maxEntries: 60 },
+              precacheFallback: { fallbackURL: 'offline.html' },
+            },
+          },
+          {
+            // Code and images not precached (sign-in, onboarding, supabase-js):
+            // hashed names never change, so the cached copy is always right.
+            urlPattern: ({ url, sameOrigin }) => sameOrigin && /^\/(assets|images|icons)\//.test(url.pathname),
+            handler: 'CacheFirst',
+            options: { cacheName: 'assets', expiration: { maxEntries: 200, maxAgeSeconds: 60 * 24 * 3600 } },
+          },
+        ],
+      },
+    }),
+  ],
   build: {
     outDir: '../internal/webapp/dist',
     emptyOutDir: true,
     sourcemap: false,
     assetsInlineLimit: 2048,
+    rolldownOptions: {
+      // supabase-js in a chunk of its own, named so (loaded only when needed; not precached).
+      output: { codeSplitting: { groups: [{ name: 'supabase-js', test: /node_modules[\\/]@supabase[\\/]/ }] } },
+    },
   },
   server: {
     // `npm run dev` talks to a `salaula serve` on :8080.

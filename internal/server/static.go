@@ -12,15 +12,23 @@ import (
 	"path"
 	"strconv"
 	"strings"
+
+	"github.com/andybalholm/brotli"
 )
 
-// appFile is one file of the built app, held in memory with its gzip form.
+// appFile is one file of the built app, held in memory with its brotli and gzip forms.
 type appFile struct {
 	body        []byte
 	gzipped     []byte // nil when compressing does not pay
+	brotli      []byte // nil when compressing does not pay
 	contentType string
 	etag        string
 }
+
+// brotliQuality is the brotli level used at start. Measured on the built app
+// (pure-Go encoder): level 5 is 6% smaller than gzip -9 in 0.6 s, level 11 is
+// 13% smaller but takes 8 s, paid by every start (and every test server).
+const brotliQuality = 5
 
 // appFiles is the built React app, loaded once at start.
 type appFiles struct {
@@ -34,7 +42,13 @@ func compressible(ct string) bool {
 		strings.Contains(ct, "manifest")
 }
 
-// loadApp reads every file of the app into memory and gzips the text ones.
+// noCacheFiles must be checked with the server on every use: the service
+// worker (a browser compares it byte for byte to find a new version of the
+// app) and the web app manifest.
+var noCacheFiles = map[string]bool{"sw.js": true, "registerSW.js": true, "manifest.webmanifest": true}
+
+// loadApp reads every file of the app into memory and compresses the text ones
+// with brotli and gzip.
 // An app without index.html is refused: the binary was built without the web app.
 func loadApp(app fs.FS) (*appFiles, error) {
 	a := &appFiles{files: map[string]*appFile{}}
@@ -47,6 +61,9 @@ func loadApp(app fs.FS) (*appFiles, error) {
 			return err
 		}
 		ct := mime.TypeByExtension(path.Ext(p))
+		if path.Ext(p) == ".webmanifest" {
+			ct = "application/manifest+json"
+		}
 		if ct == "" {
 			ct = "application/octet-stream"
 		}
@@ -59,6 +76,13 @@ func loadApp(app fs.FS) (*appFiles, error) {
 			zw.Close()
 			if buf.Len() < len(body) {
 				f.gzipped = buf.Bytes()
+			}
+			var br bytes.Buffer
+			bw := brotli.NewWriterLevel(&br, brotliQuality)
+			bw.Write(body)
+			bw.Close()
+			if br.Len() < len(body) {
+				f.brotli = br.Bytes()
 			}
 		}
 		a.files[p] = f
@@ -88,6 +112,8 @@ func (s *Server) handleApp() http.Handler {
 		case ok && name != "index.html" && strings.HasPrefix(name, "assets/"):
 			// Vite puts a content hash in every asset's name.
 			w.Header().Set("Cache-Control", "public, max-age=31536000, immutable")
+		case ok && noCacheFiles[name]:
+			w.Header().Set("Cache-Control", "no-cache")
 		case ok && name != "index.html":
 			w.Header().Set("Cache-Control", "public, max-age=3600")
 		case strings.HasPrefix(name, "assets/"):
@@ -112,7 +138,11 @@ func serveAppFile(w http.ResponseWriter, r *http.Request, f *appFile) {
 		return
 	}
 	body := f.body
-	if f.gzipped != nil && acceptsGzip(r) {
+	switch {
+	case f.brotli != nil && accepts(r, "br"):
+		h.Set("Content-Encoding", "br")
+		body = f.brotli
+	case f.gzipped != nil && accepts(r, "gzip"):
 		h.Set("Content-Encoding", "gzip")
 		body = f.gzipped
 	}
@@ -125,13 +155,31 @@ func serveAppFile(w http.ResponseWriter, r *http.Request, f *appFile) {
 
 func itoa64(n int) string { return strconv.Itoa(n) }
 
-// acceptsGzip reports whether the client takes gzip (q=0 refuses it).
-func acceptsGzip(r *http.Request) bool {
+// accepts reports whether the client's Accept-Encoding takes the content
+// coding enc ("br", "gzip"), by name or by "*"; a weight of zero refuses it.
+func accepts(r *http.Request, enc string) bool {
+	star := false
 	for _, part := range strings.Split(r.Header.Get("Accept-Encoding"), ",") {
-		enc, params, _ := strings.Cut(strings.TrimSpace(part), ";")
-		if strings.EqualFold(strings.TrimSpace(enc), "gzip") {
-			return strings.ReplaceAll(params, " ", "") != "q=0"
+		name, params, _ := strings.Cut(strings.TrimSpace(part), ";")
+		name = strings.TrimSpace(name)
+		ok := !refused(params)
+		switch {
+		case strings.EqualFold(name, enc):
+			return ok
+		case name == "*":
+			star = ok
 		}
 	}
-	return false
+	return star
+}
+
+// refused reports whether Accept-Encoding parameters give a weight of zero (q=0, q=0.0, q=0.000).
+func refused(params string) bool {
+	p := strings.ReplaceAll(params, " ", "")
+	q, ok := strings.CutPrefix(strings.ToLower(p), "q=")
+	if !ok {
+		return false
+	}
+	w, err := strconv.ParseFloat(q, 64)
+	return err == nil && w == 0
 }

@@ -1,4 +1,3 @@
-import { FunctionsFetchError, FunctionsHttpError } from '@supabase/supabase-js';
 import { getSupabase } from './supabase';
 
 /** A failed function call: the server's message and its per-field messages. */
@@ -19,15 +18,23 @@ export class FunctionCallError extends Error {
 /** Shown when the request never reached the server (offline, dropped connection). */
 export const NETWORK_ERROR_MESSAGE = 'Could not reach Salaula. Check your internet connection';
 
+/** isNetworkFailure tells a request (or a code download) that never reached the server. */
+export function isNetworkFailure(error: unknown): boolean {
+  return error instanceof TypeError && /fetch|network|load failed|import/i.test(error.message);
+}
+
 /**
  * toFunctionCallError turns the error of `functions.invoke` into a
  * FunctionCallError whose message is the `error` field of the server's JSON
  * body (falling back to the error's own message).
  */
 export async function toFunctionCallError(error: unknown): Promise<FunctionCallError> {
-  if (error instanceof FunctionsHttpError) {
-    const res = error.context as Response | undefined;
-    let message = error.message;
+  // Told apart by name, not instanceof, so this module does not pull in
+  // supabase-js (loaded only when a call is made).
+  const name = error instanceof Error ? error.name : '';
+  if (name === 'FunctionsHttpError') {
+    const res = (error as Error & { context?: unknown }).context as Response | undefined;
+    let message = (error as Error).message;
     let fields: Record<string, string> = {};
     try {
       const body = (await res?.clone().json()) as { error?: unknown; fields?: unknown } | undefined;
@@ -38,7 +45,7 @@ export async function toFunctionCallError(error: unknown): Promise<FunctionCallE
     }
     return new FunctionCallError(message, fields, res?.status, error);
   }
-  if (error instanceof FunctionsFetchError) {
+  if (name === 'FunctionsFetchError' || isNetworkFailure(error)) {
     return new FunctionCallError(NETWORK_ERROR_MESSAGE, {}, undefined, error);
   }
   const message = error instanceof Error ? error.message : String(error);

@@ -1,4 +1,4 @@
-import { createClient, type SupabaseClient } from '@supabase/supabase-js';
+import type { SupabaseClient } from '@supabase/supabase-js';
 import { DEFAULT_SUPPORT_EMAIL } from '../config/constants';
 
 /** What the server tells the app at run time (GET /config.json). */
@@ -26,27 +26,68 @@ export function loadConfig(): Promise<RuntimeConfig> {
   return configPromise;
 }
 
+const createdListeners = new Set<(client: SupabaseClient) => void>();
+
 /**
  * getSupabase returns the one supabase-js client of the app, made from the
  * server's /config.json. The session is kept in localStorage and refreshed
- * automatically, as supabase-js does by default.
+ * automatically, as supabase-js does by default. The supabase-js code itself
+ * is downloaded on the first call (a dynamic import), so pages that never
+ * need it never fetch it.
  */
 export function getSupabase(): Promise<SupabaseClient> {
-  clientPromise ??= loadConfig()
-    .then((cfg) =>
-      createClient(cfg.url, cfg.anonKey, {
-        auth: { persistSession: true, autoRefreshToken: true, detectSessionInUrl: true },
-      }),
-    )
-    .catch((err) => {
-      clientPromise = undefined;
-      throw err;
-    });
+  if (!clientPromise) {
+    clientPromise = Promise.all([loadConfig(), import('@supabase/supabase-js')])
+      .then(([cfg, { createClient }]) =>
+        createClient(cfg.url, cfg.anonKey, {
+          auth: { persistSession: true, autoRefreshToken: true, detectSessionInUrl: true },
+        }),
+      )
+      .catch((err) => {
+        clientPromise = undefined;
+        throw err;
+      });
+    void clientPromise.then((client) => createdListeners.forEach((cb) => cb(client)), () => {});
+  }
   return clientPromise;
+}
+
+/** hasSupabaseClient reports whether the client has been asked for already. */
+export function hasSupabaseClient(): boolean {
+  return clientPromise !== undefined;
+}
+
+/** onSupabaseClient calls cb once the client exists (made by any caller); it returns the unsubscribe. */
+export function onSupabaseClient(cb: (client: SupabaseClient) => void): () => void {
+  createdListeners.add(cb);
+  return () => createdListeners.delete(cb);
+}
+
+/** isSessionStorageKey tells whether a localStorage key is where supabase-js keeps a session. */
+export function isSessionStorageKey(key: string): boolean {
+  return /^sb-.+-auth-token$/.test(key);
+}
+
+/**
+ * mayHaveSession tells, without loading supabase-js, whether this browser may
+ * hold a session: one stored by supabase-js in localStorage, or one arriving
+ * in the address (a confirmation link's #access_token=..., or its #error=...).
+ */
+export function mayHaveSession(): boolean {
+  try {
+    for (let i = 0; i < localStorage.length; i++) {
+      const key = localStorage.key(i);
+      if (key && isSessionStorageKey(key)) return true;
+    }
+  } catch {
+    // Storage blocked: supabase-js could not keep a session either.
+  }
+  return /(^|[#&])(access_token|error_description)=/.test(window.location.hash);
 }
 
 /** setSupabaseForTests replaces the client (web unit tests only). */
 export function setSupabaseForTests(client: SupabaseClient | undefined, config?: RuntimeConfig) {
   clientPromise = client ? Promise.resolve(client) : undefined;
   configPromise = config ? Promise.resolve(config) : undefined;
+  if (client) createdListeners.forEach((cb) => cb(client));
 }

@@ -2,7 +2,7 @@ import { configure, act, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { AuthChangeEvent, Session } from '@supabase/supabase-js';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { setSupabaseForTests } from '../../lib/supabase';
+import { getSupabase, hasSupabaseClient, setSupabaseForTests } from '../../lib/supabase';
 import { AuthProvider, useAuth } from './AuthProvider';
 import { installFakeSupabase, makeSession, makeUser } from './testing/fakeSupabase';
 
@@ -105,13 +105,51 @@ describe('AuthProvider', () => {
     expect(fake.listenerCount()).toBe(0);
   });
 
+  it('a visitor with no stored session is signed out at once: neither the settings nor supabase-js are fetched', async () => {
+    setSupabaseForTests(undefined);
+    const fetch = vi.spyOn(globalThis, 'fetch');
+    renderProvider();
+    expect(screen.getByText('Signed out')).toBeInTheDocument();
+    expect(screen.getByText('ready')).toBeInTheDocument();
+    expect(screen.queryByTestId('page-skeleton')).not.toBeInTheDocument();
+    await new Promise((r) => setTimeout(r, 50));
+    expect(fetch).not.toHaveBeenCalled();
+    expect(hasSupabaseClient()).toBe(false);
+  });
+
+  it('a visitor who signs in later (the client is made then) is followed', async () => {
+    setSupabaseForTests(undefined);
+    renderProvider();
+    expect(screen.getByText('Signed out')).toBeInTheDocument();
+    const fake = installFakeSupabase(makeSession(makeUser('bwalya@example.com')));
+    await act(async () => {
+      await getSupabase();
+    });
+    expect(await screen.findByText('Signed in as bwalya@example.com')).toBeInTheDocument();
+    expect(fake.auth.onAuthStateChange).toHaveBeenCalled();
+  });
+
+  it('a stored session is picked up: the client is loaded at once', async () => {
+    setSupabaseForTests(undefined);
+    localStorage.setItem('sb-127-auth-token', '{}');
+    const fetch = vi.spyOn(globalThis, 'fetch').mockRejectedValue(new TypeError('Failed to fetch'));
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    renderProvider();
+    expect(screen.getByTestId('page-skeleton')).toBeInTheDocument();
+    expect(await screen.findByText('Signed out')).toBeInTheDocument();
+    expect(fetch).toHaveBeenCalledWith('/config.json', expect.anything());
+    localStorage.clear();
+  });
+
   it('shows the content signed out when the settings cannot be loaded', async () => {
     setSupabaseForTests(undefined);
+    localStorage.setItem('sb-127-auth-token', '{}');
     vi.spyOn(globalThis, 'fetch').mockRejectedValue(new TypeError('Failed to fetch'));
     const error = vi.spyOn(console, 'error').mockImplementation(() => {});
     renderProvider();
     expect(await screen.findByText('Signed out')).toBeInTheDocument();
     expect(error).toHaveBeenCalled();
+    localStorage.clear();
   });
 
   it('useAuth outside an AuthProvider throws', () => {

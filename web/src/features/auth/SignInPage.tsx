@@ -24,6 +24,7 @@ import { ForgotPasswordForm } from './ForgotPasswordForm';
 import { PasswordField } from './PasswordField';
 import { CodeField } from './CodeField';
 import { isSixDigits, needsSecondStep, verifySecondStep } from './mfa';
+import { NeedsConnection } from '../../lib/offline';
 
 type Mode = 'login' | 'signup' | 'forgot' | 'code';
 
@@ -286,6 +287,7 @@ export default function SignInPage() {
                   : 'Create your account to shop and sell pre-loved fashion.'}
               </Typography>
             </Box>
+            <NeedsConnection what={isLogin ? 'Signing in' : 'Creating an account'} />
             {error && <Alert severity="error">{error}</Alert>}
             {success && <Alert severity="success">{success}</Alert>}
             <Stack

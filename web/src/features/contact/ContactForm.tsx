@@ -13,6 +13,7 @@ import { BotTrap, botTrapValue } from '../../components/BotTrap';
 import { CONTACT_SUBJECTS, FORM_LIMITS } from '../../config/constants';
 import type { FieldErrors } from '../../lib/validation';
 import { FunctionCallError } from '../../lib/functionError';
+import { WaitingForConnection, useSendWhenOnline } from '../../lib/offline';
 import { sendContactMessage } from './api';
 import { validateContact, type ContactField, type ContactValues } from './validation';
 
@@ -20,11 +21,14 @@ const EMPTY: ContactValues = { firstName: '', lastName: '', email: '', phoneNumb
 
 type Status = { kind: 'success' | 'error'; text: string } | null;
 
-/** The Contact Us message form with the spec's states (section 4) and messages (sections 5 and 8). */
+/**
+ * The Contact Us message form with the spec's states (section 4) and messages
+ * (sections 5 and 8). Without a connection the message is kept (fields and
+ * all) and sent when the connection comes back.
+ */
 export function ContactForm() {
   const [values, setValues] = useState<ContactValues>(EMPTY);
   const [errors, setErrors] = useState<FieldErrors<ContactField>>({});
-  const [sending, setSending] = useState(false);
   const [status, setStatus] = useState<Status>(null);
 
   const change = (field: ContactField) => (e: ChangeEvent<HTMLInputElement | HTMLTextAreaElement>) => {
@@ -33,31 +37,34 @@ export function ContactForm() {
     setErrors((errs) => (errs[field] ? { ...errs, [field]: undefined } : errs));
   };
 
-  async function submit(e: FormEvent<HTMLFormElement>) {
-    e.preventDefault();
-    if (sending) return;
-    const found = validateContact(values);
-    if (Object.keys(found).length > 0) {
-      setErrors(found);
-      return;
-    }
-    const trap = botTrapValue(e.currentTarget);
-    setSending(true);
-    setStatus(null);
-    try {
-      await sendContactMessage(values, trap);
+  const sender = useSendWhenOnline(
+    ({ form, trap }: { form: ContactValues; trap: string }) => sendContactMessage(form, trap),
+    () => {
       setValues(EMPTY);
       setErrors({});
       setStatus({ kind: 'success', text: "Message sent successfully! We'll be in touch soon." });
-    } catch (err) {
+    },
+    (err) => {
       console.error('Error sending contact message:', err);
       // The spec's template adds its own full stop after the server's message.
       const message = (err instanceof Error ? err.message : String(err)).replace(/[.\s]+$/, '');
       if (err instanceof FunctionCallError) setErrors(err.fields as FieldErrors<ContactField>);
       setStatus({ kind: 'error', text: `Error sending message: ${message}. Please try again later.` });
-    } finally {
-      setSending(false);
+    },
+  );
+  const sending = sender.sending;
+  const locked = sender.sending || sender.waiting;
+
+  function submit(e: FormEvent<HTMLFormElement>) {
+    e.preventDefault();
+    if (locked) return;
+    const found = validateContact(values);
+    if (Object.keys(found).length > 0) {
+      setErrors(found);
+      return;
     }
+    setStatus(null);
+    sender.submit({ form: values, trap: botTrapValue(e.currentTarget) });
   }
 
   const text = (field: ContactField, label: string, extra: Partial<Parameters<typeof TextField>[0]> = {}) => (
@@ -69,7 +76,7 @@ export function ContactForm() {
       onChange={change(field)}
       error={Boolean(errors[field])}
       helperText={errors[field]}
-      disabled={sending}
+      disabled={locked}
       fullWidth
       variant="standard"
       {...extra}
@@ -84,7 +91,7 @@ export function ContactForm() {
         {text('email', 'Email', { type: 'email', autoComplete: 'email', slotProps: { htmlInput: { maxLength: FORM_LIMITS.email } } })}
         {text('phoneNumber', 'Phone Number', { type: 'tel', autoComplete: 'tel', slotProps: { htmlInput: { maxLength: FORM_LIMITS.phone } } })}
       </Box>
-      <FormControl error={Boolean(errors.subject)} disabled={sending}>
+      <FormControl error={Boolean(errors.subject)} disabled={locked}>
         <FormLabel id="contact-subject-label" sx={{ fontWeight: 700 }}>
           Select Subject
         </FormLabel>
@@ -107,13 +114,14 @@ export function ContactForm() {
       </FormControl>
       {text('message', 'Write Your Message Here', { multiline: true, rows: 5 })}
       <BotTrap />
+      {sender.waiting && <WaitingForConnection onCancel={sender.cancel} />}
       {status && (
         <Alert severity={status.kind} variant="filled" role={status.kind === 'success' ? 'status' : 'alert'}>
           {status.text}
         </Alert>
       )}
       <Box sx={{ display: 'flex', justifyContent: { xs: 'stretch', sm: 'flex-end' } }}>
-        <Button type="submit" variant="contained" size="large" disabled={sending} sx={{ minWidth: 200, width: { xs: '100%', sm: 'auto' }, textTransform: 'none', fontWeight: 700 }}>
+        <Button type="submit" variant="contained" size="large" disabled={locked} sx={{ minWidth: 200, width: { xs: '100%', sm: 'auto' }, textTransform: 'none', fontWeight: 700 }}>
           {sending ? 'Sending...' : 'Send Message'}
         </Button>
       </Box>

@@ -119,7 +119,6 @@ describe('Contact Us page', { timeout: 20_000 }, () => {
   it.each<[string, FakeAnswer, string]>([
     ['the server message', { status: 429, body: { error: 'Too many requests. Please wait a few minutes and try again.' } }, 'Error sending message: Too many requests. Please wait a few minutes and try again. Please try again later.'],
     ['the client message when the body has none', { status: 500, body: { nope: 1 } }, 'Error sending message: Edge Function returned a non-2xx status code. Please try again later.'],
-    ['a network message when offline', 'network-error', 'Error sending message: Could not reach Salaula. Check your internet connection. Please try again later.'],
   ])('on failure shows %s in red, keeps the values and logs the error', async (_name, answer, text) => {
     fakeFunctions(() => answer);
     const user = renderPage();
@@ -130,6 +129,48 @@ describe('Contact Us page', { timeout: 20_000 }, () => {
     expect(screen.getByRole('radio', { name: 'Careers' })).toBeChecked();
     expect(errorLog).toHaveBeenCalled();
     expect(sendButton()).toBeEnabled();
+  });
+
+  it('without a connection keeps the message, says so, and sends it by itself when the connection returns', async () => {
+    let online = false;
+    const { calls } = fakeFunctions(() => (online ? { status: 200, body: { success: true } } : 'network-error'));
+    const user = renderPage();
+    await fillValid(user);
+    await user.click(sendButton());
+    expect(await screen.findByRole('status')).toHaveTextContent(
+      'No internet connection. We kept what you typed and will send it automatically as soon as you are back online.',
+    );
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+    expect(screen.getByLabelText('First Name')).toHaveValue('  Chanda ');
+    expect(screen.getByRole('radio', { name: 'Careers' })).toBeChecked();
+    expect(sendButton()).toBeDisabled();
+    expect(calls).toHaveLength(1);
+
+    online = true;
+    window.dispatchEvent(new Event('online'));
+    expect(await screen.findByText("Message sent successfully! We'll be in touch soon.")).toBeInTheDocument();
+    expect(calls).toHaveLength(2);
+    expect(calls[1].body).toEqual(calls[0].body);
+    expect(screen.getByLabelText('First Name')).toHaveValue('');
+  });
+
+  it('offline from the start: nothing is tried until the connection returns', async () => {
+    const { calls } = fakeFunctions();
+    const onLine = vi.spyOn(navigator, 'onLine', 'get').mockReturnValue(false);
+    const user = renderPage();
+    await fillValid(user);
+    await user.click(sendButton());
+    expect(await screen.findByRole('status')).toHaveTextContent('No internet connection.');
+    expect(calls).toHaveLength(0);
+    // "Don't send" drops the pending message and keeps the fields.
+    await user.click(screen.getByRole('button', { name: "Don't send" }));
+    expect(screen.queryByRole('status')).not.toBeInTheDocument();
+    expect(screen.getByLabelText('First Name')).toHaveValue('  Chanda ');
+    onLine.mockReturnValue(true);
+    window.dispatchEvent(new Event('online'));
+    await user.click(sendButton());
+    expect(await screen.findByText("Message sent successfully! We'll be in touch soon.")).toBeInTheDocument();
+    expect(calls).toHaveLength(1);
   });
 
   it('shows the server field errors and clears the earlier status when sending again', async () => {

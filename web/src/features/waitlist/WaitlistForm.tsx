@@ -8,6 +8,7 @@ import { useId, useState, type FormEvent } from 'react';
 import { BotTrap, botTrapValue } from '../../components/BotTrap';
 import { FORM_LIMITS } from '../../config/constants';
 import { isBlank } from '../../lib/validation';
+import { WaitingForConnection, useSendWhenOnline } from '../../lib/offline';
 import { joinWaitlist } from './api';
 import { validateWaitlist } from './validation';
 
@@ -21,12 +22,13 @@ export interface WaitlistFormProps {
   successDetail: string;
 }
 
-type Status = 'idle' | 'submitting' | 'success' | 'error';
+type Status = 'idle' | 'success' | 'error';
 
 /**
  * The waitlist e-mail form (spec section 4): idle, then submitting
  * ('Joining...'), then success ("You're on the list!", e-mail cleared) or the
- * page's error message. A blank e-mail is silently ignored.
+ * page's error message. A blank e-mail is silently ignored. Without a
+ * connection the e-mail is kept and sent when the connection comes back.
  */
 export function WaitlistForm({ programName, errorMessage, successDetail }: WaitlistFormProps) {
   const [email, setEmail] = useState('');
@@ -34,9 +36,21 @@ export function WaitlistForm({ programName, errorMessage, successDetail }: Waitl
   const [emailError, setEmailError] = useState<string>();
   const id = useId();
 
-  async function submit(e: FormEvent<HTMLFormElement>) {
+  const sender = useSendWhenOnline(
+    ({ values, trap }: { values: { email: string; programName: string }; trap: string }) => joinWaitlist(values, trap),
+    () => {
+      setEmail('');
+      setStatus('success');
+    },
+    (err) => {
+      console.error(`Could not join the ${programName} waitlist:`, err);
+      setStatus('error');
+    },
+  );
+
+  function submit(e: FormEvent<HTMLFormElement>) {
     e.preventDefault();
-    if (status === 'submitting') return;
+    if (sender.sending || sender.waiting) return;
     setStatus('idle');
     if (isBlank(email)) return;
     const trimmed = email.trim();
@@ -45,19 +59,11 @@ export function WaitlistForm({ programName, errorMessage, successDetail }: Waitl
       setEmailError(errors.email);
       return;
     }
-    const trap = botTrapValue(e.currentTarget);
-    setStatus('submitting');
-    try {
-      await joinWaitlist({ email: trimmed, programName }, trap);
-      setEmail('');
-      setStatus('success');
-    } catch (err) {
-      console.error(`Could not join the ${programName} waitlist:`, err);
-      setStatus('error');
-    }
+    sender.submit({ values: { email: trimmed, programName }, trap: botTrapValue(e.currentTarget) });
   }
 
-  const submitting = status === 'submitting';
+  const submitting = sender.sending;
+  const locked = sender.sending || sender.waiting;
   return (
     <Box component="form" onSubmit={submit} aria-label={`Join the ${programName} waitlist`} sx={{ position: 'relative', width: '100%' }}>
       <Box sx={{ display: 'flex', flexDirection: { xs: 'column', sm: 'row' }, gap: 1.5, alignItems: { sm: 'flex-start' } }}>
@@ -78,13 +84,13 @@ export function WaitlistForm({ programName, errorMessage, successDetail }: Waitl
           }}
           error={Boolean(emailError)}
           helperText={emailError}
-          disabled={submitting}
+          disabled={locked}
           slotProps={{ htmlInput: { maxLength: FORM_LIMITS.email } }}
         />
         <Button
           type="submit"
           variant="contained"
-          disabled={submitting}
+          disabled={locked}
           startIcon={submitting ? <CircularProgress size={16} color="inherit" aria-hidden /> : undefined}
           sx={{ whiteSpace: 'nowrap', minWidth: 160, py: 1, textTransform: 'none', fontWeight: 700 }}
         >
@@ -92,7 +98,8 @@ export function WaitlistForm({ programName, errorMessage, successDetail }: Waitl
         </Button>
       </Box>
       <BotTrap />
-      <Box aria-live="polite" sx={{ mt: status === 'success' || status === 'error' ? 2 : 0 }}>
+      <Box aria-live="polite" sx={{ mt: status === 'success' || status === 'error' || sender.waiting ? 2 : 0 }}>
+        {sender.waiting && <WaitingForConnection onCancel={sender.cancel} />}
         {status === 'success' && (
           <Alert severity="success" role="status">
             <AlertTitle>You're on the list!</AlertTitle>

@@ -9,6 +9,7 @@ import { ErrorBanner, InspirationSelect, PhoneField, VoiceInputButton } from './
 import type { useFields } from '../useFields';
 import type { BuyerErrorKey, BuyerFields } from '../validation';
 import { SELLER_ERRORS, SubmitError } from '../flows';
+import { NeedsConnection } from '../../../lib/offline';
 
 /** What one onboarding submit does: check the fields, send, then move on. */
 export interface SubmitSteps {
@@ -101,6 +102,7 @@ export function OnboardingPage({
     <RequireAuth>
       <PageHeader title={title} />
       <Container component="main" maxWidth="md" sx={{ py: 2, px: 2 }}>
+        <NeedsConnection what="Signing up" />
         <Box
           component="form"
           noValidate

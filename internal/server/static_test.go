@@ -1,0 +1,145 @@
+package server
+
+import (
+	"bytes"
+	"compress/gzip"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"testing/fstest"
+
+	"github.com/andybalholm/brotli"
+)
+
+// pwaApp is a built app with the files the service worker build adds.
+var pwaApp = fstest.MapFS{
+	"index.html":             {Data: []byte(`<!doctype html><html><body><div id="root"></div></body></html>`)},
+	"assets/index-abc123.js": {Data: []byte(strings.Repeat("console.log('salaula');\n", 200))},
+	"sw.js":                  {Data: []byte(strings.Repeat("self.addEventListener('fetch', () => {});\n", 40))},
+	"manifest.webmanifest":   {Data: []byte(`{"name":"Salaula","short_name":"Salaula","start_url":"/","display":"standalone","icons":[]}`)},
+	"icons/icon-192.png":     {Data: []byte("\x89PNG\r\n\x1a\nnot really")},
+}
+
+func serveApp(t *testing.T, path string, header map[string]string) (*http.Response, []byte) {
+	t.Helper()
+	app, err := loadApp(pwaApp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req := httptest.NewRequest(http.MethodGet, path, nil)
+	for k, v := range header {
+		req.Header.Set(k, v)
+	}
+	rec := httptest.NewRecorder()
+	(&Server{app: app}).handleApp().ServeHTTP(rec, req)
+	res := rec.Result()
+	body, _ := io.ReadAll(res.Body)
+	return res, body
+}
+
+// decoded undoes the answer's Content-Encoding.
+func decoded(t *testing.T, res *http.Response, body []byte) string {
+	t.Helper()
+	var r io.Reader
+	switch enc := res.Header.Get("Content-Encoding"); enc {
+	case "br":
+		r = brotli.NewReader(bytes.NewReader(body))
+	case "gzip":
+		zr, err := gzip.NewReader(bytes.NewReader(body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		r = zr
+	case "":
+		return string(body)
+	default:
+		t.Fatalf("unexpected Content-Encoding %q", enc)
+	}
+	plain, err := io.ReadAll(r)
+	if err != nil {
+		t.Fatalf("%s body does not decode: %v", res.Header.Get("Content-Encoding"), err)
+	}
+	return string(plain)
+}
+
+func TestAppFilesInBrotliOrGzipAsTheClientAccepts(t *testing.T) {
+	want := string(pwaApp["assets/index-abc123.js"].Data)
+	cases := []struct {
+		acceptEncoding string
+		wantEncoding   string
+	}{
+		{"gzip, deflate, br, zstd", "br"}, // Chrome
+		{"br", "br"},
+		{"gzip", "gzip"},
+		{"br;q=0, gzip", "gzip"},
+		{"br; q=0.0, gzip;q=0.5", "gzip"},
+		{"*", "br"},
+		{"gzip;q=0, *", "br"},
+		{"br;q=0, gzip;q=0", ""},
+		{"identity", ""},
+		{"", ""},
+		{",,;;q=,garbage;q=zz", ""}, // malformed: plain body, never an error
+	}
+	for _, c := range cases {
+		res, body := serveApp(t, "/assets/index-abc123.js", map[string]string{"Accept-Encoding": c.acceptEncoding})
+		if res.StatusCode != http.StatusOK {
+			t.Fatalf("%q: status %d", c.acceptEncoding, res.StatusCode)
+		}
+		if got := res.Header.Get("Content-Encoding"); got != c.wantEncoding {
+			t.Errorf("Accept-Encoding %q: Content-Encoding = %q, want %q", c.acceptEncoding, got, c.wantEncoding)
+			continue
+		}
+		if got := decoded(t, res, body); got != want {
+			t.Errorf("Accept-Encoding %q: body is not the asset (%d bytes)", c.acceptEncoding, len(got))
+		}
+		if res.Header.Get("Content-Length") != itoa64(len(body)) {
+			t.Errorf("Accept-Encoding %q: Content-Length %s for %d bytes", c.acceptEncoding, res.Header.Get("Content-Length"), len(body))
+		}
+		if !strings.Contains(res.Header.Get("Vary"), "Accept-Encoding") {
+			t.Errorf("Accept-Encoding %q: no Vary: Accept-Encoding", c.acceptEncoding)
+		}
+	}
+	// Brotli pays: smaller than gzip for the same file.
+	br, brBody := serveApp(t, "/assets/index-abc123.js", map[string]string{"Accept-Encoding": "br"})
+	gz, gzBody := serveApp(t, "/assets/index-abc123.js", map[string]string{"Accept-Encoding": "gzip"})
+	if br.Header.Get("Content-Encoding") != "br" || gz.Header.Get("Content-Encoding") != "gzip" || len(brBody) >= len(gzBody) {
+		t.Errorf("brotli %d bytes, gzip %d bytes", len(brBody), len(gzBody))
+	}
+	// index.html for an app route, in brotli too.
+	res, body := serveApp(t, "/about", map[string]string{"Accept-Encoding": "br"})
+	if !strings.Contains(decoded(t, res, body), `<div id="root">`) {
+		t.Errorf("/about is not index.html")
+	}
+}
+
+func TestServiceWorkerAndManifestAreCheckedOnEveryUse(t *testing.T) {
+	for _, p := range []string{"/sw.js", "/manifest.webmanifest"} {
+		res, body := serveApp(t, p, map[string]string{"Accept-Encoding": "br"})
+		if res.StatusCode != http.StatusOK || len(body) == 0 {
+			t.Fatalf("%s: status %d", p, res.StatusCode)
+		}
+		if cc := res.Header.Get("Cache-Control"); cc != "no-cache" {
+			t.Errorf("%s: Cache-Control = %q, want no-cache (a new version must be seen on the next visit)", p, cc)
+		}
+	}
+	res, body := serveApp(t, "/manifest.webmanifest", nil)
+	if ct := res.Header.Get("Content-Type"); ct != "application/manifest+json" {
+		t.Errorf("manifest Content-Type = %q", ct)
+	}
+	if !strings.Contains(string(body), `"short_name":"Salaula"`) {
+		t.Errorf("manifest body = %s", body)
+	}
+	res, _ = serveApp(t, "/sw.js", nil)
+	if ct := res.Header.Get("Content-Type"); !strings.Contains(ct, "javascript") {
+		t.Errorf("sw.js Content-Type = %q", ct)
+	}
+	res, _ = serveApp(t, "/icons/icon-192.png", map[string]string{"Accept-Encoding": "br, gzip"})
+	if cc := res.Header.Get("Cache-Control"); cc != "public, max-age=3600" {
+		t.Errorf("icon Cache-Control = %q", cc)
+	}
+	if enc := res.Header.Get("Content-Encoding"); enc != "" {
+		t.Errorf("a PNG is sent compressed again (%q)", enc)
+	}
+}

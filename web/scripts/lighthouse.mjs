@@ -1,0 +1,148 @@
+// Lighthouse (mobile preset: simulated slow 4G, 4x slower CPU) on the public
+// pages, against the real `salaula serve` (bin/salaula, built by `make build`)
+// on a free port with a fresh data folder, in the installed Chromium
+// (CHROME_PATH, default /usr/bin/chromium). Then a second visit of each page in
+// the same browser profile, to weigh what a returning visitor downloads.
+// Prints a Markdown table for docs/benchmarks.md. Run by `make bench`.
+//
+//   node scripts/lighthouse.mjs [--runs N] [--second-visit-only] [/path ...]
+//
+// With several runs the run with the median performance score is reported
+// (Lighthouse's own advice). Performance depends on the machine's CPU:
+// Lighthouse's "benchmark index" of this machine is printed beside the table.
+import lighthouse from 'lighthouse';
+import * as chromeLauncher from 'chrome-launcher';
+import { chromium } from '@playwright/test';
+import { createConnection, createServer } from 'node:net';
+import { startServer } from '../e2e-node/server.mjs';
+
+const PAGES = ['/', '/about', '/impact', '/contact', '/wardrobeclearance', '/sign_up', '/buyersignup', '/sellersignup'];
+const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'];
+const chromePath = process.env.CHROME_PATH ?? '/usr/bin/chromium';
+process.env.CHROME_PATH = chromePath;
+
+const args = process.argv.slice(2);
+let runs = 1;
+let lighthouseToo = true;
+const pages = [];
+for (let i = 0; i < args.length; i++) {
+  if (args[i] === '--runs') runs = Math.max(1, Number(args[++i]) || 1);
+  else if (args[i] === '--second-visit-only') lighthouseToo = false;
+  else pages.push(args[i]);
+}
+if (!pages.length) pages.push(...PAGES);
+
+const kib = (n) => `${(n / 1024).toFixed(0)} KiB`;
+const secs = (ms) => `${(ms / 1000).toFixed(1)} s`;
+const score = (lhr, c) => Math.round((lhr.categories[c]?.score ?? 0) * 100);
+
+/** Audits that cost a category points, for the notes below the table. */
+function findings(lhr) {
+  const out = [];
+  for (const c of CATEGORIES) {
+    for (const ref of lhr.categories[c].auditRefs) {
+      const a = lhr.audits[ref.id];
+      if (ref.weight > 0 && a.score !== null && a.score < 1 && c !== 'performance') out.push(`${c}: ${a.id}`);
+    }
+  }
+  for (const id of ['uses-responsive-images', 'modern-image-formats', 'render-blocking-resources', 'unused-javascript']) {
+    const a = lhr.audits[id];
+    if (a && a.score !== null && a.score < 1 && a.details?.overallSavingsMs) out.push(`${id} (${Math.round(a.details.overallSavingsMs)} ms)`);
+    else if (a && a.score !== null && a.score < 0.9) out.push(id);
+  }
+  return out;
+}
+
+/**
+ * countingRelay forwards a local port to the server and counts the bytes the
+ * server sends (bodies and headers), whoever asks: the page or its service
+ * worker (whose requests the page's own DevTools session does not see).
+ */
+async function countingRelay(target) {
+  const relay = { bytes: 0, requests: 0 };
+  const server = createServer((client) => {
+    const upstream = createConnection(target, '127.0.0.1');
+    upstream.on('data', (b) => (relay.bytes += b.length));
+    client.on('data', (b) => (relay.requests += (b.toString('latin1').match(/^(GET|POST|HEAD|PUT) /gm) ?? []).length));
+    client.on('error', () => {});
+    upstream.on('error', () => {});
+    client.pipe(upstream).pipe(client);
+  });
+  await new Promise((ok) => server.listen(0, '127.0.0.1', ok));
+  relay.url = `http://127.0.0.1:${server.address().port}`;
+  relay.close = () => new Promise((ok) => server.close(ok));
+  return relay;
+}
+
+/** Bytes the server sent on a second visit of path in a warm browser profile (its own origin: a fresh service worker). */
+async function secondVisit(browser, port, path) {
+  const relay = await countingRelay(port);
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await page.goto(relay.url + path, { waitUntil: 'networkidle' });
+  // Let the service worker finish installing (precaching) before the second visit.
+  await page.evaluate(() => navigator.serviceWorker?.ready);
+  await page.waitForTimeout(3000);
+  relay.bytes = 0;
+  relay.requests = 0;
+  await page.goto(relay.url + path, { waitUntil: 'networkidle' });
+  await page.waitForTimeout(1000);
+  const { bytes, requests } = relay;
+  await context.close();
+  await relay.close();
+  return { bytes, requests };
+}
+
+const server = await startServer({ SALAULA_RATE_FORMS: '1000/1m' });
+const chrome = !lighthouseToo ? null : await chromeLauncher.launch({
+  chromePath,
+  chromeFlags: ['--headless=new', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+});
+const rows = [];
+try {
+  for (const path of pages) {
+    if (!lighthouseToo) {
+      rows.push({ path });
+      continue;
+    }
+    const results = [];
+    for (let i = 0; i < runs; i++) {
+      const r = await lighthouse(`${server.url}${path}`, { port: chrome.port, output: 'json', logLevel: 'error', onlyCategories: CATEGORIES });
+      results.push(r.lhr);
+    }
+    results.sort((a, b) => score(a, 'performance') - score(b, 'performance'));
+    const lhr = results[Math.floor(results.length / 2)];
+    rows.push({ path, lhr });
+    process.stderr.write(`${path}: performance ${results.map((l) => score(l, 'performance')).join(', ')}\n`);
+  }
+} finally {
+  await chrome?.kill();
+}
+
+const browser = await chromium.launch({ executablePath: chromePath, args: ['--no-sandbox', '--disable-gpu'] });
+try {
+  for (const row of rows) row.second = await secondVisit(browser, Number(new URL(server.url).port), row.path);
+} finally {
+  await browser.close();
+  await server.stop();
+}
+
+if (!lighthouseToo) {
+  console.log('| page | second visit |');
+  console.log('|---|---|');
+  for (const { path, second } of rows) console.log(`| ${path} | ${(second.bytes / 1024).toFixed(1)} KiB (${second.requests} requests) |`);
+  process.exit(0);
+}
+console.log(`Lighthouse ${rows[0].lhr.lighthouseVersion}, mobile preset, ${runs} run(s) per page (median shown), ${rows[0].lhr.environment.hostUserAgent.match(/Chrome\/[\d.]+/)?.[0] ?? ''}, benchmark index ${Math.round(rows[0].lhr.environment.benchmarkIndex)}`);
+console.log('');
+console.log('| page | performance | accessibility | best practices | SEO | first paint | LCP | blocking time | bytes | second visit |');
+console.log('|---|---|---|---|---|---|---|---|---|---|');
+for (const { path, lhr, second } of rows) {
+  const a = lhr.audits;
+  console.log(`| ${path} | ${CATEGORIES.map((c) => score(lhr, c)).join(' | ')} | ${secs(a['first-contentful-paint'].numericValue)} | ${secs(a['largest-contentful-paint'].numericValue)} | ${Math.round(a['total-blocking-time'].numericValue)} ms | ${kib(a['total-byte-weight'].numericValue)} | ${(second.bytes / 1024).toFixed(1)} KiB (${second.requests} requests) |`);
+}
+console.log('');
+for (const { path, lhr } of rows) {
+  const f = findings(lhr);
+  if (f.length) console.log(`- ${path}: ${f.join(', ')}`);
+}
