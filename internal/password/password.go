@@ -104,7 +104,7 @@ func Check(pw string) (reasons []string, message string) {
 var ErrBusy = errors.New("password: too many password checks at once")
 
 // DefaultWait is how long a password check waits for a free slot.
-const DefaultWait = 5 * time.Second
+const DefaultWait = 10 * time.Second
 
 var (
 	limitMu sync.Mutex
@@ -147,8 +147,14 @@ func withSlot(ctx context.Context, fn func()) error {
 			return ErrBusy
 		}
 	}
-	defer func() { <-sl }()
-	fn()
+	func() {
+		defer func() { <-sl }()
+		fn()
+	}()
+	// Each run leaves 19 MiB of garbage; collecting it now, instead of
+	// when the heap has doubled, keeps resident memory flat under a crowd
+	// of sign-ins (a collection costs far less than the hash itself).
+	runtime.GC()
 	return nil
 }
 

@@ -38,7 +38,7 @@ func (e *testEnv) anonKey(t *testing.T) string {
 }
 
 // newUser makes an account with an active session and its access token.
-func newUser(t *testing.T, env *testEnv, email string) testUser {
+func newUser(t testing.TB, env *testEnv, email string) testUser {
 	t.Helper()
 	ctx := context.Background()
 	u := &store.User{Email: email, PasswordHash: "not-used"}

@@ -74,16 +74,28 @@ func scanOutbox(rows *sql.Rows) ([]OutboxEmail, error) {
 // lease ends). On PostgreSQL rows another instance is claiming are skipped
 // (FOR UPDATE SKIP LOCKED), so two instances never take the same e-mail.
 func (db *DB) ClaimEmails(ctx context.Context, now time.Time, lease time.Duration, limit int) ([]OutboxEmail, error) {
+	return db.claimEmails(ctx, `next_attempt_at = ?`, []any{now.Add(lease)}, now, limit)
+}
+
+// TakeEmailsAsSent takes up to limit due e-mails and marks them sent via
+// at now in the same step, for a delivery that cannot fail (writing to the
+// log): one write per e-mail instead of a claim and a mark.
+func (db *DB) TakeEmailsAsSent(ctx context.Context, now time.Time, via string, limit int) ([]OutboxEmail, error) {
+	return db.claimEmails(ctx, `status = ?, sent_via = ?, sent_at = ?, next_attempt_at = NULL, last_error = ''`,
+		[]any{EmailSent, via, now}, now, limit)
+}
+
+func (db *DB) claimEmails(ctx context.Context, set string, setArgs []any, now time.Time, limit int) ([]OutboxEmail, error) {
 	lock := ""
 	if db.dialect == Postgres {
 		lock = " FOR UPDATE SKIP LOCKED"
 	}
 	var out []OutboxEmail
 	err := db.InTx(ctx, func(tx *Tx) error {
-		rows, err := tx.Query(ctx, `UPDATE outbox_emails SET attempts = attempts + 1, next_attempt_at = ?
+		rows, err := tx.Query(ctx, `UPDATE outbox_emails SET attempts = attempts + 1, `+set+`
 			WHERE id IN (SELECT id FROM outbox_emails WHERE status IN ('queued', 'failing') AND next_attempt_at <= ?
 				ORDER BY next_attempt_at LIMIT ?`+lock+`)
-			RETURNING `+outboxColumns, now.Add(lease), now, limit)
+			RETURNING `+outboxColumns, append(setArgs, now, limit)...)
 		if err != nil {
 			return err
 		}
