@@ -399,7 +399,9 @@ func (s *system) setup() error {
 	}
 	json.Unmarshal(b, &auth)
 	s.pbToken = auth.Token
-	text := func(name string) map[string]any { return map[string]any{"name": name, "type": "text", "required": true} }
+	text := func(name string) map[string]any {
+		return map[string]any{"name": name, "type": "text", "required": true}
+	}
 	optional := func(name string) map[string]any { return map[string]any{"name": name, "type": "text"} }
 	for _, c := range []map[string]any{
 		{"name": "waitlist", "type": "base", "createRule": "",
@@ -652,7 +654,9 @@ func render(scenarios []scenario, systems []*system, results map[string]map[stri
 		"repeated %d times with the three systems interleaved; the figures are the medians of the repetitions, errors are summed, "+
 		"RSS is the peak resident memory of the server process during the runs. Ratio = req/s of the system / req/s of PocketBase. "+
 		"salaula runs with its rate limits off (`SALAULA_RATE_FORMS=0`, `SALAULA_RATE_AUTH=0`), SQLite with `synchronous=FULL`; "+
-		"PocketBase v0.39.11 (`examples/base`) with the same collections created through its API (a unique (email, program) index on the waitlist, public create rules). "+
+		"PocketBase v0.39.11 (`examples/base`) with the same collections created through its API (a unique (email, program) index on the waitlist, public create rules); "+
+		"note that PocketBase runs SQLite with `synchronous=NORMAL` (its commits are not flushed to disk: they survive a crash of the process, not a power cut) and sends no e-mail, "+
+		"while each salaula sign-up also queues its confirmation e-mail in the same transaction. "+
 		"The machine is shared, so absolute figures wander; compare the systems side by side.\n\n", o.duration, o.reps)
 	fmt.Fprintf(&b, "| scenario | system | req/s | p50 ms | p99 ms | errors | peak RSS | ratio to PocketBase |\n|---|---|---:|---:|---:|---:|---:|---:|\n")
 	for _, sc := range scenarios {

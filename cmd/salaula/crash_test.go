@@ -25,7 +25,9 @@ const execServeEnv = "SALAULA_TEST_EXEC_SERVE"
 
 func TestMain(m *testing.M) {
 	if os.Getenv(execServeEnv) == "1" {
-		appFS = func() fs.FS { return fstest.MapFS{"index.html": {Data: []byte(`<!doctype html><div id="root"></div>`)}} }
+		appFS = func() fs.FS {
+			return fstest.MapFS{"index.html": {Data: []byte(`<!doctype html><div id="root"></div>`)}}
+		}
 		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 		err := run(ctx, os.Args, os.Getenv, os.Stdout, os.Stderr)
 		stop()
