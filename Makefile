@@ -9,7 +9,7 @@ GO_SRC   := $(shell find cmd internal -name '*.go' -o -name '*.sql' -o -name '*.
 WEB_SRC  := $(shell find web/src web/public web/index.html web/vite.config.ts web/tsconfig.json -type f 2>/dev/null)
 VERSION  := $(shell git describe --always --dirty 2>/dev/null || echo dev)
 
-.PHONY: run build test test-go test-web test-e2e test-supabase bench deps chromium clean
+.PHONY: run build test test-go test-web test-e2e test-supabase test-fuzz fuzz bench bench-tools deps chromium clean
 
 ## run: install what is missing, build, and serve on http://localhost:8080 with data in ./data
 run: build
@@ -45,6 +45,24 @@ test: test-go test-web test-supabase test-e2e
 test-go: build
 	go vet ./...
 	go test -count=1 ./...
+	$(MAKE) test-fuzz FUZZTIME=2s
+
+# Go native fuzz targets (package:Name); their seed inputs also run in `go test`.
+FUZZ_TARGETS := internal/server:FuzzPublicForms internal/server:FuzzAuthBodies \
+	internal/server:FuzzOnboardingPayloads internal/media:FuzzObjectPaths
+FUZZTIME ?= 2s
+
+## test-fuzz: run every fuzz target for FUZZTIME (make test: 2s each)
+test-fuzz:
+	@for t in $(FUZZ_TARGETS); do \
+		pkg=$${t%%:*}; name=$${t##*:}; \
+		echo "fuzz $$name ($(FUZZTIME))"; \
+		go test -run '^$$' -fuzz "^$$name\$$" -fuzztime $(FUZZTIME) ./$$pkg || exit 1; \
+	done
+
+## fuzz: run every fuzz target longer (FUZZTIME=2m by default); crashers land in testdata/fuzz/
+fuzz:
+	$(MAKE) test-fuzz FUZZTIME=$${FUZZTIME:-2m}
 
 test-web: web/node_modules/.installed
 	cd web && npm run typecheck && npm test
@@ -55,11 +73,19 @@ test-supabase: build
 test-e2e: build chromium
 	cd web && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npx playwright test
 
-## bench: Go benchmarks, the home page's first-load weight, Lighthouse (mobile) on the public pages
-bench: build chromium
+PB_VERSION := v0.39.11
+PB_BIN     := bin/bench/base
+
+## bench: Go benchmarks, the home page's first-load weight, salaula against PocketBase side by side, Lighthouse (mobile) on the public pages (docs/benchmarks.md)
+bench: build chromium $(PB_BIN)
 	go test -run '^$$' -bench . -benchmem ./...
 	cd web && node scripts/first-load-weight.mjs
+	go run ./cmd/salaula-bench -salaula $(BIN) -pocketbase $(PB_BIN) -out docs/benchmarks.md
 	cd web && CHROME_PATH=$${CHROME_PATH:-/usr/bin/chromium} node scripts/lighthouse.mjs
+
+# PocketBase from its Go module at a pinned version, into a project-local folder.
+$(PB_BIN):
+	GOBIN=$(CURDIR)/bin/bench go install github.com/pocketbase/pocketbase/examples/base@$(PB_VERSION)
 
 clean:
 	rm -rf bin web/test-results

@@ -148,8 +148,25 @@ func openAdminStore(ctx context.Context, name string, args []string, getenv func
 	return openStore(ctx, cfg, slog.New(slog.NewTextHandler(io.Discard, nil)))
 }
 
-// printMail shows the newest e-mails the server sent to one address, newest
-// first, so a developer without SMTP can open a reset or unsubscribe link.
+// mailState says where an e-mail is: sent (when, how), queued, or failing
+// (attempts and the last error).
+func mailState(m mail.Sent) string {
+	switch m.State {
+	case "sent":
+		if m.SentAt != nil {
+			return fmt.Sprintf("sent %s via %s", m.SentAt.UTC().Format(time.RFC3339), m.Via)
+		}
+		return "sent via " + m.Via
+	case "failing", "failed":
+		return fmt.Sprintf("%s after %d attempt(s): %s", m.State, m.Attempts, m.LastError)
+	default:
+		return m.State
+	}
+}
+
+// printMail shows the newest e-mails to one address, newest first, with
+// the state of each (queued, sent, failing), so a developer without SMTP can
+// open a reset or unsubscribe link.
 func printMail(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("admin mail", flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -186,8 +203,8 @@ func printMail(ctx context.Context, args []string, getenv func(string) string, s
 		if i > 0 {
 			fmt.Fprintln(stdout, "----")
 		}
-		fmt.Fprintf(stdout, "To: %s\nSubject: %s\nKind: %s\nSent: %s (via %s)\n\n%s\n",
-			m.To, m.Subject, m.Kind, m.CreatedAt.UTC().Format(time.RFC3339), m.Via, strings.TrimRight(m.Body, "\n"))
+		fmt.Fprintf(stdout, "To: %s\nSubject: %s\nKind: %s\nQueued: %s\nState: %s\n\n%s\n",
+			m.To, m.Subject, m.Kind, m.CreatedAt.UTC().Format(time.RFC3339), mailState(m), strings.TrimRight(m.Body, "\n"))
 	}
 	return nil
 }

@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -271,6 +272,20 @@ func TestAdminMailShowsTheNewestMailsToAnAddress(t *testing.T) {
 			if !strings.Contains(got, "Subject: Reset your Salaula password") || strings.Contains(got, "Subject: First") ||
 				!strings.Contains(got, "/reset_password?token_hash=abc&type=recovery") {
 				t.Fatalf("admin mail printed:\n%s", got)
+			}
+			if !strings.Contains(got, "State: queued\n") {
+				t.Fatalf("admin mail does not say the e-mail is queued:\n%s", got)
+			}
+			// Once the sender has delivered it (to the log here), it says so.
+			if n, err := outbox.DeliverDue(ctx); n != 2 || err != nil {
+				t.Fatalf("delivered %d, %v", n, err)
+			}
+			out.Reset()
+			if err := run(ctx, args, envOf(env), &out, io.Discard); err != nil {
+				t.Fatal(err)
+			}
+			if !regexp.MustCompile(`State: sent \d{4}-\d\d-\d\dT\S+Z via log\n`).MatchString(out.String()) {
+				t.Fatalf("admin mail after delivery:\n%s", out.String())
 			}
 			for _, bad := range [][]string{{"--limit", "1"}, {"--to", "a@b.co", "--limit", "0"}, {"--to", "a@b.co", "--nope"}} {
 				err := run(ctx, append([]string{"salaula", "admin", "mail", "--data", dataDir}, bad...), envOf(env), io.Discard, io.Discard)

@@ -57,7 +57,9 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	if err != nil {
 		return err
 	}
-	logger := slog.New(slog.NewJSONHandler(stdout, nil))
+	logs := newLogBuffer(stdout)
+	defer logs.Close()
+	logger := slog.New(slog.NewJSONHandler(logs, nil))
 	secret, err := cfg.Secret()
 	if err != nil {
 		return err
@@ -75,6 +77,12 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	if err != nil {
 		return err
 	}
+	// The e-mail sender runs until the server has stopped, so e-mails
+	// queued by the last requests still go out (or wait for the next start).
+	senderCtx, stopSender := context.WithCancel(context.WithoutCancel(ctx))
+	senderDone := make(chan struct{})
+	go func() { defer close(senderDone); mailer.Run(senderCtx) }()
+	defer func() { stopSender(); <-senderDone }()
 	handler, err := server.New(server.Deps{Config: cfg, DB: db, Secret: secret, Mailer: mailer, Media: mediaStore, Logger: logger, App: appFS()})
 	if err != nil {
 		return err

@@ -1,17 +1,23 @@
-// Package mail sends the server's e-mails (password reset links, sign-up
-// confirmations, contact messages to support, waitlist confirmations). Every
-// message is kept in the outbox_emails table; it is sent by SMTP when
-// SALAULA_SMTP_URL is set and otherwise written to the log, so a developer
-// can open its links.
+// Package mail is the only way e-mail leaves the server (password reset
+// links, sign-up confirmations, contact messages to support, waitlist
+// confirmations). It is a transactional outbox: an e-mail is written to the
+// outbox_emails table in the same transaction as the change that causes it
+// (Enqueue), and a background sender (Run) delivers it by SMTP when
+// SALAULA_SMTP_URL is set, or otherwise writes it to the log, with retries
+// and growing pauses, surviving restarts. A client that disconnects can
+// never drop an e-mail: once the change is committed, so is its e-mail.
 package mail
 
 import (
 	"context"
+	"crypto/tls"
+	"errors"
 	"fmt"
 	"log/slog"
 	"net"
 	"net/smtp"
 	"net/url"
+	"regexp"
 	"strings"
 	"time"
 
@@ -26,23 +32,56 @@ type Message struct {
 	Kind    string // what it is for: "recovery", "confirmation", "contact", "waitlist"
 }
 
-// Mailer sends messages.
+// Mailer sends messages. For the Outbox, Send puts the message in the
+// outbox in a transaction of its own and returns; the sender delivers it.
 type Mailer interface {
 	Send(ctx context.Context, m Message) error
 }
 
-// Outbox is the Mailer the server uses: it records each message in the
-// database, then hands it to SMTP or the log.
+// Check reports why m cannot be sent (a line break in a header, which
+// could smuggle in other headers, or no recipient).
+func Check(m Message) error {
+	if strings.TrimSpace(m.To) == "" {
+		return errors.New("mail: no recipient")
+	}
+	if strings.ContainsAny(m.To, "\r\n") || strings.ContainsAny(m.Subject, "\r\n") {
+		return errors.New("mail: header contains a line break")
+	}
+	return nil
+}
+
+// Delivery settings of the sender.
+const (
+	// MaxAttempts is how many times an e-mail is tried before it is given up.
+	MaxAttempts = 10
+	// claimLease is how long a claimed e-mail is left to its sender before
+	// another may try it (the sender died mid-way).
+	claimLease = 2 * time.Minute
+	// batchSize is the most e-mails one claim takes.
+	batchSize = 100
+	// pollEvery is how often the sender looks for due e-mails without being
+	// woken (retries, e-mails queued by other instances or commands).
+	pollEvery = time.Second
+	// smtpTimeout bounds one SMTP conversation.
+	smtpTimeout = time.Minute
+)
+
+// Outbox is the Mailer the server uses.
 type Outbox struct {
 	DB     *store.DB
 	From   string
 	SMTP   *url.URL // nil: write to the log
 	Logger *slog.Logger
+	// RetryBase is the pause after the first failed attempt; it doubles
+	// with each further attempt, up to RetryMax. Defaults: 30s and 1h.
+	RetryBase, RetryMax time.Duration
+
+	wake chan struct{}
 }
 
 // New returns an Outbox that sends through smtpURL when it is not empty.
 func New(db *store.DB, from, smtpURL string, logger *slog.Logger) (*Outbox, error) {
-	o := &Outbox{DB: db, From: from, Logger: logger}
+	o := &Outbox{DB: db, From: from, Logger: logger, RetryBase: 30 * time.Second, RetryMax: time.Hour, wake: make(chan struct{}, 1)}
 	if smtpURL != "" {
 		u, err := url.Parse(smtpURL)
 		if err != nil || (u.Scheme != "smtp" && u.Scheme != "smtps") || u.Host == "" {
@@ -53,21 +92,120 @@ func New(db *store.DB, from, smtpURL string, logger *slog.Logger) (*Outbox, erro
 	return o, nil
 }
 
-// Send records m and delivers it.
+// Enqueue writes m to the outbox inside tx, so it is kept exactly when the
+// change tx makes is; the sender is woken once tx commits.
+func (o *Outbox) Enqueue(ctx context.Context, tx *store.Tx, m Message) error {
+	if err := Check(m); err != nil {
+		return err
+	}
+	if err := tx.EnqueueEmail(ctx, &store.OutboxEmail{To: m.To, Subject: m.Subject, Body: m.Body, Kind: m.Kind}); err != nil {
+		return fmt.Errorf("mail: queue: %w", err)
+	}
+	tx.AfterCommit(o.Wake)
+	return nil
+}
+
+// Send queues m in a transaction of its own and returns; the sender
+// delivers it. Use Enqueue to queue an e-mail with the change it is about.
 func (o *Outbox) Send(ctx context.Context, m Message) error {
-	if strings.ContainsAny(m.To, "\r\n") || strings.ContainsAny(m.Subject, "\r\n") {
-		return fmt.Errorf("mail: header contains a line break")
+	if err := Check(m); err != nil {
+		return err
+	}
+	return o.DB.InTx(ctx, func(tx *store.Tx) error { return o.Enqueue(ctx, tx, m) })
+}
+
+// Wake tells the sender that e-mails are waiting.
+func (o *Outbox) Wake() {
+	select {
+	case o.wake <- struct{}{}:
+	default:
+	}
+}
+
+// Run delivers due e-mails until ctx ends: at once when woken, otherwise
+// every second. Several senders (instances) may run on one PostgreSQL.
+func (o *Outbox) Run(ctx context.Context) {
+	t := time.NewTicker(pollEvery)
+	defer t.Stop()
+	for {
+		for {
+			n, err := o.DeliverDue(ctx)
+			if err != nil && ctx.Err() == nil {
+				o.Logger.Error("mail: deliver", "err", err)
+			}
+			if err != nil || n < batchSize {
+				break
+			}
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-o.wake:
+		case <-t.C:
+		}
+	}
+}
+
+// DeliverDue makes one delivery attempt for up to one batch of due e-mails
+// and reports how many it tried.
+func (o *Outbox) DeliverDue(ctx context.Context) (int, error) {
+	if o.SMTP == nil {
+		// Writing to the log cannot fail: take and mark in one write.
+		due, err := o.DB.TakeEmailsAsSent(ctx, store.Now(), "log", batchSize)
+		for _, e := range due {
+			o.deliver(Message{To: e.To, Subject: e.Subject, Body: e.Body, Kind: e.Kind})
+		}
+		return len(due), err
+	}
+	due, err := o.DB.ClaimEmails(ctx, store.Now(), claimLease, batchSize)
+	if err != nil || len(due) == 0 {
+		return 0, err
 	}
 	via := "log"
 	if o.SMTP != nil {
 		via = "smtp"
 	}
-	if _, err := o.DB.Exec(ctx, `INSERT INTO outbox_emails (id, to_address, subject, body, kind, sent_via, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)`,
-		store.NewID(), m.To, m.Subject, m.Body, m.Kind, via, store.Now()); err != nil {
-		return fmt.Errorf("mail: record: %w", err)
+	var sent []string
+	for _, e := range due {
+		m := Message{To: e.To, Subject: e.Subject, Body: e.Body, Kind: e.Kind}
+		if err := o.deliver(m); err != nil {
+			var next *time.Time
+			if e.Attempts < MaxAttempts {
+				t := store.Now().Add(o.backoff(e.Attempts))
+				next = &t
+			}
+			o.Logger.Warn("mail: delivery failed", "id", e.ID, "kind", e.Kind, "attempt", e.Attempts, "will_retry", next != nil, "err", err)
+			if err := o.DB.MarkEmailFailed(context.WithoutCancel(ctx), e.ID, err.Error(), next); err != nil {
+				return len(due), err
+			}
+			continue
+		}
+		sent = append(sent, e.ID)
+	}
+	return len(due), o.DB.MarkEmailsSent(context.WithoutCancel(ctx), sent, via, store.Now())
+}
+
+// backoff is the pause after the attempt-th failed attempt.
+func (o *Outbox) backoff(attempt int) time.Duration {
+	d := o.RetryBase
+	for i := 1; i < attempt && d < o.RetryMax; i++ {
+		d *= 2
+	}
+	return min(d, o.RetryMax)
+}
+
+// links finds the URLs in a body, which is all a developer needs from the log.
+var links = regexp.MustCompile(`https?://\S+`)
+
+// deliver sends m by SMTP or, without SMTP, writes who it is for and its
+// links (never the whole body) to the log.
+func (o *Outbox) deliver(m Message) error {
+	if err := Check(m); err != nil {
+		return err
 	}
 	if o.SMTP == nil {
-		o.Logger.Info("mail (not sent: SALAULA_SMTP_URL is not set)", "to", m.To, "subject", m.Subject, "kind", m.Kind, "body", m.Body)
+		o.Logger.Info("mail (not sent: SALAULA_SMTP_URL is not set)", "to", m.To, "subject", m.Subject, "kind", m.Kind,
+			"links", links.FindAllString(m.Body, 5))
 		return nil
 	}
 	return o.sendSMTP(m)
@@ -79,11 +217,6 @@ func (o *Outbox) sendSMTP(m Message) error {
 	if o.SMTP.Port() == "" {
 		addr = net.JoinHostPort(host, "587")
 	}
-	var auth smtp.Auth
-	if o.SMTP.User != nil {
-		pass, _ := o.SMTP.User.Password()
-		auth = smtp.PlainAuth("", o.SMTP.User.Username(), pass, host)
-	}
 	from := o.From
 	if a, err := parseAddress(from); err == nil {
 		from = a
@@ -92,7 +225,55 @@ func (o *Outbox) sendSMTP(m Message) error {
 	fmt.Fprintf(&b, "From: %s\r\nTo: %s\r\nSubject: %s\r\nDate: %s\r\nMIME-Version: 1.0\r\nContent-Type: text/plain; charset=UTF-8\r\n\r\n",
 		o.From, m.To, m.Subject, time.Now().Format(time.RFC1123Z))
 	b.WriteString(strings.ReplaceAll(m.Body, "\n", "\r\n"))
-	return smtp.SendMail(addr, auth, from, []string{m.To}, []byte(b.String()))
+
+	conn, err := net.DialTimeout("tcp", addr, 30*time.Second)
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	conn.SetDeadline(time.Now().Add(smtpTimeout))
+	var c *smtp.Client
+	if o.SMTP.Scheme == "smtps" {
+		tc := tls.Client(conn, &tls.Config{ServerName: host})
+		c, err = smtp.NewClient(tc, host)
+	} else {
+		c, err = smtp.NewClient(conn, host)
+	}
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	if ok, _ := c.Extension("STARTTLS"); ok && o.SMTP.Scheme == "smtp" {
+		if err := c.StartTLS(&tls.Config{ServerName: host}); err != nil {
+			return err
+		}
+	}
+	if o.SMTP.User != nil {
+		if ok, _ := c.Extension("AUTH"); !ok {
+			return errors.New("smtp: server doesn't support AUTH")
+		}
+		pass, _ := o.SMTP.User.Password()
+		if err := c.Auth(smtp.PlainAuth("", o.SMTP.User.Username(), pass, host)); err != nil {
+			return err
+		}
+	}
+	if err := c.Mail(from); err != nil {
+		return err
+	}
+	if err := c.Rcpt(m.To); err != nil {
+		return err
+	}
+	w, err := c.Data()
+	if err != nil {
+		return err
+	}
+	if _, err := w.Write([]byte(b.String())); err != nil {
+		return err
+	}
+	if err := w.Close(); err != nil {
+		return err
+	}
+	return c.Quit()
 }
 
 // parseAddress returns the bare address of "Name <addr>".
@@ -104,28 +285,29 @@ func parseAddress(s string) (string, error) {
 	return s, nil
 }
 
-// Sent is a message recorded in the outbox.
+// Sent is a message recorded in the outbox, with its delivery state.
 type Sent struct {
-	To, Subject, Body, Kind, Via string
-	CreatedAt                    time.Time
+	To, Subject, Body, Kind string
+	Via                     string // "smtp" or "log" once sent, else ""
+	State                   string // queued, failing, sent or failed
+	Attempts                int
+	LastError               string
+	CreatedAt               time.Time
+	SentAt                  *time.Time
 }
 
 // Recent returns the newest recorded messages to an address, newest first.
 func Recent(ctx context.Context, db *store.DB, to string, limit int) ([]Sent, error) {
-	rows, err := db.Query(ctx, `SELECT to_address, subject, body, kind, sent_via, created_at FROM outbox_emails WHERE to_address = ? ORDER BY created_at DESC LIMIT ?`, to, limit)
+	rows, err := db.EmailsTo(ctx, to, limit)
 	if err != nil {
 		return nil, err
 	}
-	defer rows.Close()
-	var out []Sent
-	for rows.Next() {
-		var s Sent
-		if err := rows.Scan(&s.To, &s.Subject, &s.Body, &s.Kind, &s.Via, &s.CreatedAt); err != nil {
-			return nil, err
-		}
-		out = append(out, s)
+	out := make([]Sent, 0, len(rows))
+	for _, e := range rows {
+		out = append(out, Sent{To: e.To, Subject: e.Subject, Body: e.Body, Kind: e.Kind, Via: e.Via, State: e.Status,
+			Attempts: e.Attempts, LastError: e.LastError, CreatedAt: e.CreatedAt, SentAt: e.SentAt})
 	}
-	return out, rows.Err()
+	return out, nil
 }
 
 // DeleteBefore removes the recorded messages older than t (the retention

@@ -2,18 +2,24 @@
 // Check says why a password is too weak (too short, or among the 10,000 most
 // common passwords shipped in common-passwords.txt), Hash makes an argon2id
 // PHC string with OWASP parameters, and Verify compares in constant time.
+// Each argon2id run takes 19 MiB and a core for tens of milliseconds, so at
+// most one runs per core at a time; the rest wait in line, up to a deadline
+// (ErrBusy), which keeps memory flat when a crowd signs in at once.
 package password
 
 import (
 	"bufio"
+	"context"
 	"crypto/rand"
 	"crypto/subtle"
 	_ "embed"
 	"encoding/base64"
 	"errors"
 	"fmt"
+	"runtime"
 	"strings"
 	"sync"
+	"time"
 	"unicode/utf8"
 
 	"golang.org/x/crypto/argon2"
@@ -93,14 +99,80 @@ func Check(pw string) (reasons []string, message string) {
 	return reasons, strings.Join(msgs, " ")
 }
 
+// ErrBusy is returned when no hashing slot came free before the deadline:
+// the server is overloaded for a moment and the caller should try again.
+var ErrBusy = errors.New("password: too many password checks at once")
+
+// DefaultWait is how long a password check waits for a free slot.
+const DefaultWait = 10 * time.Second
+
+var (
+	limitMu sync.Mutex
+	slots   = make(chan struct{}, runtime.GOMAXPROCS(0))
+	maxWait = DefaultWait
+)
+
+// SetLimits lets at most n argon2id runs go at once, each waiting at most
+// wait for its turn, and returns a function that restores the previous
+// limits. The default is one per core (GOMAXPROCS) and DefaultWait; n = 0
+// (for tests) makes every check wait and fail with ErrBusy.
+func SetLimits(n int, wait time.Duration) (restore func()) {
+	limitMu.Lock()
+	defer limitMu.Unlock()
+	oldSlots, oldWait := slots, maxWait
+	slots, maxWait = make(chan struct{}, max(n, 0)), wait
+	return func() {
+		limitMu.Lock()
+		defer limitMu.Unlock()
+		slots, maxWait = oldSlots, oldWait
+	}
+}
+
+// withSlot runs fn once a hashing slot is free, or returns ErrBusy when
+// none comes free within the wait (or ctx ends first).
+func withSlot(ctx context.Context, fn func()) error {
+	limitMu.Lock()
+	sl, wait := slots, maxWait
+	limitMu.Unlock()
+	select {
+	case sl <- struct{}{}:
+	default:
+		t := time.NewTimer(wait)
+		defer t.Stop()
+		select {
+		case sl <- struct{}{}:
+		case <-t.C:
+			return ErrBusy
+		case <-ctx.Done():
+			return ErrBusy
+		}
+	}
+	func() {
+		defer func() { <-sl }()
+		fn()
+	}()
+	// Each run leaves 19 MiB of garbage; collecting it now, instead of
+	// when the heap has doubled, keeps resident memory flat under a crowd
+	// of sign-ins (a collection costs far less than the hash itself).
+	runtime.GC()
+	return nil
+}
+
 // Hash returns the argon2id PHC string of pw with a fresh random salt:
 // $argon2id$v=19$m=19456,t=2,p=1$<salt>$<key> (unpadded base64).
-func Hash(pw string) (string, error) {
+func Hash(pw string) (string, error) { return HashContext(context.Background(), pw) }
+
+// HashContext is Hash waiting for a hashing slot at most until ctx ends or
+// the wait passes (ErrBusy).
+func HashContext(ctx context.Context, pw string) (string, error) {
 	salt := make([]byte, saltLen)
 	if _, err := rand.Read(salt); err != nil {
 		return "", err
 	}
-	key := argon2.IDKey([]byte(pw), salt, passes, memoryKiB, lanes, keyLen)
+	var key []byte
+	if err := withSlot(ctx, func() { key = argon2.IDKey([]byte(pw), salt, passes, memoryKiB, lanes, keyLen) }); err != nil {
+		return "", err
+	}
 	b64 := base64.RawStdEncoding
 	return fmt.Sprintf("$argon2id$v=%d$m=%d,t=%d,p=%d$%s$%s",
 		argon2.Version, memoryKiB, passes, lanes, b64.EncodeToString(salt), b64.EncodeToString(key)), nil
@@ -113,6 +185,12 @@ var ErrBadHash = errors.New("password: stored hash is not an argon2id PHC string
 // derived keys in constant time. The parameters come from encoded, so
 // hashes made with stronger parameters later still verify.
 func Verify(pw, encoded string) (bool, error) {
+	return VerifyContext(context.Background(), pw, encoded)
+}
+
+// VerifyContext is Verify waiting for a hashing slot at most until ctx ends
+// or the wait passes (ErrBusy).
+func VerifyContext(ctx context.Context, pw, encoded string) (bool, error) {
 	parts := strings.Split(encoded, "$")
 	if len(parts) != 6 || parts[1] != "argon2id" {
 		return false, ErrBadHash
@@ -135,7 +213,10 @@ func Verify(pw, encoded string) (bool, error) {
 	if err != nil || len(want) < 16 || len(want) > 128 {
 		return false, ErrBadHash
 	}
-	got := argon2.IDKey([]byte(pw), salt, t, m, p, uint32(len(want)))
+	var got []byte
+	if err := withSlot(ctx, func() { got = argon2.IDKey([]byte(pw), salt, t, m, p, uint32(len(want))) }); err != nil {
+		return false, err
+	}
 	return subtle.ConstantTimeCompare(got, want) == 1, nil
 }
 

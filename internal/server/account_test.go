@@ -202,7 +202,7 @@ func TestAccountExportHoldsExactlyTheCallersData(t *testing.T) {
 		// The 16-year-old's export holds the parent's consent.
 		res = env.do(t, "POST", "/functions/v1/account-export", nil, b.auth(env))
 		wantStatus(t, res, 200)
-		if body := decode(t, res); !strings.Contains(mustJSON(body["consents"]), `"parental_consent"`) {
+		if body := decode(t, res); !strings.Contains(string(mustJSON(body["consents"])), `"parental_consent"`) {
 			t.Errorf("consents of %s = %v", b.Email, body["consents"])
 		}
 
@@ -217,7 +217,6 @@ func TestAccountExportHoldsExactlyTheCallersData(t *testing.T) {
 	})
 }
 
-func mustJSON(v any) string { b, _ := json.Marshal(v); return string(b) }
 
 func TestOnboardingUnder18NeedsParentalConsent(t *testing.T) {
 	eachEngine(t, nil, func(t *testing.T, env *testEnv) {

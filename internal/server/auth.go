@@ -78,19 +78,20 @@ func (s *Server) fail(w http.ResponseWriter, what string, err error) {
 	writeAuthError(w, http.StatusInternalServerError, "unexpected_failure", msgUnexpected)
 }
 
-// signIn records that u signed in now (by method) and starts a session.
-func (s *Server) signIn(ctx context.Context, r *http.Request, u *store.User, method string) (*sessionJSON, error) {
-	now := store.Now()
-	if err := s.db.RecordSignIn(ctx, u.ID, now); err != nil {
-		return nil, err
+// failHash answers a failed password hash: 503 with Retry-After when too
+// many checks were waiting (the person only needs to try again), else 500.
+func (s *Server) failHash(w http.ResponseWriter, what string, err error) {
+	if errors.Is(err, password.ErrBusy) {
+		w.Header().Set("Retry-After", "1")
+		writeAuthError(w, http.StatusServiceUnavailable, "unexpected_failure", msgServiceBusy)
+		return
 	}
-	u.LastSignInAt = &now
-	return s.issueSession(ctx, r, u, method)
+	s.fail(w, what, err)
 }
 
-// issueSession starts a session for u signed in by method and answers
-// its tokens.
-func (s *Server) issueSession(ctx context.Context, r *http.Request, u *store.User, method string) (*sessionJSON, error) {
+// signIn starts a session for u signed in by method (recording the time
+// as u's last sign-in, in the same commit) and answers its tokens.
+func (s *Server) signIn(ctx context.Context, r *http.Request, u *store.User, method string) (*sessionJSON, error) {
 	refresh, err := newOpaqueToken()
 	if err != nil {
 		return nil, err
@@ -103,6 +104,8 @@ func (s *Server) issueSession(ctx context.Context, r *http.Request, u *store.Use
 	if err := s.db.StartSession(ctx, sess, method, hashToken(refresh)); err != nil {
 		return nil, err
 	}
+	signedInAt := sess.CreatedAt
+	u.LastSignInAt = &signedInAt
 	return s.sessionAnswer(ctx, u, sess.ID, store.SessionAuth{Method: method, CreatedAt: sess.CreatedAt, AAL: "aal1"}, refresh)
 }
 
@@ -234,9 +237,9 @@ func (s *Server) handleSignup() http.Handler {
 			return
 		}
 		redirectTo := s.safeRedirect(r.URL.Query().Get("redirect_to"), "/sign_up")
-		hash, err := password.Hash(c.Password)
+		hash, err := password.HashContext(r.Context(), c.Password)
 		if err != nil {
-			s.fail(w, "hash password", err)
+			s.failHash(w, "hash password", err)
 			return
 		}
 		meta := c.Data
@@ -349,7 +352,11 @@ func (s *Server) passwordGrant() http.Handler {
 		if u != nil {
 			hash = u.PasswordHash
 		}
-		ok, err := password.Verify(c.Password, hash)
+		ok, err := password.VerifyContext(r.Context(), c.Password, hash)
+		if errors.Is(err, password.ErrBusy) {
+			s.failHash(w, "verify password", err)
+			return
+		}
 		if err != nil {
 			s.logger.Error("verify password", "err", err)
 		}
@@ -520,13 +527,18 @@ func (s *Server) handleUpdateUser() http.Handler {
 			if !checkNewPassword(w, *body.Password) {
 				return
 			}
-			if same, _ := password.Verify(*body.Password, u.PasswordHash); same {
+			same, err := password.VerifyContext(ctx, *body.Password, u.PasswordHash)
+			if errors.Is(err, password.ErrBusy) {
+				s.failHash(w, "verify password", err)
+				return
+			}
+			if same {
 				writeAuthError(w, http.StatusUnprocessableEntity, "same_password", msgSamePassword)
 				return
 			}
-			hash, err := password.Hash(*body.Password)
+			hash, err := password.HashContext(ctx, *body.Password)
 			if err != nil {
-				s.fail(w, "hash password", err)
+				s.failHash(w, "hash password", err)
 				return
 			}
 			if err := s.db.SetPassword(ctx, u.ID, hash); err != nil {

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"html/template"
@@ -78,21 +79,42 @@ func (s *Server) handleContactFormSubmit() http.Handler {
 			PhoneNumber: strings.TrimSpace(req.PhoneNumber),
 			Subject:     req.Subject,
 			Message:     strings.TrimSpace(req.Message),
+			CreatedAt:   store.Now(),
 		}
-		if err := s.db.CreateContactMessage(r.Context(), m); err != nil {
+		// The e-mail to support is queued in the same transaction as the
+		// message; one that cannot be sent at all (a bad support address)
+		// never costs the person their message.
+		var then func(*store.Tx) error
+		if msg := contactMail(s.cfg.SupportEmail, m); mail.Check(msg) != nil {
+			s.logger.Error("mail contact message (it is stored)", "err", mail.Check(msg))
+		} else {
+			then = func(tx *store.Tx) error { return s.queueMail(r.Context(), tx, msg) }
+		}
+		if err := s.db.CreateContactMessage(r.Context(), m, then); err != nil {
 			s.logger.Error("store contact message", "err", err)
 			writeFunctionError(w, http.StatusInternalServerError, "We could not save your message. Please try again in a few minutes.", nil)
 			return
 		}
-		if err := s.mailer.Send(r.Context(), contactMail(s.cfg.SupportEmail, m)); err != nil {
-			s.logger.Error("mail contact message (it is stored)", "id", m.ID, "err", err)
-		}
-		writeJSON(w, http.StatusOK, contactSent)
+		writeRawJSON(w, http.StatusOK, contactSentJSON)
 	})
 }
 
+// queueMail queues m inside tx when the mailer is the outbox (so the e-mail
+// is kept exactly when the change is), else hands it to the mailer.
+func (s *Server) queueMail(ctx context.Context, tx *store.Tx, m mail.Message) error {
+	if q, ok := s.mailer.(interface {
+		Enqueue(context.Context, *store.Tx, mail.Message) error
+	}); ok {
+		return q.Enqueue(ctx, tx, m)
+	}
+	return s.mailer.Send(ctx, m)
+}
+
 // contactSent is the body of a successful contact-form-submit.
-var contactSent = map[string]any{"success": true, "message": "Message sent successfully! We'll be in touch soon."}
+var (
+	contactSent     = map[string]any{"success": true, "message": "Message sent successfully! We'll be in touch soon."}
+	contactSentJSON = mustJSON(contactSent)
+)
 
 // contactMail is the e-mail to support about m.
 func contactMail(to string, m *store.ContactMessage) mail.Message {
@@ -146,23 +168,24 @@ func (s *Server) handleWaitlistSignup() http.Handler {
 			UTMContent:           clip(req.UTMContent, maxUTM),
 			UnsubscribeTokenHash: hash,
 		}
-		joined, err := s.db.JoinWaitlist(r.Context(), su)
+		// The confirmation goes out with the first sign-up of this address
+		// for this program only, in the same transaction: never twice, never lost.
+		msg := s.waitlistMail(su, tok)
+		_, err = s.db.JoinWaitlist(r.Context(), su, func(tx *store.Tx) error { return s.queueMail(r.Context(), tx, msg) })
 		if err != nil {
 			s.logger.Error("store waitlist sign-up", "err", err)
 			writeFunctionError(w, http.StatusInternalServerError, "We could not add you to the waitlist. Please try again in a few minutes.", nil)
 			return
 		}
-		if joined {
-			if err := s.mailer.Send(r.Context(), s.waitlistMail(su, tok)); err != nil {
-				s.logger.Error("mail waitlist confirmation (the sign-up is stored)", "id", su.ID, "err", err)
-			}
-		}
-		writeJSON(w, http.StatusOK, waitlistJoined)
+		writeRawJSON(w, http.StatusOK, waitlistJoinedJSON)
 	})
 }
 
 // waitlistJoined is the body of a successful waitlist-signup, new or repeated.
-var waitlistJoined = map[string]any{"success": true, "message": "You're on the list!"}
+var (
+	waitlistJoined     = map[string]any{"success": true, "message": "You're on the list!"}
+	waitlistJoinedJSON = mustJSON(waitlistJoined)
+)
 
 // waitlistMail is the confirmation of a new sign-up, with its unsubscribe link.
 func (s *Server) waitlistMail(su *store.WaitlistSignup, token string) mail.Message {

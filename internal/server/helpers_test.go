@@ -40,7 +40,7 @@ type testEnv struct {
 }
 
 // newTestEnv starts a server on db; tweak may change the config first.
-func newTestEnv(t *testing.T, db *store.DB, tweak func(*config.Config)) *testEnv {
+func newTestEnv(t testing.TB, db *store.DB, tweak func(*config.Config)) *testEnv {
 	t.Helper()
 	cfg, err := config.Parse("serve", nil, func(string) string { return "" }, io.Discard)
 	if err != nil {

@@ -27,7 +27,7 @@ func (u testUser) auth(env *testEnv) map[string]string {
 }
 
 // anonKey returns the server's public anon key.
-func (e *testEnv) anonKey(t *testing.T) string {
+func (e *testEnv) anonKey(t testing.TB) string {
 	if e.anon == "" {
 		k, err := AnonKey(e.keyring(t))
 		if err != nil {
@@ -39,7 +39,7 @@ func (e *testEnv) anonKey(t *testing.T) string {
 }
 
 // newUser makes an account with an active session and its access token.
-func newUser(t *testing.T, env *testEnv, email string) testUser {
+func newUser(t testing.TB, env *testEnv, email string) testUser {
 	t.Helper()
 	ctx := context.Background()
 	u := &store.User{Email: email, PasswordHash: "not-used"}

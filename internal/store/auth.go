@@ -250,12 +250,16 @@ func (db *DB) UseOneTimeToken(ctx context.Context, kind, tokenHash string, now t
 
 // StartSession stores a new session of userID signed in by method
 // ("password", "recovery", "otp") together with the hash of its first
-// refresh token, and fills in s.ID and times.
+// refresh token, records the time as the user's last sign-in, and fills in
+// s.ID and times: one commit for the whole sign-in.
 func (db *DB) StartSession(ctx context.Context, s *Session, method, refreshHash string) error {
 	s.ID = NewID()
 	s.CreatedAt = Now()
 	s.UpdatedAt = s.CreatedAt
 	return db.InTx(ctx, func(tx *Tx) error {
+		if _, err := tx.Exec(ctx, `UPDATE users SET last_sign_in_at = ? WHERE id = ?`, s.CreatedAt, s.UserID); err != nil {
+			return err
+		}
 		if _, err := tx.Exec(ctx, `INSERT INTO sessions (id, user_id, user_agent, ip, created_at, updated_at, auth_method) VALUES (?, ?, ?, ?, ?, ?, ?)`,
 			s.ID, s.UserID, s.UserAgent, s.IP, s.CreatedAt, s.UpdatedAt, method); err != nil {
 			return err

@@ -36,6 +36,7 @@ var ErrNotFound = errors.New("not found")
 type DB struct {
 	sql     *sql.DB
 	dialect Dialect
+	writer  *groupWriter // SQLite only: every write goes through it
 }
 
 // Open connects to PostgreSQL when databaseURL is set, else opens (creating
@@ -52,30 +53,55 @@ func openSQLite(ctx context.Context, dataDir string) (*DB, error) {
 		return nil, fmt.Errorf("create data folder: %w", err)
 	}
 	path := filepath.Join(dataDir, "salaula.db")
+	// synchronous=FULL: a commit returns only once it is on the disk, so an
+	// acknowledged write survives a power cut, not only a crash.
 	dsn := "file:" + path + "?_pragma=journal_mode(WAL)&_pragma=synchronous(FULL)" +
 		"&_pragma=busy_timeout(10000)&_pragma=foreign_keys(ON)&_txlock=immediate"
 	sqlDB, err := sql.Open("sqlite", dsn)
 	if err != nil {
 		return nil, fmt.Errorf("open sqlite %s: %w", path, err)
 	}
-	// One writer at a time is what SQLite allows; a small pool keeps readers
-	// going while a write waits on busy_timeout.
-	sqlDB.SetMaxOpenConns(4)
-	db := &DB{sql: sqlDB, dialect: SQLite}
-	if err := db.Ping(ctx); err != nil {
+	// Readers share a small pool, kept open between bursts; every write of
+	// this process goes through one connection (the group-commit writer).
+	sqlDB.SetMaxOpenConns(sqliteReaders)
+	sqlDB.SetMaxIdleConns(sqliteReaders)
+	sqlDB.SetConnMaxIdleTime(0)
+	sqlDB.SetConnMaxLifetime(0)
+	writeDB, err := sql.Open("sqlite", dsn)
+	if err != nil {
 		sqlDB.Close()
+		return nil, fmt.Errorf("open sqlite %s: %w", path, err)
+	}
+	writeDB.SetMaxOpenConns(1)
+	writeDB.SetMaxIdleConns(1)
+	writeDB.SetConnMaxIdleTime(0)
+	writeDB.SetConnMaxLifetime(0)
+	db := &DB{sql: sqlDB, dialect: SQLite}
+	db.writer = newGroupWriter(db, writeDB)
+	if err := db.Ping(ctx); err != nil {
+		db.Close()
 		return nil, fmt.Errorf("open sqlite %s: %w", path, err)
 	}
 	return db, nil
 }
+
+// Pool sizes. SQLite: readers beside the one writer connection. PostgreSQL:
+// every connection stays open while idle, so a burst reuses sessions
+// instead of opening and closing hundreds of them.
+const (
+	sqliteReaders = 4
+	postgresConns = 16
+)
 
 func openPostgres(ctx context.Context, url string) (*DB, error) {
 	sqlDB, err := sql.Open("pgx", url)
 	if err != nil {
 		return nil, fmt.Errorf("open postgres: %w", err)
 	}
-	sqlDB.SetMaxOpenConns(20)
+	sqlDB.SetMaxOpenConns(postgresConns)
+	sqlDB.SetMaxIdleConns(postgresConns)
 	sqlDB.SetConnMaxIdleTime(5 * time.Minute)
+	sqlDB.SetConnMaxLifetime(time.Hour)
 	db := &DB{sql: sqlDB, dialect: Postgres}
 	if err := db.Ping(ctx); err != nil {
 		sqlDB.Close()
@@ -93,8 +119,14 @@ func (db *DB) Ping(ctx context.Context) error {
 	return db.sql.QueryRowContext(ctx, "SELECT 1").Scan(&one)
 }
 
-// Close closes the database.
-func (db *DB) Close() error { return db.sql.Close() }
+// Close waits for the writes under way, then closes the database.
+func (db *DB) Close() error {
+	var err error
+	if db.writer != nil {
+		err = db.writer.close()
+	}
+	return errors.Join(err, db.sql.Close())
+}
 
 // rebind rewrites '?' placeholders to '$1', '$2'... for PostgreSQL.
 func (db *DB) rebind(query string) string {
@@ -115,8 +147,19 @@ func (db *DB) rebind(query string) string {
 	return b.String()
 }
 
-// Exec runs a statement written with '?' placeholders.
+// Exec runs a statement written with '?' placeholders. On SQLite it is
+// committed by the group-commit writer together with the other writes
+// waiting at that moment.
 func (db *DB) Exec(ctx context.Context, query string, args ...any) (sql.Result, error) {
+	if db.writer != nil {
+		var res sql.Result
+		err := db.writer.do(ctx, func(tx *Tx) error {
+			var err error
+			res, err = tx.Exec(ctx, query, args...)
+			return err
+		})
+		return res, err
+	}
 	return db.sql.ExecContext(ctx, db.rebind(query), args...)
 }
 
@@ -134,35 +177,67 @@ func (db *DB) QueryRow(ctx context.Context, query string, args ...any) *sql.Row 
 type Tx struct {
 	tx *sql.Tx
 	db *DB
+	// ctx, when set, replaces the context callers pass: in a group commit
+	// one caller's cancelled request must not abort the others' writes.
+	ctx         context.Context
+	afterCommit []func()
 }
+
+func (t *Tx) context(ctx context.Context) context.Context {
+	if t.ctx != nil {
+		return t.ctx
+	}
+	return ctx
+}
+
+// Dialect reports which engine the transaction runs on.
+func (t *Tx) Dialect() Dialect { return t.db.dialect }
 
 // Exec runs a statement inside the transaction.
 func (t *Tx) Exec(ctx context.Context, query string, args ...any) (sql.Result, error) {
-	return t.tx.ExecContext(ctx, t.db.rebind(query), args...)
+	return t.tx.ExecContext(t.context(ctx), t.db.rebind(query), args...)
 }
 
 // Query runs a query inside the transaction.
 func (t *Tx) Query(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
-	return t.tx.QueryContext(ctx, t.db.rebind(query), args...)
+	return t.tx.QueryContext(t.context(ctx), t.db.rebind(query), args...)
 }
 
 // QueryRow runs a one-row query inside the transaction.
 func (t *Tx) QueryRow(ctx context.Context, query string, args ...any) *sql.Row {
-	return t.tx.QueryRowContext(ctx, t.db.rebind(query), args...)
+	return t.tx.QueryRowContext(t.context(ctx), t.db.rebind(query), args...)
 }
 
+// AfterCommit runs fn once the transaction's writes are durably committed
+// (never when they are rolled back), e.g. to wake the e-mail sender.
+func (t *Tx) AfterCommit(fn func()) { t.afterCommit = append(t.afterCommit, fn) }
+
 // InTx runs fn in a transaction, committing when fn returns nil and rolling
-// back otherwise.
+// back otherwise. On SQLite the transaction is part of a group commit: fn
+// runs inside a savepoint of the writer's transaction, so its writes are
+// kept or undone alone, and InTx returns once they are on disk. fn must do
+// its writes through tx (never db.Exec or db.InTx, which would wait for the
+// writer that runs fn).
 func (db *DB) InTx(ctx context.Context, fn func(*Tx) error) error {
+	if db.writer != nil {
+		return db.writer.do(ctx, fn)
+	}
 	tx, err := db.sql.BeginTx(ctx, nil)
 	if err != nil {
 		return err
 	}
-	if err := fn(&Tx{tx: tx, db: db}); err != nil {
+	t := &Tx{tx: tx, db: db}
+	if err := fn(t); err != nil {
 		tx.Rollback()
 		return err
 	}
-	return tx.Commit()
+	if err := tx.Commit(); err != nil {
+		return err
+	}
+	for _, f := range t.afterCommit {
+		f()
+	}
+	return nil
 }
 
 // IsUniqueViolation reports whether err is a unique-constraint violation on

@@ -19,18 +19,27 @@ type ContactMessage struct {
 	CreatedAt   time.Time
 }
 
-// CreateContactMessage stores m, filling in its ID and CreatedAt when empty.
-func (db *DB) CreateContactMessage(ctx context.Context, m *ContactMessage) error {
+// CreateContactMessage stores m, filling in its ID and CreatedAt when
+// empty. then, when not nil, runs in the same transaction (e.g. to queue the
+// e-mail about m), so both are kept or neither is.
+func (db *DB) CreateContactMessage(ctx context.Context, m *ContactMessage, then func(*Tx) error) error {
 	if m.ID == "" {
 		m.ID = NewID()
 	}
 	if m.CreatedAt.IsZero() {
 		m.CreatedAt = Now()
 	}
-	_, err := db.Exec(ctx, `INSERT INTO contact_messages (id, first_name, last_name, email, phone_number, subject, message, created_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-		m.ID, m.FirstName, m.LastName, m.Email, m.PhoneNumber, m.Subject, m.Message, m.CreatedAt)
-	return err
+	return db.InTx(ctx, func(tx *Tx) error {
+		if _, err := tx.Exec(ctx, `INSERT INTO contact_messages (id, first_name, last_name, email, phone_number, subject, message, created_at)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+			m.ID, m.FirstName, m.LastName, m.Email, m.PhoneNumber, m.Subject, m.Message, m.CreatedAt); err != nil {
+			return err
+		}
+		if then != nil {
+			return then(tx)
+		}
+		return nil
+	})
 }
 
 // EachContactMessage calls fn for every contact message, oldest first,
@@ -97,35 +106,44 @@ func scanWaitlist(row interface{ Scan(...any) error }) (*WaitlistSignup, error) 
 	return &s, nil
 }
 
-// JoinWaitlist stores s unless its (e-mail, program) is already on the list.
-// It reports whether s was stored. A sign-up that was unsubscribed earlier is
-// subscribed again with s's token hash (and reported as joined); an active one
-// is left exactly as it is.
-func (db *DB) JoinWaitlist(ctx context.Context, s *WaitlistSignup) (joined bool, err error) {
+// JoinWaitlist stores s unless its (e-mail, program) is already on the
+// list, and reports whether s was stored: the first sign-up of that address
+// for that program ever. onJoin, when not nil, runs in the same transaction
+// only then (e.g. to queue the confirmation e-mail), so it happens at most
+// once per address and program, however many times or how concurrently the
+// address signs up. A sign-up that was unsubscribed is subscribed again,
+// keeping its first unsubscribe token (the link of the one confirmation
+// works again), and reported as not joined; an active one is left exactly
+// as it is.
+func (db *DB) JoinWaitlist(ctx context.Context, s *WaitlistSignup, onJoin func(*Tx) error) (joined bool, err error) {
 	if s.ID == "" {
 		s.ID = NewID()
 	}
 	if s.CreatedAt.IsZero() {
 		s.CreatedAt = Now()
 	}
-	res, err := db.Exec(ctx, `INSERT INTO waitlist_signups (`+waitlistColumns+`)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?)
-		ON CONFLICT (email, program) DO NOTHING`,
-		s.ID, s.Email, s.Program, s.PagePath, s.Referrer, s.UTMSource, s.UTMMedium, s.UTMCampaign, s.UTMTerm, s.UTMContent,
-		s.UnsubscribeTokenHash, s.CreatedAt)
-	if err != nil {
-		return false, err
-	}
-	if n, _ := res.RowsAffected(); n == 1 {
-		return true, nil
-	}
-	res, err = db.Exec(ctx, `UPDATE waitlist_signups SET unsubscribed_at = NULL, unsubscribe_token_hash = ?
-		WHERE email = ? AND program = ? AND unsubscribed_at IS NOT NULL`, s.UnsubscribeTokenHash, s.Email, s.Program)
-	if err != nil {
-		return false, err
-	}
-	n, _ := res.RowsAffected()
-	return n == 1, nil
+	err = db.InTx(ctx, func(tx *Tx) error {
+		joined = false
+		res, err := tx.Exec(ctx, `INSERT INTO waitlist_signups (`+waitlistColumns+`)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?)
+			ON CONFLICT (email, program) DO NOTHING`,
+			s.ID, s.Email, s.Program, s.PagePath, s.Referrer, s.UTMSource, s.UTMMedium, s.UTMCampaign, s.UTMTerm, s.UTMContent,
+			s.UnsubscribeTokenHash, s.CreatedAt)
+		if err != nil {
+			return err
+		}
+		if n, _ := res.RowsAffected(); n == 1 {
+			joined = true
+			if onJoin != nil {
+				return onJoin(tx)
+			}
+			return nil
+		}
+		_, err = tx.Exec(ctx, `UPDATE waitlist_signups SET unsubscribed_at = NULL
+			WHERE email = ? AND program = ? AND unsubscribed_at IS NOT NULL`, s.Email, s.Program)
+		return err
+	})
+	return joined && err == nil, err
 }
 
 // UnsubscribeWaitlist marks the sign-up whose token hash is given as

@@ -14,7 +14,7 @@ func TestContactMessagesRoundTrip(t *testing.T) {
 		ctx := context.Background()
 		for _, first := range []string{"Chanda", "Mutale"} {
 			m := &store.ContactMessage{FirstName: first, LastName: "Phiri", Email: "p@example.com", Subject: "careers", Message: "Are you hiring in Lusaka?"}
-			if err := db.CreateContactMessage(ctx, m); err != nil {
+			if err := db.CreateContactMessage(ctx, m, nil); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -38,15 +38,15 @@ func TestWaitlistJoinsOncePerProgramAndUnsubscribes(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		ctx := context.Background()
 		s := &store.WaitlistSignup{Email: "mwila@example.com", Program: "Upcycling Initiative", PagePath: "/impact", UTMSource: "whatsapp", UnsubscribeTokenHash: "h1"}
-		if joined, err := db.JoinWaitlist(ctx, s); err != nil || !joined {
+		if joined, err := db.JoinWaitlist(ctx, s, nil); err != nil || !joined {
 			t.Fatalf("first join: %v, %v", joined, err)
 		}
 		again := &store.WaitlistSignup{Email: "mwila@example.com", Program: "Upcycling Initiative", PagePath: "/other", UnsubscribeTokenHash: "h2"}
-		if joined, err := db.JoinWaitlist(ctx, again); err != nil || joined {
+		if joined, err := db.JoinWaitlist(ctx, again, nil); err != nil || joined {
 			t.Fatalf("repeat join: %v, %v", joined, err)
 		}
 		other := &store.WaitlistSignup{Email: "mwila@example.com", Program: "Wardrobe Clearance Program", UnsubscribeTokenHash: "h3"}
-		if joined, err := db.JoinWaitlist(ctx, other); err != nil || !joined {
+		if joined, err := db.JoinWaitlist(ctx, other, nil); err != nil || !joined {
 			t.Fatalf("other program: %v, %v", joined, err)
 		}
 		got, err := db.WaitlistSignupByEmail(ctx, "mwila@example.com", "Upcycling Initiative")
@@ -72,13 +72,15 @@ func TestWaitlistJoinsOncePerProgramAndUnsubscribes(t *testing.T) {
 		if len(programs) != 1 {
 			t.Fatalf("filtered export: %v", programs)
 		}
-		// Rejoining after unsubscribing subscribes again with the new token.
+		// Rejoining after unsubscribing subscribes again, keeping the first
+		// token (its link works again), and is not a new sign-up.
 		back := &store.WaitlistSignup{Email: "mwila@example.com", Program: "Upcycling Initiative", UnsubscribeTokenHash: "h4"}
-		if joined, err := db.JoinWaitlist(ctx, back); err != nil || !joined {
-			t.Fatalf("rejoin: %v, %v", joined, err)
+		ran := false
+		if joined, err := db.JoinWaitlist(ctx, back, func(*store.Tx) error { ran = true; return nil }); err != nil || joined || ran {
+			t.Fatalf("rejoin: joined %v, onJoin ran %v, %v", joined, ran, err)
 		}
 		got, _ = db.WaitlistSignupByEmail(ctx, "mwila@example.com", "Upcycling Initiative")
-		if got.UnsubscribedAt != nil || got.UnsubscribeTokenHash != "h4" {
+		if got.UnsubscribedAt != nil || got.UnsubscribeTokenHash != "h1" {
 			t.Fatalf("after rejoin %+v", got)
 		}
 		n := 0

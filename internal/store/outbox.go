@@ -1,0 +1,144 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"strings"
+	"time"
+)
+
+// States of an outbox e-mail.
+const (
+	EmailQueued  = "queued"  // written, not tried yet
+	EmailFailing = "failing" // tried and failed; tried again at NextAttemptAt
+	EmailSent    = "sent"    // delivered (by SMTP, or written to the log)
+	EmailFailed  = "failed"  // given up after the last attempt
+)
+
+// OutboxEmail is one e-mail in the outbox table.
+type OutboxEmail struct {
+	ID, To, Subject, Body, Kind string
+	Status                      string
+	Via                         string // "smtp" or "log" once sent
+	Attempts                    int
+	LastError                   string
+	NextAttemptAt, SentAt       *time.Time
+	CreatedAt                   time.Time
+}
+
+// EnqueueEmail writes e to the outbox as queued, due at once, inside tx: it
+// is kept exactly when the change it belongs to is. ID and CreatedAt are
+// filled in when empty.
+func (t *Tx) EnqueueEmail(ctx context.Context, e *OutboxEmail) error {
+	if e.ID == "" {
+		e.ID = NewID()
+	}
+	if e.CreatedAt.IsZero() {
+		e.CreatedAt = Now()
+	}
+	e.Status = EmailQueued
+	_, err := t.Exec(ctx, `INSERT INTO outbox_emails (id, to_address, subject, body, kind, sent_via, created_at, status, attempts, next_attempt_at)
+		VALUES (?, ?, ?, ?, ?, '', ?, ?, 0, ?)`, e.ID, e.To, e.Subject, e.Body, e.Kind, e.CreatedAt, EmailQueued, e.CreatedAt)
+	return err
+}
+
+const outboxColumns = `id, to_address, subject, body, kind, status, sent_via, attempts, last_error, next_attempt_at, sent_at, created_at`
+
+func scanOutbox(rows *sql.Rows) ([]OutboxEmail, error) {
+	defer rows.Close()
+	var out []OutboxEmail
+	for rows.Next() {
+		var e OutboxEmail
+		var next, sent sql.NullTime
+		if err := rows.Scan(&e.ID, &e.To, &e.Subject, &e.Body, &e.Kind, &e.Status, &e.Via, &e.Attempts, &e.LastError, &next, &sent, &e.CreatedAt); err != nil {
+			return nil, err
+		}
+		if next.Valid {
+			t := next.Time.UTC()
+			e.NextAttemptAt = &t
+		}
+		if sent.Valid {
+			t := sent.Time.UTC()
+			e.SentAt = &t
+		}
+		e.CreatedAt = e.CreatedAt.UTC()
+		out = append(out, e)
+	}
+	return out, rows.Err()
+}
+
+// ClaimEmails takes up to limit e-mails that are due (queued or failing,
+// next attempt at or before now) for one delivery attempt: their attempt
+// count goes up and their next attempt moves to now+lease, so no other
+// sender takes them while this one works (nor after it dies, until the
+// lease ends). On PostgreSQL rows another instance is claiming are skipped
+// (FOR UPDATE SKIP LOCKED), so two instances never take the same e-mail.
+func (db *DB) ClaimEmails(ctx context.Context, now time.Time, lease time.Duration, limit int) ([]OutboxEmail, error) {
+	return db.claimEmails(ctx, `next_attempt_at = ?`, []any{now.Add(lease)}, now, limit)
+}
+
+// TakeEmailsAsSent takes up to limit due e-mails and marks them sent via
+// at now in the same step, for a delivery that cannot fail (writing to the
+// log): one write per e-mail instead of a claim and a mark.
+func (db *DB) TakeEmailsAsSent(ctx context.Context, now time.Time, via string, limit int) ([]OutboxEmail, error) {
+	return db.claimEmails(ctx, `status = ?, sent_via = ?, sent_at = ?, next_attempt_at = NULL, last_error = ''`,
+		[]any{EmailSent, via, now}, now, limit)
+}
+
+func (db *DB) claimEmails(ctx context.Context, set string, setArgs []any, now time.Time, limit int) ([]OutboxEmail, error) {
+	lock := ""
+	if db.dialect == Postgres {
+		lock = " FOR UPDATE SKIP LOCKED"
+	}
+	var out []OutboxEmail
+	err := db.InTx(ctx, func(tx *Tx) error {
+		rows, err := tx.Query(ctx, `UPDATE outbox_emails SET attempts = attempts + 1, `+set+`
+			WHERE id IN (SELECT id FROM outbox_emails WHERE status IN ('queued', 'failing') AND next_attempt_at <= ?
+				ORDER BY next_attempt_at LIMIT ?`+lock+`)
+			RETURNING `+outboxColumns, append(setArgs, now, limit)...)
+		if err != nil {
+			return err
+		}
+		out, err = scanOutbox(rows)
+		return err
+	})
+	return out, err
+}
+
+// MarkEmailsSent records that the e-mails with these ids were delivered via
+// ("smtp" or "log") at the given time.
+func (db *DB) MarkEmailsSent(ctx context.Context, ids []string, via string, at time.Time) error {
+	if len(ids) == 0 {
+		return nil
+	}
+	args := []any{EmailSent, via, at}
+	for _, id := range ids {
+		args = append(args, id)
+	}
+	_, err := db.Exec(ctx, `UPDATE outbox_emails SET status = ?, sent_via = ?, sent_at = ?, next_attempt_at = NULL, last_error = ''
+		WHERE id IN (?`+strings.Repeat(", ?", len(ids)-1)+`)`, args...)
+	return err
+}
+
+// MarkEmailFailed records a failed attempt: the e-mail is tried again at
+// next, or given up (status failed) when next is nil.
+func (db *DB) MarkEmailFailed(ctx context.Context, id, reason string, next *time.Time) error {
+	status := EmailFailing
+	if next == nil {
+		status = EmailFailed
+	}
+	if len(reason) > 1000 {
+		reason = reason[:1000]
+	}
+	_, err := db.Exec(ctx, `UPDATE outbox_emails SET status = ?, last_error = ?, next_attempt_at = ? WHERE id = ?`, status, reason, next, id)
+	return err
+}
+
+// EmailsTo returns the newest outbox e-mails to an address, newest first.
+func (db *DB) EmailsTo(ctx context.Context, to string, limit int) ([]OutboxEmail, error) {
+	rows, err := db.Query(ctx, `SELECT `+outboxColumns+` FROM outbox_emails WHERE to_address = ? ORDER BY created_at DESC, id LIMIT ?`, to, limit)
+	if err != nil {
+		return nil, err
+	}
+	return scanOutbox(rows)
+}
