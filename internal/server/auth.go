@@ -34,6 +34,23 @@ const (
 	msgUnexpected          = "Unexpected failure, please try again"
 )
 
+// maxUserMetadataBytes caps a user's metadata (the JSON of `data`): it
+// rides in every access token, and a large one would make every request
+// of that person fail for its header size.
+const maxUserMetadataBytes = 4 << 10
+
+const msgMetadataTooLarge = "User metadata is too large: at most 4 KiB (4096 bytes) of JSON"
+
+// metadataTooLarge answers 422 and reports true when the metadata JSON
+// exceeds maxUserMetadataBytes.
+func metadataTooLarge(w http.ResponseWriter, raw []byte) bool {
+	if len(raw) <= maxUserMetadataBytes {
+		return false
+	}
+	writeAuthError(w, http.StatusUnprocessableEntity, "validation_failed", msgMetadataTooLarge)
+	return true
+}
+
 // recoveryTTL is how long an e-mailed reset or confirmation link works.
 const recoveryTTL = time.Hour
 
@@ -211,6 +228,9 @@ func (s *Server) handleSignup() http.Handler {
 			meta = map[string]any{}
 		}
 		metaJSON, _ := json.Marshal(meta)
+		if metadataTooLarge(w, metaJSON) {
+			return
+		}
 		now := store.Now()
 		u := &store.User{Email: c.Email, PasswordHash: hash, UserMetadata: string(metaJSON), CreatedAt: now}
 		if !s.cfg.ConfirmEmail {
@@ -459,11 +479,27 @@ func (s *Server) handleUpdateUser() http.Handler {
 			writeAuthError(w, http.StatusUnprocessableEntity, "phone_provider_disabled", msgPhoneDisabled)
 			return
 		}
-		ctx := r.Context()
-		if body.Password != nil {
-			if !checkNewPassword(w, *body.Password) {
+		// Checked before anything is stored, so a refusal changes nothing.
+		var newMeta []byte
+		if body.Data != nil {
+			meta := userMetadataMap(u)
+			for k, v := range body.Data {
+				if v == nil {
+					delete(meta, k)
+				} else {
+					meta[k] = v
+				}
+			}
+			newMeta, _ = json.Marshal(meta)
+			if metadataTooLarge(w, newMeta) {
 				return
 			}
+		}
+		if body.Password != nil && !checkNewPassword(w, *body.Password) {
+			return
+		}
+		ctx := r.Context()
+		if body.Password != nil {
 			if same, _ := password.Verify(*body.Password, u.PasswordHash); same {
 				writeAuthError(w, http.StatusUnprocessableEntity, "same_password", msgSamePassword)
 				return
@@ -483,16 +519,7 @@ func (s *Server) handleUpdateUser() http.Handler {
 			}
 		}
 		if body.Data != nil {
-			meta := userMetadataMap(u)
-			for k, v := range body.Data {
-				if v == nil {
-					delete(meta, k)
-				} else {
-					meta[k] = v
-				}
-			}
-			raw, _ := json.Marshal(meta)
-			if err := s.db.SetUserMetadata(ctx, u.ID, string(raw)); err != nil {
+			if err := s.db.SetUserMetadata(ctx, u.ID, string(newMeta)); err != nil {
 				s.fail(w, "set metadata", err)
 				return
 			}
