@@ -70,9 +70,19 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	if err != nil {
 		return err
 	}
-	handler, err := server.New(server.Deps{Config: cfg, DB: db, Secret: secret, Mailer: mailer, Media: mediaStore, Logger: logger, App: appFS()})
+	handler, metricsHandler, err := server.NewWithMetrics(server.Deps{Config: cfg, DB: db, Secret: secret, Mailer: mailer, Media: mediaStore, Logger: logger, App: appFS()})
 	if err != nil {
 		return err
+	}
+	if cfg.MetricsHTTP != "" {
+		mln, err := net.Listen("tcp", cfg.MetricsHTTP)
+		if err != nil {
+			return fmt.Errorf("SALAULA_METRICS_HTTP: %w", err)
+		}
+		msrv := &http.Server{Handler: metricsHandler, ReadHeaderTimeout: 10 * time.Second, WriteTimeout: time.Minute}
+		logger.Info("serving metrics", "addr", mln.Addr().String())
+		go msrv.Serve(mln)
+		defer msrv.Close()
 	}
 	ln, err := net.Listen("tcp", cfg.HTTPAddr)
 	if err != nil {
