@@ -62,7 +62,8 @@ func storagePath(w http.ResponseWriter, r *http.Request) (string, bool) {
 // user-media: POST creates (409 when it exists, unless x-upsert: true), PUT
 // replaces. The file comes as multipart/form-data (supabase-js with a Blob or
 // File) or as the raw body. It is accepted by its content only (JPEG, PNG,
-// WebP), at most MaxUploadBytes, with JPEG metadata (EXIF location) removed.
+// WebP), at most MaxUploadBytes and 40 megapixels, with its metadata (EXIF
+// location, text chunks, XMP) removed.
 func (s *Server) handleUploadObject() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		path, ok := storagePath(w, r)
@@ -88,15 +89,16 @@ func (s *Server) handleUploadObject() http.Handler {
 			return
 		}
 		ct, err := media.SniffImage(body)
+		if errors.Is(err, media.ErrImageTooBig) || errors.Is(err, media.ErrTooManyPixels) {
+			writeStorageFailure(w, http.StatusRequestEntityTooLarge, "Payload too large", err.Error())
+			return
+		}
+		if err == nil {
+			body, err = media.StripMetadata(ct, body)
+		}
 		if err != nil {
 			writeStorageFailure(w, http.StatusUnsupportedMediaType, "invalid_mime_type", err.Error())
 			return
-		}
-		if ct == media.TypeJPEG {
-			if body, err = media.StripJPEGMetadata(body); err != nil {
-				writeStorageFailure(w, http.StatusUnsupportedMediaType, "invalid_mime_type", err.Error())
-				return
-			}
 		}
 		if !upsert && s.objectExists(w, r.Context(), key) {
 			return
