@@ -88,7 +88,7 @@ func TestAdminUserExportAndDelete(t *testing.T) {
 
 			// Unknown e-mail and missing arguments are clear errors.
 			for args, want := range map[string]string{
-				"admin user delete chipo@example.com": "no account has the e-mail chipo@example.com",
+				"admin user delete chipo@example.com":  "no account has the e-mail chipo@example.com",
 				"admin user export nobody@example.com": "no account has the e-mail nobody@example.com",
 				"admin user delete":                    "want `admin user export EMAIL` or `admin user delete EMAIL`",
 				"admin user remove chipo@example.com":  "want `admin user export EMAIL`",

@@ -163,13 +163,15 @@ func TestBadCommandLinesFailClearly(t *testing.T) {
 		env  map[string]string
 		want string
 	}{
-		"no command":      {[]string{"salaula"}, nil, "missing command"},
-		"unknown command": {[]string{"salaula", "fly"}, nil, `unknown command "fly"`},
-		"bad flag":        {[]string{"salaula", "serve", "--nope"}, nil, "flag provided but not defined"},
-		"short secret":    {[]string{"salaula", "serve", "--data", "DATA"}, map[string]string{"SALAULA_JWT_SECRET": "short"}, "at least 32"},
-		"bad rate":        {[]string{"salaula", "serve"}, map[string]string{"SALAULA_RATE_AUTH": "lots"}, "SALAULA_RATE_AUTH"},
-		"bad database":    {[]string{"salaula", "migrate", "--data", "DATA"}, map[string]string{"DATABASE_URL": "postgres://nobody@127.0.0.1:1/none?connect_timeout=2"}, "connect to postgres"},
-		"admin no email":  {[]string{"salaula", "admin", "grant"}, nil, "missing EMAIL"},
+		"no command":                  {[]string{"salaula"}, nil, "missing command"},
+		"unknown command":             {[]string{"salaula", "fly"}, nil, `unknown command "fly"`},
+		"bad flag":                    {[]string{"salaula", "serve", "--nope"}, nil, "flag provided but not defined"},
+		"short secret":                {[]string{"salaula", "serve", "--data", "DATA"}, map[string]string{"SALAULA_JWT_SECRET": "short"}, "at least 32"},
+		"bad rate":                    {[]string{"salaula", "serve"}, map[string]string{"SALAULA_RATE_AUTH": "lots"}, "SALAULA_RATE_AUTH"},
+		"bad database":                {[]string{"salaula", "migrate", "--data", "DATA"}, map[string]string{"DATABASE_URL": "postgres://nobody@127.0.0.1:1/none?connect_timeout=2"}, "connect to postgres"},
+		"admin no email":              {[]string{"salaula", "admin", "grant"}, nil, "missing EMAIL"},
+		"short metrics token":         {[]string{"salaula", "serve", "--data", "DATA"}, map[string]string{"SALAULA_METRICS_TOKEN": "secret"}, "SALAULA_METRICS_TOKEN must be at least 16"},
+		"metrics on the main address": {[]string{"salaula", "serve", "--data", "DATA", "--http", "127.0.0.1:18999"}, map[string]string{"SALAULA_METRICS_HTTP": "127.0.0.1:18999"}, "must differ"},
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {

@@ -83,9 +83,19 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	senderDone := make(chan struct{})
 	go func() { defer close(senderDone); mailer.Run(senderCtx) }()
 	defer func() { stopSender(); <-senderDone }()
-	handler, err := server.New(server.Deps{Config: cfg, DB: db, Secret: secret, Mailer: mailer, Media: mediaStore, Logger: logger, App: appFS()})
+	handler, metricsHandler, err := server.NewWithMetrics(server.Deps{Config: cfg, DB: db, Secret: secret, Mailer: mailer, Media: mediaStore, Logger: logger, App: appFS()})
 	if err != nil {
 		return err
+	}
+	if cfg.MetricsHTTP != "" {
+		mln, err := net.Listen("tcp", cfg.MetricsHTTP)
+		if err != nil {
+			return fmt.Errorf("SALAULA_METRICS_HTTP: %w", err)
+		}
+		msrv := &http.Server{Handler: metricsHandler, ReadHeaderTimeout: 10 * time.Second, WriteTimeout: time.Minute}
+		logger.Info("serving metrics", "addr", mln.Addr().String())
+		go msrv.Serve(mln)
+		defer msrv.Close()
 	}
 	rules := &account.Rules{DB: db, Media: mediaStore, Mailer: mailer, SupportEmail: cfg.SupportEmail, Logger: logger}
 	go rules.SweepEvery(ctx, account.DefaultRetention(cfg.ConfirmEmail), sweepInterval)

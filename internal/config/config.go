@@ -41,11 +41,21 @@ type Config struct {
 	ShutdownTimeout time.Duration // SALAULA_SHUTDOWN_TIMEOUT: how long in-flight requests may finish (15s)
 	S3              S3Config      // SALAULA_S3_*: store media in an S3-compatible bucket instead of DATA/media
 
+	// MetricsToken (SALAULA_METRICS_TOKEN): GET /metrics on the main address
+	// answers only a request with "Authorization: Bearer <token>"; empty
+	// closes it there. MetricsHTTP (SALAULA_METRICS_HTTP): a second listen
+	// address (such as 127.0.0.1:9090) that serves /metrics without a token.
+	MetricsToken string
+	MetricsHTTP  string
+
 	// RefreshReuseInterval (SALAULA_REFRESH_REUSE_INTERVAL, 10s): how long a
 	// rotated refresh token still answers with its successor (tabs refreshing
 	// at once); reuse after it revokes the session. 0s: no grace.
 	RefreshReuseInterval time.Duration
 }
+
+// MinMetricsTokenLength is the shortest SALAULA_METRICS_TOKEN accepted.
+const MinMetricsTokenLength = 16
 
 // S3Config selects an S3-compatible media store; Bucket empty means local disk.
 type S3Config struct {
@@ -172,6 +182,14 @@ func Parse(name string, args []string, getenv func(string) string, stderr io.Wri
 		AccessKey:    getenv("SALAULA_S3_ACCESS_KEY"),
 		SecretKey:    getenv("SALAULA_S3_SECRET_KEY"),
 		UsePathStyle: boolean("SALAULA_S3_PATH_STYLE", true),
+	}
+	c.MetricsToken = getenv("SALAULA_METRICS_TOKEN")
+	if c.MetricsToken != "" && len(c.MetricsToken) < MinMetricsTokenLength {
+		errs = append(errs, fmt.Errorf("SALAULA_METRICS_TOKEN must be at least %d characters (try: openssl rand -hex 24)", MinMetricsTokenLength))
+	}
+	c.MetricsHTTP = getenv("SALAULA_METRICS_HTTP")
+	if c.MetricsHTTP != "" && c.MetricsHTTP == c.HTTPAddr {
+		errs = append(errs, fmt.Errorf("SALAULA_METRICS_HTTP=%q must differ from the main listen address", c.MetricsHTTP))
 	}
 	c.PublicURLSet = c.PublicURL != ""
 	if c.PublicURL == "" {

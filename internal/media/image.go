@@ -22,16 +22,24 @@ const (
 // MaxImageSide is the largest width or height accepted, in pixels.
 const MaxImageSide = 12000
 
+// MaxImagePixels is the largest width × height accepted: a browser showing
+// an image allocates 4 bytes a pixel, so 40 megapixels is already 160 MB on
+// a phone. Phone cameras take 12 to 20.
+const MaxImagePixels = 40_000_000
+
 // Errors of SniffImage.
 var (
 	ErrNotImage    = errors.New("Only JPEG, PNG and WebP images can be uploaded")
 	ErrHEIC        = errors.New("HEIC/HEIF photos are not supported: please choose a JPEG, PNG or WebP image (most phones can share a photo as JPEG)")
 	ErrBadImage    = errors.New("The image file is damaged or incomplete")
 	ErrImageTooBig = fmt.Errorf("The image is too large: at most %d pixels wide or high", MaxImageSide)
+	// ErrTooManyPixels: width × height over MaxImagePixels.
+	ErrTooManyPixels = errors.New("The image has too many pixels: at most 40 megapixels (such as 7000 × 5000). Please choose a smaller photo or shrink it first")
 )
 
 // SniffImage returns the content type of an image by its content (never its
-// name or declared type) after checking that its header decodes.
+// name or declared type) after checking that its header decodes and that
+// its size is within MaxImageSide and MaxImagePixels.
 func SniffImage(b []byte) (string, error) {
 	var ct string
 	var decode func(*bytes.Reader) (image.Config, error)
@@ -53,6 +61,9 @@ func SniffImage(b []byte) (string, error) {
 	}
 	if cfg.Width > MaxImageSide || cfg.Height > MaxImageSide {
 		return "", ErrImageTooBig
+	}
+	if int64(cfg.Width)*int64(cfg.Height) > MaxImagePixels {
+		return "", ErrTooManyPixels
 	}
 	return ct, nil
 }
@@ -192,4 +203,104 @@ func JPEGOrientation(b []byte) int {
 		i += 2 + n
 	}
 	return 0
+}
+
+// StripMetadata returns the image b of content type ct (as SniffImage
+// found it) without the metadata that can carry where and by whom it was
+// taken: see StripJPEGMetadata, StripPNGMetadata and StripWebPMetadata.
+func StripMetadata(ct string, b []byte) ([]byte, error) {
+	switch ct {
+	case TypeJPEG:
+		return StripJPEGMetadata(b)
+	case TypePNG:
+		return StripPNGMetadata(b)
+	case TypeWebP:
+		return StripWebPMetadata(b)
+	}
+	return nil, ErrNotImage
+}
+
+// pngSignature starts every PNG file.
+const pngSignature = "\x89PNG\r\n\x1a\n"
+
+// pngMetadataChunks are the PNG chunks that hold text or EXIF (which can
+// carry a location, a name, a device): they are dropped.
+var pngMetadataChunks = map[string]bool{"tEXt": true, "iTXt": true, "zTXt": true, "eXIf": true}
+
+// StripPNGMetadata returns a PNG without its text chunks (tEXt, iTXt, zTXt)
+// and EXIF (eXIf), and without anything after IEND. Every other chunk is
+// kept byte for byte, so the image is unchanged.
+func StripPNGMetadata(b []byte) ([]byte, error) {
+	if !bytes.HasPrefix(b, []byte(pngSignature)) {
+		return nil, ErrBadImage
+	}
+	out := make([]byte, 0, len(b))
+	out = append(out, pngSignature...)
+	for i := len(pngSignature); ; {
+		if i+12 > len(b) {
+			return nil, ErrBadImage // no IEND
+		}
+		n := binary.BigEndian.Uint32(b[i : i+4])
+		if n > uint32(len(b)-i-12) {
+			return nil, ErrBadImage
+		}
+		end := i + 12 + int(n)
+		typ := string(b[i+4 : i+8])
+		if !pngMetadataChunks[typ] {
+			out = append(out, b[i:end]...)
+		}
+		if typ == "IEND" {
+			return out, nil
+		}
+		i = end
+	}
+}
+
+// WebP VP8X flags of the metadata StripWebPMetadata removes.
+const (
+	webpFlagEXIF = 0x08
+	webpFlagXMP  = 0x04
+)
+
+// StripWebPMetadata returns a WebP without its EXIF and XMP chunks (and the
+// extended header's flags for them), and without anything after the RIFF
+// container. Every other chunk is kept byte for byte.
+func StripWebPMetadata(b []byte) ([]byte, error) {
+	if len(b) < 12 || string(b[:4]) != "RIFF" || string(b[8:12]) != "WEBP" {
+		return nil, ErrBadImage
+	}
+	size := int(binary.LittleEndian.Uint32(b[4:8]))
+	if size < 4 || size > len(b)-8 {
+		return nil, ErrBadImage
+	}
+	body := b[12 : 8+size]
+	out := make([]byte, 12, 8+size)
+	copy(out, b[:12])
+	for i := 0; i < len(body); {
+		if i+8 > len(body) {
+			return nil, ErrBadImage
+		}
+		n := int(binary.LittleEndian.Uint32(body[i+4 : i+8]))
+		if n > len(body)-i-8 {
+			return nil, ErrBadImage
+		}
+		end := i + 8 + n + n%2 // chunks are padded to an even length
+		if end > len(body) {
+			end = len(body)
+		}
+		switch string(body[i : i+4]) {
+		case "EXIF", "XMP ":
+		case "VP8X":
+			chunk := append([]byte(nil), body[i:end]...)
+			if n > 0 {
+				chunk[8] &^= webpFlagEXIF | webpFlagXMP
+			}
+			out = append(out, chunk...)
+		default:
+			out = append(out, body[i:end]...)
+		}
+		i = end
+	}
+	binary.LittleEndian.PutUint32(out[4:8], uint32(len(out)-8))
+	return out, nil
 }

@@ -5,6 +5,7 @@ import (
 	"image"
 	"image/color"
 	"image/jpeg"
+	"image/png"
 	"testing"
 )
 
@@ -83,5 +84,52 @@ func BenchmarkCheckPhoto(b *testing.B) {
 		if _, err := StripJPEGMetadata(photo); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// samplePNG is a small PNG with a text chunk before its end.
+func samplePNG(t *testing.T) []byte {
+	img := image.NewNRGBA(image.Rect(0, 0, 5, 4))
+	img.Set(2, 2, color.NRGBA{0, 128, 0, 255})
+	var b bytes.Buffer
+	if err := png.Encode(&b, img); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
+}
+
+func TestDamagedPNGAndWebPAreRefusedWithoutPanic(t *testing.T) {
+	full := samplePNG(t)
+	if out, err := StripPNGMetadata(full); err != nil || !bytes.Equal(out, full) {
+		t.Fatalf("a PNG without metadata changed: %v", err)
+	}
+	for n := 0; n < len(full)-1; n++ {
+		if _, err := StripPNGMetadata(full[:n]); err == nil {
+			t.Errorf("a PNG cut at %d bytes was accepted", n)
+		}
+	}
+	// A chunk length that points past the end.
+	bad := append([]byte(pngSignature), 0x7f, 0xff, 0xff, 0xff, 'I', 'H', 'D', 'R')
+	if _, err := StripPNGMetadata(append(bad, make([]byte, 20)...)); err == nil {
+		t.Error("a chunk longer than the file was accepted")
+	}
+	webp := []byte("RIFF\x1a\x00\x00\x00WEBPVP8L\x0d\x00\x00\x00\x2f\x00\x00\x00\x10\x07\x10\x11\x11\x88\x88\xfe\x07\x00")
+	if out, err := StripWebPMetadata(webp); err != nil || !bytes.Equal(out, webp) {
+		t.Fatalf("a WebP without metadata changed: %v", err)
+	}
+	for n := 0; n < len(webp); n++ {
+		StripWebPMetadata(webp[:n])
+	}
+	for _, b := range [][]byte{
+		[]byte("RIFF\xff\xff\xff\x7fWEBP"),                     // RIFF size past the end
+		[]byte("RIFF\x0c\x00\x00\x00WEBPEXIF\xff\xff\xff\x7f"), // chunk size past the end
+		[]byte("RIFF\x06\x00\x00\x00WEBPVP"),                   // half a chunk header
+	} {
+		if _, err := StripWebPMetadata(b); err == nil {
+			t.Errorf("damaged WebP %q accepted", b)
+		}
+	}
+	if _, err := StripMetadata("image/gif", full); err == nil {
+		t.Error("StripMetadata accepted another type")
 	}
 }

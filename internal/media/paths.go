@@ -21,7 +21,8 @@ const (
 // CheckPath reports why p (an object path inside a bucket, such as
 // "{userId}/photos/1700000000-me.jpg") is unsafe, or nil when it is fine:
 // no empty, "." or ".." segments, no backslashes, no control or invalid
-// UTF-8 characters, no ".meta" suffix, and sane lengths.
+// UTF-8 characters, no ".meta" suffix, no ".upload-" or ".meta-" prefix
+// (temporary files), and sane lengths.
 func CheckPath(p string) error {
 	switch {
 	case p == "":
@@ -52,6 +53,9 @@ func CheckPath(p string) error {
 			return errors.New("The object path must not contain . or .. segments")
 		case len(s) > MaxSegmentBytes:
 			return errors.New("A folder or file name in the object path is too long")
+		case strings.HasPrefix(s, ".upload-") || strings.HasPrefix(s, ".meta-"):
+			// Temporary files of interrupted uploads of earlier versions.
+			return errors.New("The object name must not start with .upload- or .meta-")
 		}
 	}
 	return nil

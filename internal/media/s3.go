@@ -101,17 +101,27 @@ func (s *S3) Stat(ctx context.Context, key string) (Object, error) {
 }
 
 // Open returns a seekable reader of the object: each read after a seek is a
-// ranged GET, so range requests fetch only what they need.
+// ranged GET, so range requests fetch only what they need. The metadata
+// comes from the reader's own first request, and its later requests ask
+// for that ETag only (If-Match): an object replaced meanwhile fails the
+// read instead of pairing one upload's type and ETag with another's bytes.
 func (s *S3) Open(ctx context.Context, key string) (io.ReadSeekCloser, Object, error) {
-	obj, err := s.Stat(ctx, key)
-	if err != nil {
-		return nil, Object{}, err
+	if CheckPath(key) != nil {
+		return nil, Object{}, ErrNotFound
 	}
 	o, err := s.client.GetObject(ctx, s.bucket, key, minio.GetObjectOptions{})
 	if err != nil {
 		return nil, Object{}, fmt.Errorf("media: S3 get %s: %w", key, err)
 	}
-	return o, obj, nil
+	info, err := o.Stat()
+	if err != nil {
+		o.Close()
+		if isNotFound(err) {
+			return nil, Object{}, ErrNotFound
+		}
+		return nil, Object{}, fmt.Errorf("media: S3 get %s: %w", key, err)
+	}
+	return o, Object{Key: key, Size: info.Size, ContentType: info.ContentType, ETag: quoteETag(info.ETag), ModTime: info.LastModified}, nil
 }
 
 // Delete removes an object; removing a missing one is not an error.

@@ -1,5 +1,5 @@
 // Package password holds the account password rules and their storage:
-// Check says why a password is too weak (too short, or among the 10,000 most
+// Check says why a password is too weak (too short, only spaces, or among the 10,000 most
 // common passwords shipped in common-passwords.txt), Hash makes an argon2id
 // PHC string with OWASP parameters, and Verify compares in constant time.
 // Each argon2id run takes 19 MiB and a core for tens of milliseconds, so at
@@ -36,13 +36,17 @@ const MaxLength = 1024
 // weak_password.reasons.
 const (
 	ReasonLength = "length" // shorter than MinLength
-	ReasonPwned  = "pwned"  // among the most common passwords
+	// ReasonCharacters: nothing but spaces (supabase-js's name for a
+	// password missing required characters).
+	ReasonCharacters = "characters"
+	ReasonPwned      = "pwned" // among the most common passwords
 )
 
 // Messages for the reasons, as the hosted auth service words them.
 const (
 	msgLength = "Password should be at least 8 characters."
 	msgPwned  = "Password is known to be weak and easy to guess, please choose a different one."
+	msgBlank  = "Password should contain characters other than spaces."
 )
 
 // Argon2id parameters: the OWASP Password Storage Cheat Sheet's first
@@ -84,13 +88,18 @@ func IsCommon(pw string) bool {
 	return ok
 }
 
-// Check returns the reasons pw is too weak (nil when it is acceptable) and
-// the message to show for them.
+// Check returns the reasons pw is too weak (too short, blank after trimming
+// white space, or common; nil when it is acceptable) and the message to
+// show for them.
 func Check(pw string) (reasons []string, message string) {
 	var msgs []string
 	if utf8.RuneCountInString(pw) < MinLength {
 		reasons = append(reasons, ReasonLength)
 		msgs = append(msgs, msgLength)
+	}
+	if pw != "" && strings.TrimSpace(pw) == "" {
+		reasons = append(reasons, ReasonCharacters)
+		msgs = append(msgs, msgBlank)
 	}
 	if IsCommon(pw) {
 		reasons = append(reasons, ReasonPwned)

@@ -19,6 +19,9 @@ func TestCheck(t *testing.T) {
 		{"chitenge-lusaka-42", nil},
 		{"ñandú-ñandú", nil}, // counted in characters, not bytes
 		{"ñandú", []string{ReasonLength}},
+		{"        ", []string{ReasonCharacters}}, // blank after trimming
+		{" \t\u00a0 ", []string{ReasonLength, ReasonCharacters}},
+		{"  a       ", nil},
 	}
 	for _, c := range cases {
 		got, msg := Check(c.pw)

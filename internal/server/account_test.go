@@ -217,7 +217,6 @@ func TestAccountExportHoldsExactlyTheCallersData(t *testing.T) {
 	})
 }
 
-
 func TestOnboardingUnder18NeedsParentalConsent(t *testing.T) {
 	eachEngine(t, nil, func(t *testing.T, env *testEnv) {
 		u := newUser(t, env, "teen@example.com")

@@ -37,6 +37,23 @@ const (
 	msgProviderDisabled    = "Sign-in with other providers is not offered: use your e-mail and password"
 )
 
+// maxUserMetadataBytes caps a user's metadata (the JSON of `data`): it
+// rides in every access token, and a large one would make every request
+// of that person fail for its header size.
+const maxUserMetadataBytes = 4 << 10
+
+const msgMetadataTooLarge = "User metadata is too large: at most 4 KiB (4096 bytes) of JSON"
+
+// metadataTooLarge answers 422 and reports true when the metadata JSON
+// exceeds maxUserMetadataBytes.
+func metadataTooLarge(w http.ResponseWriter, raw []byte) bool {
+	if len(raw) <= maxUserMetadataBytes {
+		return false
+	}
+	writeAuthError(w, http.StatusUnprocessableEntity, "validation_failed", msgMetadataTooLarge)
+	return true
+}
+
 // recoveryTTL is how long an e-mailed reset or confirmation link works.
 const recoveryTTL = time.Hour
 
@@ -247,6 +264,9 @@ func (s *Server) handleSignup() http.Handler {
 			meta = map[string]any{}
 		}
 		metaJSON, _ := json.Marshal(meta)
+		if metadataTooLarge(w, metaJSON) {
+			return
+		}
 		now := store.Now()
 		u := &store.User{Email: c.Email, PasswordHash: hash, UserMetadata: string(metaJSON), CreatedAt: now}
 		if !s.cfg.ConfirmEmail {
@@ -267,7 +287,7 @@ func (s *Server) handleSignup() http.Handler {
 		}
 		if s.cfg.ConfirmEmail {
 			var sentAt *time.Time
-			if s.mailLimiter.allow(u.Email) {
+			if s.mayEmail(r.Context(), u.Email, "confirmation") {
 				if sentAt, err = s.sendConfirmation(r.Context(), u, flow, redirectTo); err != nil {
 					s.logger.Error("send confirmation", "err", err)
 				}
@@ -516,10 +536,31 @@ func (s *Server) handleUpdateUser() http.Handler {
 			writeAuthError(w, http.StatusUnprocessableEntity, "phone_provider_disabled", msgPhoneDisabled)
 			return
 		}
+		// Checked before anything is stored, so a refusal changes nothing.
+		var newMeta []byte
+		if body.Data != nil {
+			meta := userMetadataMap(u)
+			for k, v := range body.Data {
+				if v == nil {
+					delete(meta, k)
+				} else {
+					meta[k] = v
+				}
+			}
+			newMeta, _ = json.Marshal(meta)
+			if metadataTooLarge(w, newMeta) {
+				return
+			}
+		}
 		ctx := r.Context()
 		if body.Password != nil {
 			if body.CurrentPassword != nil {
-				if ok, _ := password.Verify(*body.CurrentPassword, u.PasswordHash); !ok {
+				ok, err := password.VerifyContext(ctx, *body.CurrentPassword, u.PasswordHash)
+				if errors.Is(err, password.ErrBusy) {
+					s.failHash(w, "verify password", err)
+					return
+				}
+				if !ok {
 					writeAuthError(w, http.StatusBadRequest, "invalid_credentials", msgWrongCurrentPassword)
 					return
 				}
@@ -551,16 +592,7 @@ func (s *Server) handleUpdateUser() http.Handler {
 			}
 		}
 		if body.Data != nil {
-			meta := userMetadataMap(u)
-			for k, v := range body.Data {
-				if v == nil {
-					delete(meta, k)
-				} else {
-					meta[k] = v
-				}
-			}
-			raw, _ := json.Marshal(meta)
-			if err := s.db.SetUserMetadata(ctx, u.ID, string(raw)); err != nil {
+			if err := s.db.SetUserMetadata(ctx, u.ID, string(newMeta)); err != nil {
 				s.fail(w, "set metadata", err)
 				return
 			}
@@ -632,11 +664,30 @@ func (s *Server) handleRecover() http.Handler {
 		}
 		if u != nil {
 			s.mailAfterAnswer(r, "send recovery", func(ctx context.Context) error {
+				if !s.mayEmail(ctx, u.Email, "recovery") {
+					return nil
+				}
 				return s.sendRecovery(ctx, u, flow, redirectTo)
 			})
 		}
 		writeAuthJSON(w, http.StatusOK, map[string]any{})
 	})
+}
+
+// mayEmail counts one more e-mail of kind to address against the
+// per-address limit (store.AllowEmail) and reports whether it may be sent;
+// a refusal or a failure to count is logged and the e-mail skipped. The
+// caller's answer stays the same either way, so the limit reveals nothing.
+func (s *Server) mayEmail(ctx context.Context, address, kind string) bool {
+	ok, err := s.db.AllowEmail(ctx, address, s.now(), store.EmailQuota{Count: s.cfg.EmailRateLimit.Count, Window: s.cfg.EmailRateLimit.Window})
+	if err != nil {
+		s.logger.Error("count e-mail against the address limit", "kind", kind, "err", err)
+		return false
+	}
+	if !ok {
+		s.logger.Warn("e-mail not sent: the address had one this minute or its SALAULA_RATE_EMAIL quota", "kind", kind)
+	}
+	return ok
 }
 
 // sendRecovery mails the user a single-use reset link valid for one hour.

@@ -11,9 +11,7 @@ import (
 	"strings"
 	"time"
 
-	"salaula/internal/config"
 	"salaula/internal/mail"
-	"salaula/internal/ratelimit"
 	"salaula/internal/store"
 	"salaula/internal/validate"
 )
@@ -201,7 +199,7 @@ func (s *Server) signupOfExistingAddress(w http.ResponseWriter, r *http.Request,
 		return
 	}
 	now := store.Now()
-	if s.mailLimiter.allow(owner.Email) {
+	if s.mayEmail(ctx, owner.Email, "existing-address notice") {
 		if owner.EmailConfirmedAt == nil {
 			_, err = s.sendConfirmation(ctx, owner, flow, redirectTo)
 		} else {
@@ -277,8 +275,11 @@ func (s *Server) handleResend() http.Handler {
 			s.fail(w, "find user", err)
 			return
 		}
-		if u != nil && u.EmailConfirmedAt == nil && s.mailLimiter.allow(email) {
+		if u != nil && u.EmailConfirmedAt == nil {
 			s.mailAfterAnswer(r, "resend confirmation", func(ctx context.Context) error {
+				if !s.mayEmail(ctx, u.Email, "confirmation") {
+					return nil
+				}
 				_, err := s.sendConfirmation(ctx, u, flow, redirectTo)
 				return err
 			})
@@ -298,33 +299,6 @@ func (s *Server) mailAfterAnswer(r *http.Request, what string, send func(context
 			s.logger.Error(what, "err", err)
 		}
 	}()
-}
-
-// mailLimits is the per-address limit of auth e-mails (confirmation,
-// resend, existing-address notice): at most one a minute and
-// SALAULA_RATE_EMAIL (5/1h) in all, so nobody can flood a stranger's inbox
-// from our domain. Callers answer as usual when it says no.
-type mailLimits struct{ gap, window *ratelimit.Limiter }
-
-// newMailLimits returns the limit of r e-mails per address (and one a
-// minute); nil (no limit) when r is off.
-func newMailLimits(r config.Rate) *mailLimits {
-	if r.Count <= 0 {
-		return nil
-	}
-	return &mailLimits{gap: ratelimit.New(1, time.Minute), window: ratelimit.New(r.Count, r.Window)}
-}
-
-// allow records one e-mail to address and reports whether it may be sent.
-func (m *mailLimits) allow(address string) bool {
-	if m == nil {
-		return true
-	}
-	if ok, _ := m.gap.Allow(address); !ok {
-		return false
-	}
-	ok, _ := m.window.Allow(address)
-	return ok
 }
 
 // handleDisabled answers a supabase-js auth call this server does not

@@ -1,11 +1,13 @@
 package server
 
 import (
+	"crypto/subtle"
 	"fmt"
 	"io"
 	"net/http"
 	"runtime"
 	"sort"
+	"strings"
 	"sync"
 	"time"
 )
@@ -106,11 +108,38 @@ func (m *metrics) write(w io.Writer, dbOpen, dbInUse int) {
 	fmt.Fprintf(w, "salaula_uptime_seconds %g\n", time.Since(m.started).Seconds())
 }
 
-// handleMetrics serves the metrics in the Prometheus text format.
+// writeMetrics serves the metrics in the Prometheus text format.
+func (s *Server) writeMetrics(w http.ResponseWriter) {
+	w.Header().Set("Content-Type", "text/plain; version=0.0.4; charset=utf-8")
+	st := s.db.Stats()
+	s.metrics.write(w, st.OpenConnections, st.InUse)
+}
+
+// handleMetrics is GET /metrics on the main address: closed (404, as any
+// unknown path) unless SALAULA_METRICS_TOKEN is set, and then only for a
+// request bearing that token (401 otherwise).
 func (s *Server) handleMetrics() http.Handler {
+	notFound := s.handleAPINotFound()
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "text/plain; version=0.0.4; charset=utf-8")
-		st := s.db.Stats()
-		s.metrics.write(w, st.OpenConnections, st.InUse)
+		if s.cfg.MetricsToken == "" {
+			notFound.ServeHTTP(w, r)
+			return
+		}
+		got, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
+		if !ok || subtle.ConstantTimeCompare([]byte(got), []byte(s.cfg.MetricsToken)) != 1 {
+			w.Header().Set("WWW-Authenticate", `Bearer realm="metrics"`)
+			writeJSON(w, http.StatusUnauthorized, map[string]string{"error": "Metrics need Authorization: Bearer <SALAULA_METRICS_TOKEN>"})
+			return
+		}
+		s.writeMetrics(w)
 	})
+}
+
+// metricsOnly serves GET /metrics without a token and nothing else: the
+// handler of the separate SALAULA_METRICS_HTTP address.
+func (s *Server) metricsOnly() http.Handler {
+	mux := http.NewServeMux()
+	mux.Handle("GET /metrics", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { s.writeMetrics(w) }))
+	mux.Handle("/", http.NotFoundHandler())
+	return mux
 }

@@ -137,10 +137,10 @@ func TestSecurityHeadersOnEveryAnswer(t *testing.T) {
 
 func TestMetricsCountRequestsByRoute(t *testing.T) {
 	db := storetest.Open(t, "sqlite")
-	env := newTestEnv(t, db, nil)
+	env := newTestEnv(t, db, func(c *config.Config) { c.MetricsToken = testMetricsToken })
 	env.do(t, "GET", "/healthz", nil, nil)
 	env.do(t, "GET", "/healthz", nil, nil)
-	res := env.do(t, "GET", "/metrics", nil, nil)
+	res := env.do(t, "GET", "/metrics", nil, map[string]string{"Authorization": "Bearer " + testMetricsToken})
 	wantStatus(t, res, http.StatusOK)
 	b, _ := io.ReadAll(res.Body)
 	want := `salaula_http_requests_total{method="GET",route="GET /healthz",code="200"} 2`

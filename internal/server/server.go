@@ -52,38 +52,44 @@ type Server struct {
 	formLimiter   *ratelimit.Limiter
 	uploadLimiter *ratelimit.Limiter
 	verifyLimiter *ratelimit.Limiter // second-factor codes tried, per person
-	mailLimiter   *mailLimits        // auth e-mails, per address
 }
 
 // New builds the server's handler from its dependencies.
 func New(d Deps) (http.Handler, error) {
+	h, _, err := NewWithMetrics(d)
+	return h, err
+}
+
+// NewWithMetrics builds the server's handler and a second handler that
+// serves only GET /metrics, without a token, for the separate metrics
+// address (SALAULA_METRICS_HTTP); both count into the same metrics.
+func NewWithMetrics(d Deps) (app, metrics http.Handler, err error) {
 	if d.Now == nil {
 		d.Now = time.Now
 	}
-	app, err := loadApp(d.App)
+	files, err := loadApp(d.App)
 	if err != nil {
-		return nil, fmt.Errorf("load app: %w", err)
+		return nil, nil, fmt.Errorf("load app: %w", err)
 	}
 	s := &Server{
 		cfg: d.Config, db: d.DB, mailer: d.Mailer, media: d.Media,
-		logger: d.Logger, app: app, metrics: newMetrics(), now: d.Now,
+		logger: d.Logger, app: files, metrics: newMetrics(), now: d.Now,
 		authLimiter:   ratelimit.New(d.Config.AuthRateLimit.Count, d.Config.AuthRateLimit.Window),
 		formLimiter:   ratelimit.New(d.Config.FormRateLimit.Count, d.Config.FormRateLimit.Window),
 		uploadLimiter: ratelimit.New(d.Config.UploadRateLimit.Count, d.Config.UploadRateLimit.Window),
 		verifyLimiter: ratelimit.New(10, 5*time.Minute),
-		mailLimiter:   newMailLimits(d.Config.EmailRateLimit),
 	}
 	s.account = &account.Rules{DB: d.DB, Media: d.Media, Mailer: d.Mailer, SupportEmail: d.Config.SupportEmail, Logger: d.Logger, Now: d.Now}
 	if s.refresh, err = seal.New(d.Secret, "salaula refresh-token successor"); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if s.factors, err = seal.New(d.Secret, mfa.SealPurpose); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if err := s.newKeys(context.Background(), d.Secret); err != nil {
-		return nil, fmt.Errorf("signing keys: %w", err)
+		return nil, nil, fmt.Errorf("signing keys: %w", err)
 	}
 	mux := http.NewServeMux()
 	s.routes(mux)
-	return s.recoverPanics(s.logRequests(s.securityHeaders(mux))), nil
+	return s.recoverPanics(s.logRequests(s.securityHeaders(mux))), s.metricsOnly(), nil
 }

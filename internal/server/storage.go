@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"time"
 
 	"salaula/internal/media"
 	"salaula/internal/store"
@@ -62,7 +63,8 @@ func storagePath(w http.ResponseWriter, r *http.Request) (string, bool) {
 // user-media: POST creates (409 when it exists, unless x-upsert: true), PUT
 // replaces. The file comes as multipart/form-data (supabase-js with a Blob or
 // File) or as the raw body. It is accepted by its content only (JPEG, PNG,
-// WebP), at most MaxUploadBytes, with JPEG metadata (EXIF location) removed.
+// WebP), at most MaxUploadBytes and 40 megapixels, with its metadata (EXIF
+// location, text chunks, XMP) removed.
 func (s *Server) handleUploadObject() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		path, ok := storagePath(w, r)
@@ -88,31 +90,74 @@ func (s *Server) handleUploadObject() http.Handler {
 			return
 		}
 		ct, err := media.SniffImage(body)
+		if errors.Is(err, media.ErrImageTooBig) || errors.Is(err, media.ErrTooManyPixels) {
+			writeStorageFailure(w, http.StatusRequestEntityTooLarge, "Payload too large", err.Error())
+			return
+		}
+		if err == nil {
+			body, err = media.StripMetadata(ct, body)
+		}
 		if err != nil {
 			writeStorageFailure(w, http.StatusUnsupportedMediaType, "invalid_mime_type", err.Error())
 			return
 		}
-		if ct == media.TypeJPEG {
-			if body, err = media.StripJPEGMetadata(body); err != nil {
-				writeStorageFailure(w, http.StatusUnsupportedMediaType, "invalid_mime_type", err.Error())
-				return
-			}
-		}
-		if !upsert && s.objectExists(w, r.Context(), key) {
+		rec := store.MediaObject{Key: key, ID: store.NewID(), OwnerID: owner, Size: int64(len(body)), ContentType: ct}
+		if !upsert && !s.claimObject(w, r.Context(), rec) {
 			return
 		}
-		obj, err := s.media.Put(r.Context(), key, bytes.NewReader(body), ct)
-		if err != nil {
+		if _, err := s.media.Put(r.Context(), key, bytes.NewReader(body), ct); err != nil {
 			s.logger.Error("store upload", "key", key, "err", err)
+			if !upsert {
+				if err := s.db.ForgetMediaClaim(context.WithoutCancel(r.Context()), key, rec.ID); err != nil {
+					s.logger.Error("forget upload claim", "key", key, "err", err)
+				}
+			}
 			writeStorageFailure(w, http.StatusInternalServerError, "internal", "Could not store the file. Please try again.")
 			return
 		}
-		rec := store.MediaObject{Key: key, ID: store.NewID(), OwnerID: owner, Size: obj.Size, ContentType: ct}
-		if err := s.db.RecordMediaObject(r.Context(), rec); err != nil {
-			s.logger.Error("record upload", "key", key, "err", err)
+		if upsert {
+			if err := s.db.RecordMediaObject(r.Context(), rec); err != nil {
+				s.logger.Error("record upload", "key", key, "err", err)
+			}
 		}
 		writeJSON(w, http.StatusOK, map[string]string{"Key": key, "Id": rec.ID})
 	})
+}
+
+// staleClaimAge is how old the record of an upload whose file never
+// arrived (a crash between the two) must be before a new upload may take
+// its path; younger, it is an upload still being written.
+const staleClaimAge = 2 * time.Minute
+
+// claimObject makes rec the one create of its key, with the database as the
+// arbiter (so concurrent creates on any instance, on disk or S3, get
+// exactly one winner). It answers 409 Duplicate (or 500) and returns false
+// when the key is taken, by a stored file or by an upload under way.
+func (s *Server) claimObject(w http.ResponseWriter, ctx context.Context, rec store.MediaObject) bool {
+	err := s.db.ClaimMediaObject(ctx, rec)
+	if errors.Is(err, store.ErrMediaExists) {
+		if _, serr := s.media.Stat(ctx, rec.Key); errors.Is(serr, media.ErrNotFound) {
+			var taken bool
+			if taken, err = s.db.TakeStaleMediaClaim(ctx, rec, store.Now().Add(-staleClaimAge)); err == nil && !taken {
+				err = store.ErrMediaExists
+			}
+		}
+	}
+	if err == nil {
+		// A file stored without a record (by an earlier version) also holds the key.
+		if s.objectExists(w, ctx, rec.Key) {
+			s.db.ForgetMediaClaim(context.WithoutCancel(ctx), rec.Key, rec.ID)
+			return false
+		}
+		return true
+	}
+	if errors.Is(err, store.ErrMediaExists) {
+		writeStorageFailure(w, http.StatusConflict, "Duplicate", "The resource already exists")
+		return false
+	}
+	s.logger.Error("claim upload", "key", rec.Key, "err", err)
+	writeStorageFailure(w, http.StatusInternalServerError, "internal", "Could not store the file. Please try again.")
+	return false
 }
 
 // objectExists answers 409 Duplicate and reports true when key is stored.

@@ -276,6 +276,8 @@ func TestUploadPathsAreChecked(t *testing.T) {
 			u.ID + "/x.png.meta",
 			u.ID + "/a/b/c/d/e/f/g/h.png",
 			u.ID + "/%FF.png",
+			u.ID + "/.upload-123456",
+			u.ID + "/photos/.meta-1",
 		} {
 			res := env.do(t, http.MethodPost, "/storage/v1/object/user-media/"+p, img, map[string]string{"Authorization": "Bearer " + u.Token, "Content-Type": "image/png"})
 			if res.StatusCode != http.StatusBadRequest {
@@ -289,8 +291,10 @@ func TestUploadPathsAreChecked(t *testing.T) {
 		}
 		// A name with dots inside is fine.
 		env.mustUpload(t, u, u.ID+"/photos/my..photo.v2.png", img)
-		if entries, _ := os.ReadDir(env.Media.Dir); len(entries) != 1 {
-			t.Fatalf("media dir holds %v, want only user-media", entries)
+		entries, _ := os.ReadDir(env.Media.Dir)
+		tmp, _ := os.ReadDir(filepath.Join(env.Media.Dir, ".tmp"))
+		if len(entries) != 2 || entries[0].Name() != ".tmp" || entries[1].Name() != "user-media" || len(tmp) != 0 {
+			t.Fatalf("media dir holds %v (.tmp: %v), want only user-media and an empty .tmp", entries, tmp)
 		}
 	})
 }

@@ -3,8 +3,12 @@ package store
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"time"
 )
+
+// ErrMediaExists is returned by ClaimMediaObject when the key is taken.
+var ErrMediaExists = errors.New("media object already exists")
 
 // MediaObject is the record of one uploaded file.
 type MediaObject struct {
@@ -24,6 +28,46 @@ func (db *DB) RecordMediaObject(ctx context.Context, o MediaObject) error {
 		ON CONFLICT (object_key) DO UPDATE SET id = excluded.id, owner_id = excluded.owner_id, size_bytes = excluded.size_bytes,
 		content_type = excluded.content_type, updated_at = excluded.updated_at`,
 		o.Key, o.ID, o.OwnerID, o.Size, o.ContentType, now, now)
+	return err
+}
+
+// ClaimMediaObject records a new upload before its file is written, as the
+// arbiter of concurrent creates of one key: exactly one caller gets nil,
+// the others ErrMediaExists (on either engine, across instances).
+func (db *DB) ClaimMediaObject(ctx context.Context, o MediaObject) error {
+	now := Now()
+	res, err := db.Exec(ctx, `INSERT INTO media_objects (object_key, id, owner_id, size_bytes, content_type, created_at, updated_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (object_key) DO NOTHING`,
+		o.Key, o.ID, o.OwnerID, o.Size, o.ContentType, now, now)
+	if err != nil {
+		return err
+	}
+	if n, err := res.RowsAffected(); err != nil || n == 1 {
+		return err
+	}
+	return ErrMediaExists
+}
+
+// TakeStaleMediaClaim takes over the record of key for o when it was last
+// written before staleBefore: the claim of an upload that a crash cut off
+// before its file was stored (the caller checks that no file exists). It
+// reports whether it did; of concurrent callers at most one does.
+func (db *DB) TakeStaleMediaClaim(ctx context.Context, o MediaObject, staleBefore time.Time) (bool, error) {
+	now := Now()
+	res, err := db.Exec(ctx, `UPDATE media_objects SET id = ?, owner_id = ?, size_bytes = ?, content_type = ?, created_at = ?, updated_at = ?
+		WHERE object_key = ? AND updated_at < ?`,
+		o.ID, o.OwnerID, o.Size, o.ContentType, now, now, o.Key, staleBefore.UTC())
+	if err != nil {
+		return false, err
+	}
+	n, err := res.RowsAffected()
+	return n == 1, err
+}
+
+// ForgetMediaClaim removes the record of key made by the upload id (whose
+// file could not be stored), and not another upload's.
+func (db *DB) ForgetMediaClaim(ctx context.Context, key, id string) error {
+	_, err := db.Exec(ctx, `DELETE FROM media_objects WHERE object_key = ? AND id = ?`, key, id)
 	return err
 }
 

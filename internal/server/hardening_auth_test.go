@@ -1,0 +1,83 @@
+package server
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"testing"
+	"time"
+)
+
+// The attack review's e-mail bombing: asking for reset links to one address
+// again and again sends one e-mail, while every answer stays 200 {}.
+func TestRecoverSendsAtMostOneEmailAMinutePerAddress(t *testing.T) {
+	eachEngine(t, nil, func(t *testing.T, env *testEnv) {
+		env.signUp(t, "bomb@example.com", goodPassword)
+		for i := range 4 {
+			res := env.authJSON(t, "POST", "/auth/v1/recover", map[string]any{"email": "Bomb@example.com"}, "")
+			wantStatus(t, res, 200)
+			if b, _ := io.ReadAll(res.Body); strings.TrimSpace(string(b)) != "{}" {
+				t.Fatalf("answer %d = %s, want {} as usual", i+1, b)
+			}
+		}
+		waitMail(t, env, "bomb@example.com", "recovery")
+		time.Sleep(300 * time.Millisecond) // the sends run after the answers
+		if n := countRows(t, env.DB, `SELECT COUNT(*) FROM outbox_emails WHERE to_address = ? AND kind = 'recovery'`, "bomb@example.com"); n != 1 {
+			t.Fatalf("%d reset e-mails went to one address within a minute, want 1", n)
+		}
+		if n := countRows(t, env.DB, `SELECT COUNT(*) FROM one_time_tokens`); n != 1 {
+			t.Fatalf("%d reset tokens were made, want 1", n)
+		}
+	})
+}
+
+// A password of spaces is refused on sign-up and on change, as weak with
+// the reason supabase-js knows, and nothing is stored or changed.
+func TestPasswordsBlankAfterTrimmingAreRefused(t *testing.T) {
+	eachEngine(t, nil, func(t *testing.T, env *testEnv) {
+		const msg = "Password should contain characters other than spaces."
+		for _, pw := range []string{"        ", "\t \u00a0 \n   \u3000  "} {
+			body := wantAuthError(t, env.authJSON(t, "POST", "/auth/v1/signup", map[string]any{"email": "blank@example.com", "password": pw}, ""), 422, "weak_password", msg)
+			if got := fmt.Sprint(obj(body, "weak_password")["reasons"]); got != "[characters]" {
+				t.Fatalf("reasons = %s, want [characters]", got)
+			}
+		}
+		if n := countRows(t, env.DB, `SELECT COUNT(*) FROM users`); n != 0 {
+			t.Fatalf("%d accounts made with a blank password", n)
+		}
+		access := str(env.signUp(t, "blank@example.com", goodPassword), "access_token")
+		wantAuthError(t, env.authJSON(t, "PUT", "/auth/v1/user", map[string]any{"password": "          "}, access), 422, "weak_password", msg)
+		env.signIn(t, "blank@example.com", goodPassword)
+	})
+}
+
+// User metadata rides in every access token: more than 4 KiB is refused with
+// a clear 422 on sign-up and on update, and nothing is changed.
+func TestUserMetadataIsCappedAt4KiB(t *testing.T) {
+	eachEngine(t, nil, func(t *testing.T, env *testEnv) {
+		const msg = "User metadata is too large: at most 4 KiB (4096 bytes) of JSON"
+		big := map[string]any{"bio": strings.Repeat("x", 60<<10)}
+		wantAuthError(t, env.authJSON(t, "POST", "/auth/v1/signup", map[string]any{"email": "meta@example.com", "password": goodPassword, "data": big}, ""), 422, "validation_failed", msg)
+		if n := countRows(t, env.DB, `SELECT COUNT(*) FROM users`); n != 0 {
+			t.Fatal("an account was made with oversized metadata")
+		}
+		access := str(env.signUp(t, "meta@example.com", goodPassword), "access_token")
+		wantStatus(t, env.authJSON(t, "PUT", "/auth/v1/user", map[string]any{"data": map[string]any{"nickname": "Mwila"}}, access), 200)
+		// 4 KiB in several keys, each small: the whole is what counts. The
+		// password in the same call is not changed either.
+		var many = map[string]any{}
+		for i := range 9 {
+			many[fmt.Sprintf("k%d", i)] = strings.Repeat("y", 500)
+		}
+		wantAuthError(t, env.authJSON(t, "PUT", "/auth/v1/user", map[string]any{"data": many, "password": "another-good-pass-77"}, access), 422, "validation_failed", msg)
+		res := env.authJSON(t, "GET", "/auth/v1/user", nil, access)
+		wantStatus(t, res, 200)
+		if meta := obj(decode(t, res), "user_metadata"); len(meta) != 1 || meta["nickname"] != "Mwila" {
+			t.Fatalf("metadata after a refused update = %v", meta)
+		}
+		env.signIn(t, "meta@example.com", goodPassword)
+		// Just under the cap is fine, and the session keeps working.
+		wantStatus(t, env.authJSON(t, "PUT", "/auth/v1/user", map[string]any{"data": map[string]any{"bio": strings.Repeat("z", 3900)}}, access), 200)
+		wantStatus(t, env.authJSON(t, "GET", "/auth/v1/user", nil, access), 200)
+	})
+}
