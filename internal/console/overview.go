@@ -89,13 +89,9 @@ type Event struct {
 	At     time.Time `json:"at"`
 }
 
-// dayExpr is the SQL for the UTC date (YYYY-MM-DD) of a timestamp column.
-func dayExpr(db *store.DB, col string) string {
-	if db.Dialect() == store.Postgres {
-		return "to_char(" + col + ", 'YYYY-MM-DD')"
-	}
-	return "substr(" + col + ", 1, 10)"
-}
+// dayExpr is the PostgreSQL expression of the UTC date (YYYY-MM-DD) of a
+// timestamp column.
+func dayExpr(col string) string { return "to_char(" + col + ", 'YYYY-MM-DD')" }
 
 // GetOverview computes the overview as of now.
 func GetOverview(ctx context.Context, db *store.DB, now time.Time) (*Overview, error) {
@@ -131,13 +127,27 @@ func GetOverview(ctx context.Context, db *store.DB, now time.Time) (*Overview, e
 		{"waitlist_signups", func(d *Day, program string, n int) { d.Waitlist[program] += n }, "program"},
 	}
 	for _, s := range series {
-		day := dayExpr(db, "created_at")
-		groupBy := day
+		groupBy := ""
 		if s.group != "''" {
-			groupBy += ", " + s.group
+			groupBy = " GROUP BY " + s.group
 		}
+		if db.Dialect() == store.SQLite {
+			// One small range count per day: SQLite would otherwise sort
+			// every row of the 90 days to group them by date.
+			for i := range o.Daily {
+				d := &o.Daily[i]
+				from := since.AddDate(0, 0, i)
+				err := groupCount(ctx, db, `SELECT `+s.group+`, COUNT(*) FROM `+s.table+` WHERE created_at >= ? AND created_at < ?`+groupBy,
+					func(group string, n int) { s.add(d, group, n) }, from, from.AddDate(0, 0, 1))
+				if err != nil {
+					return nil, err
+				}
+			}
+			continue
+		}
+		day := dayExpr("created_at")
 		rows, err := db.Query(ctx, `SELECT `+day+`, `+s.group+`, COUNT(*) FROM `+s.table+
-			` WHERE created_at >= ? GROUP BY `+groupBy, since)
+			` WHERE created_at >= ? GROUP BY `+day+strings.Replace(groupBy, " GROUP BY ", ", ", 1), since)
 		if err != nil {
 			return nil, err
 		}
@@ -253,8 +263,8 @@ func GetOverview(ctx context.Context, db *store.DB, now time.Time) (*Overview, e
 }
 
 // groupCount runs a "SELECT name, COUNT(*) ... GROUP BY name" query.
-func groupCount(ctx context.Context, db *store.DB, q string, fn func(string, int)) error {
-	rows, err := db.Query(ctx, q)
+func groupCount(ctx context.Context, db *store.DB, q string, fn func(string, int), args ...any) error {
+	rows, err := db.Query(ctx, q, args...)
 	if err != nil {
 		return err
 	}
