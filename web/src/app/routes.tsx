@@ -26,6 +26,7 @@ const WardrobeClearancePage = lazy(() => import('../features/waitlist/WardrobeCl
 const ThanksPage = lazy(() => import('../features/public/ThanksPage'));
 const ComingSoonPage = lazy(() => import('../features/public/ComingSoonPage'));
 const NotFoundPage = lazy(() => import('../features/public/NotFoundPage'));
+const AdminApp = lazy(() => import('../features/admin/AdminApp'));
 
 /** The spec's route table (section 2), plus the reset-password and onboarding-profile pages. */
 export const ROUTES: RouteDef[] = [
@@ -52,4 +53,5 @@ export const ROUTES: RouteDef[] = [
   { path: '/tracking', page: ComingSoonPage },
   { path: '/categories', page: ComingSoonPage },
   { path: '/404', page: NotFoundPage },
+  { path: '/admin/*', page: AdminApp }, // the founders' console, its own chunk
 ];
