@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"salaula/internal/audit"
 	"sort"
 
 	"salaula/internal/account"
@@ -17,8 +18,16 @@ import (
 )
 
 // auditLog is how `admin user export|delete` record what an operator did
-// in the audit log: the one place to connect it (nil records nothing).
-var auditLog = func(db *store.DB) account.AuditFunc { return nil }
+// in the audit log (the console shows it): who (the command line), what,
+// and which account (by e-mail, since a deleted account has no row left).
+var auditLog = func(db *store.DB) account.AuditFunc {
+	return func(ctx context.Context, actor, action, subject string) error {
+		return audit.Append(ctx, db, &audit.Entry{
+			ActorEmail: actor, Action: action, TargetType: "user", TargetID: subject,
+			Detail: map[string]any{"email": subject}, IP: "command line",
+		})
+	}
+}
 
 // adminUser runs `salaula admin user export|delete EMAIL [--data DIR]`: the
 // account page's export and delete for requests that arrive by e-mail or

@@ -57,7 +57,7 @@ func TestExportWaitlistAndMessagesWhileTheServerRuns(t *testing.T) {
 			post(t, addr, "/functions/v1/waitlist-signup", `{"email":"mary@example.com","programName":"Wardrobe Clearance Program","pagePath":"/wardrobeclearance"}`)
 
 			msgs := exportRows(t, env, "messages", "--data", dataDir)
-			if strings.Join(msgs[0], ",") != "created_at,first_name,last_name,email,phone_number,subject,message" || len(msgs) != 2 {
+			if strings.Join(msgs[0], ",") != "created_at,first_name,last_name,email,phone_number,subject,message,status,note,handled_at" || len(msgs) != 2 {
 				t.Fatalf("messages export: %q", msgs)
 			}
 			m := msgs[1]
@@ -84,7 +84,7 @@ func TestExportWaitlistAndMessagesWhileTheServerRuns(t *testing.T) {
 
 			var out bytes.Buffer
 			err := run(context.Background(), []string{"salaula", "admin", "export", "waitlist", "--data", dataDir, "--program", "Free Shoes"}, envOf(env), &out, io.Discard)
-			if err == nil || !strings.Contains(err.Error(), `unknown program "Free Shoes"`) || !strings.Contains(err.Error(), "Upcycling Initiative") {
+			if err == nil || !strings.Contains(err.Error(), `Unknown program "Free Shoes"`) || !strings.Contains(err.Error(), "Upcycling Initiative") {
 				t.Fatalf("bad --program: err = %v", err)
 			}
 			if out.Len() != 0 {

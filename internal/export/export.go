@@ -1,69 +1,77 @@
 // Package export writes the founders' data as CSV (a header row, then one row
-// per record) for `salaula admin export`.
+// per record, times in RFC 3339 UTC) for `salaula admin export` and the
+// console's "Download CSV" (/admin/v1/*.csv): the same columns, the same
+// filters (internal/console) and the same guard against spreadsheet formulas.
+// Rows are streamed: one record in memory at a time, however many there are.
 package export
 
 import (
 	"context"
 	"encoding/csv"
-	"errors"
-	"fmt"
 	"io"
+	"strconv"
 	"strings"
 	"time"
 
+	"salaula/internal/console"
 	"salaula/internal/store"
-	"salaula/internal/validate"
 )
-
-// ErrNotAvailable is returned by an export that has not landed yet.
-var ErrNotAvailable = errors.New("this export is not available yet")
 
 // WaitlistHeader is the header row of the waitlist export.
 var WaitlistHeader = []string{"created_at", "email", "program", "page_path", "referrer",
 	"utm_source", "utm_medium", "utm_campaign", "utm_term", "utm_content", "unsubscribed_at"}
 
 // MessagesHeader is the header row of the contact messages export.
-var MessagesHeader = []string{"created_at", "first_name", "last_name", "email", "phone_number", "subject", "message"}
+var MessagesHeader = []string{"created_at", "first_name", "last_name", "email", "phone_number", "subject", "message",
+	"status", "note", "handled_at"}
 
-// Waitlist writes the waitlist sign-ups, only those of program when it is not
-// empty. program must be one of the spec's two programs (any letter case).
-func Waitlist(ctx context.Context, db *store.DB, program string, w io.Writer) error {
-	if program != "" {
-		canonical := ""
-		for _, p := range validate.Programs {
-			if strings.EqualFold(strings.TrimSpace(program), p) {
-				canonical = p
-			}
-		}
-		if canonical == "" {
-			return fmt.Errorf("unknown program %q: want %q or %q", program, validate.Programs[0], validate.Programs[1])
-		}
-		program = canonical
-	}
+// ProfilesHeader is the header row of the profiles (people) export.
+var ProfilesHeader = []string{"user_id", "email", "role", "full_name", "location", "age", "phone_number", "gender",
+	"height", "waist_size", "style_description", "clothing_aesthetics", "inspiration", "wants_clearance_program",
+	"body_photo_urls", "profile_pic_url", "business_name", "registration_number", "business_mode", "logo_urls",
+	"created_at", "updated_at"}
+
+// Waitlist writes the sign-ups matching f in the order of sort (oldest first
+// when empty).
+func Waitlist(ctx context.Context, db *store.DB, f console.WaitlistFilter, sort string, w io.Writer) error {
 	cw := newWriter(w, WaitlistHeader)
-	err := db.EachWaitlistSignup(ctx, program, func(s *store.WaitlistSignup) error {
-		unsub := ""
-		if s.UnsubscribedAt != nil {
-			unsub = timestamp(*s.UnsubscribedAt)
-		}
+	err := console.EachWaitlist(ctx, db, f, sort, func(s console.WaitlistItem) error {
 		return cw.row(timestamp(s.CreatedAt), s.Email, s.Program, s.PagePath, s.Referrer,
-			s.UTMSource, s.UTMMedium, s.UTMCampaign, s.UTMTerm, s.UTMContent, unsub)
+			s.UTMSource, s.UTMMedium, s.UTMCampaign, s.UTMTerm, s.UTMContent, optTime(s.UnsubscribedAt))
 	})
 	return cw.finish(err)
 }
 
-// Messages writes the contact messages.
-func Messages(ctx context.Context, db *store.DB, w io.Writer) error {
+// Messages writes the contact messages matching f in the order of sort.
+func Messages(ctx context.Context, db *store.DB, f console.MessageFilter, sort string, w io.Writer) error {
 	cw := newWriter(w, MessagesHeader)
-	err := db.EachContactMessage(ctx, func(m *store.ContactMessage) error {
-		return cw.row(timestamp(m.CreatedAt), m.FirstName, m.LastName, m.Email, m.PhoneNumber, m.Subject, m.Message)
+	err := console.EachMessage(ctx, db, f, sort, func(m console.Message) error {
+		return cw.row(timestamp(m.CreatedAt), m.FirstName, m.LastName, m.Email, m.PhoneNumber, m.Subject, m.Message,
+			m.Status, m.Note, optTime(m.HandledAt))
 	})
 	return cw.finish(err)
 }
 
-// Profiles writes the accounts' profiles.
-func Profiles(ctx context.Context, db *store.DB, w io.Writer) error {
-	return writeProfiles(ctx, db, w)
+// Profiles writes the accounts matching f with their profiles (empty cells
+// for an account without one) in the order of sort. Lists are joined with " | ".
+func Profiles(ctx context.Context, db *store.DB, f console.PeopleFilter, sort string, w io.Writer) error {
+	cw := newWriter(w, ProfilesHeader)
+	err := console.EachPerson(ctx, db, f, sort, func(pr console.Person) error {
+		p := pr.Profile
+		if p == nil {
+			return cw.row(append([]string{pr.ID, pr.Email}, make([]string, len(ProfilesHeader)-2)...)...)
+		}
+		age := ""
+		if p.Age != nil {
+			age = strconv.Itoa(*p.Age)
+		}
+		return cw.row(p.UserID, pr.Email, opt(p.Role), p.FullName, p.Location, age, p.PhoneNumber, p.Gender,
+			p.Height, p.WaistSize, p.StyleDescription, strings.Join(p.ClothingAesthetics, " | "), p.Inspiration,
+			strconv.FormatBool(p.WantsClearanceProgram), strings.Join(p.BodyPhotoURLs, " | "), opt(p.ProfilePicURL),
+			p.BusinessName, opt(p.RegistrationNumber), p.BusinessMode, strings.Join(p.LogoURLs, " | "),
+			timestamp(p.CreatedAt), timestamp(p.UpdatedAt))
+	})
+	return cw.finish(err)
 }
 
 // csvWriter writes safe CSV rows after a header.
@@ -90,12 +98,13 @@ func (cw *csvWriter) row(cells ...string) error {
 	return cw.err
 }
 
-// finish flushes the output and returns the first error met.
+// finish flushes the output and returns the first error met; after an
+// error it writes nothing more.
 func (cw *csvWriter) finish(err error) error {
-	cw.w.Flush()
 	if err != nil {
-		return err
+		return err // nothing more is written: the caller may still answer the error
 	}
+	cw.w.Flush()
 	if cw.err != nil {
 		return cw.err
 	}
@@ -114,3 +123,17 @@ func SafeCell(s string) string {
 
 // timestamp formats t as RFC 3339 in UTC.
 func timestamp(t time.Time) string { return t.UTC().Format(time.RFC3339) }
+
+func optTime(t *time.Time) string {
+	if t == nil {
+		return ""
+	}
+	return timestamp(*t)
+}
+
+func opt(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
+}

@@ -60,6 +60,20 @@ func (s *Server) routes(mux *http.ServeMux) {
 	mux.Handle("DELETE /storage/v1/object/{bucket}", s.handleRemoveObjects())
 	mux.Handle("/storage/v1/", s.handleAPINotFound())
 
+	// The founders' console (operators only; same-origin, no CORS).
+	mux.Handle("GET /admin/v1/overview", s.handleAdminOverview())
+	mux.Handle("GET /admin/v1/waitlist", s.handleAdminWaitlist())
+	mux.Handle("GET /admin/v1/waitlist.csv", s.handleAdminWaitlistCSV())
+	mux.Handle("GET /admin/v1/messages", s.handleAdminMessages())
+	mux.Handle("GET /admin/v1/messages.csv", s.handleAdminMessagesCSV())
+	mux.Handle("PATCH /admin/v1/messages/{id}", s.handleAdminUpdateMessage())
+	mux.Handle("GET /admin/v1/people", s.handleAdminPeople())
+	mux.Handle("GET /admin/v1/people.csv", s.handleAdminPeopleCSV())
+	mux.Handle("GET /admin/v1/people/{id}", s.handleAdminPerson())
+	mux.Handle("POST /admin/v1/people/{id}/sign-out", s.handleAdminSignOutPerson())
+	mux.Handle("GET /admin/v1/audit", s.handleAdminAudit())
+	mux.Handle("/admin/v1/", s.handleAPINotFound())
+
 	// CORS preflight for every API path.
 	mux.Handle("OPTIONS /auth/v1/", s.handlePreflight())
 	mux.Handle("OPTIONS /storage/v1/", s.handlePreflight())

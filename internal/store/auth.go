@@ -278,3 +278,13 @@ func (db *DB) SessionMethod(ctx context.Context, sessionID string) (method strin
 	}
 	return method, createdAt.UTC(), err
 }
+
+// RevokeUserSessions ends every session of userID inside tx (so a caller
+// can record why in the same transaction) and reports how many were active.
+func RevokeUserSessions(ctx context.Context, tx *Tx, userID string) (int, error) {
+	var active int
+	if err := tx.QueryRow(ctx, `SELECT COUNT(*) FROM sessions WHERE user_id = ? AND revoked_at IS NULL`, userID).Scan(&active); err != nil {
+		return 0, err
+	}
+	return active, revokeSessions(ctx, tx, `user_id = ?`, Now(), userID)
+}

@@ -242,3 +242,10 @@ func (db *DB) SaveSellerProfile(ctx context.Context, userID string, s SellerFiel
 		userID, s.FullName, s.Location, s.Age, s.PhoneNumber, s.Gender, s.BusinessName, s.RegistrationNumber,
 		s.BusinessMode, jsonList(s.LogoURLs), now, now)
 }
+
+// ScanProfile reads a row of the profile columns (in the order of the
+// profiles table's columns: user_id, role, full_name, ... created_at,
+// updated_at), then any extra columns into extra.
+func ScanProfile(row interface{ Scan(...any) error }, extra ...any) (*Profile, error) {
+	return scanProfile(row, extra...)
+}

@@ -28,6 +28,7 @@ const ThanksPage = lazy(() => import('../features/public/ThanksPage'));
 const ComingSoonPage = lazy(() => import('../features/public/ComingSoonPage'));
 const AccountPage = lazy(() => import('../features/account/AccountPage'));
 const NotFoundPage = lazy(() => import('../features/public/NotFoundPage'));
+const AdminApp = lazy(() => import('../features/admin/AdminApp'));
 
 /** The spec's route table (section 2), plus the reset-password and onboarding-profile pages. */
 export const ROUTES: RouteDef[] = [
@@ -56,4 +57,5 @@ export const ROUTES: RouteDef[] = [
   { path: '/categories', page: ComingSoonPage },
   { path: '/account', page: AccountPage },
   { path: '/404', page: NotFoundPage },
+  { path: '/admin/*', page: AdminApp }, // the founders' console, its own chunk
 ];

@@ -1,0 +1,155 @@
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import AxeBuilder from '@axe-core/playwright';
+import { expect as baseExpect, test, type APIRequestContext, type Page } from '@playwright/test';
+
+/**
+ * The founders' console in Chromium against the real `salaula serve`: an
+ * operator signs in (sent from /admin to /sign_up and back), sees a waitlist
+ * sign-up made in another page reach the totals, filters and searches the
+ * waitlist, downloads its CSV, marks a message handled and finds that in the
+ * audit log; on a 360 px phone and on a desktop. Anyone else gets the
+ * "This page is for the Salaula team" screen.
+ * With SALAULA_SCREENSHOTS=1 it also saves the screenshots of docs/.
+ */
+
+const expect = baseExpect.configure({ timeout: 15_000 });
+test.describe.configure({ timeout: 150_000 });
+
+const PASSWORD = 'Cairo-Road-Console-9';
+const binary = resolve(dirname(fileURLToPath(import.meta.url)), '../../bin/salaula');
+const docs = resolve(dirname(fileURLToPath(import.meta.url)), '../../docs');
+let counter = 0;
+const uniqueEmail = (tag: string) => `${tag}-${Date.now()}-${++counter}@example.com`;
+
+async function anonKey(request: APIRequestContext): Promise<string> {
+  const res = await request.get('/config.json');
+  return ((await res.json()) as { anonKey: string }).anonKey;
+}
+
+/** signUpByAPI makes an account through the auth API. */
+async function signUpByAPI(request: APIRequestContext, email: string) {
+  const res = await request.post('/auth/v1/signup', {
+    headers: { apikey: await anonKey(request), 'Content-Type': 'application/json' },
+    data: { email, password: PASSWORD },
+  });
+  expect(res.status(), await res.text()).toBe(200);
+}
+
+/** makeOperator makes an account and grants it the operator role with `salaula admin grant`. Every console test makes its operators here. */
+async function makeOperator(request: APIRequestContext, email: string) {
+  await signUpByAPI(request, email);
+  execFileSync(binary, ['admin', 'grant', email, '--data', process.env.SALAULA_E2E_DATA!], { encoding: 'utf8' });
+}
+
+/** openConsole opens /admin signed out, is sent to sign in, signs in and comes back. */
+async function openConsole(page: Page, email: string) {
+  await page.goto('/admin');
+  await expect(page).toHaveURL(/\/sign_up\?next=%2Fadmin$/);
+  await expect(page.getByRole('heading', { name: 'WELCOME BACK!' })).toBeVisible();
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
+  await page.getByRole('button', { name: 'SIGN IN' }).click();
+  await expect(page).toHaveURL(/\/admin$/);
+}
+
+async function pick(page: Page, label: string, option: string) {
+  await page.getByRole('combobox', { name: label }).click();
+  await page.getByRole('option', { name: option, exact: true }).click();
+}
+
+async function cardValue(page: Page, label: string): Promise<number> {
+  const text = await page.getByRole('group', { name: label, exact: true }).locator('p').first().innerText();
+  return Number(text.replace(/[^0-9]/g, ''));
+}
+
+async function shot(page: Page, name: string) {
+  if (process.env.SALAULA_SCREENSHOTS) await page.screenshot({ path: `${docs}/${name}.png`, fullPage: false });
+}
+
+for (const device of [
+  { name: 'phone', viewport: { width: 360, height: 740 } },
+  { name: 'desktop', viewport: { width: 1280, height: 800 } },
+]) {
+  test.describe(`on a ${device.name}`, () => {
+    test.use({ viewport: device.viewport });
+
+    test('an operator follows the launch, exports the waitlist and handles a message', async ({ page, request }) => {
+      const founder = uniqueEmail('founder');
+      await makeOperator(request, founder);
+      const sender = uniqueEmail('ruth');
+      const sent = await request.post('/functions/v1/contact-form-submit', {
+        headers: { apikey: await anonKey(request), 'Content-Type': 'application/json' },
+        data: { firstName: 'Ruth', lastName: 'Banda', email: sender, phoneNumber: '+260 966 000111', subject: 'careers', message: 'Are you hiring designers in Lusaka?' },
+      });
+      expect(sent.status()).toBe(200);
+
+      await page.clock.install();
+      await openConsole(page, founder);
+      await expect(page.getByRole('heading', { name: 'Overview', level: 1 })).toBeVisible();
+      const before = await cardValue(page, 'Wardrobe Clearance Program sign-ups');
+      const results = await new AxeBuilder({ page }).analyze();
+      expect(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target).join(' ')}`)).toEqual([]);
+      await shot(page, `console-overview-${device.name}`);
+
+      // A sign-up in another page reaches the totals at the next refresh (every 30 s).
+      const joiner = uniqueEmail('mwila');
+      const other = await page.context().newPage();
+      await other.goto('/wardrobeclearance?utm_source=console-e2e&utm_campaign=launch');
+      await other.getByRole('textbox', { name: /Email address/ }).fill(joiner);
+      await other.getByRole('button', { name: 'Join the Waitlist' }).click();
+      await expect(other.getByText("You're on the list!")).toBeVisible();
+      await other.close();
+      await page.clock.fastForward(30_000);
+      await expect.poll(() => cardValue(page, 'Wardrobe Clearance Program sign-ups')).toBe(before + 1);
+
+      // The waitlist: filter, search, download what the filters show.
+      await page.getByRole('tab', { name: 'Waitlist' }).click();
+      await expect(page.getByRole('heading', { name: 'Waitlist', level: 1 })).toBeVisible();
+      await pick(page, 'Program', 'Wardrobe Clearance Program');
+      await page.getByRole('searchbox', { name: 'Search e-mail' }).fill(joiner.slice(0, 20));
+      await page.getByRole('button', { name: 'Search', exact: true }).click();
+      await expect(page.getByRole('status').filter({ hasText: /of 1$/ })).toHaveText('1–1 of 1');
+      const table = page.getByRole('table', { name: 'Waitlist' });
+      await expect(table.getByRole('cell', { name: joiner })).toBeVisible();
+      await expect(table.getByRole('cell', { name: 'console-e2e / launch' })).toBeVisible();
+      await shot(page, `console-waitlist-${device.name}`);
+      const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download CSV' }).click()]);
+      expect(download.suggestedFilename()).toMatch(/^salaula-waitlist-\d{4}-\d\d-\d\d\.csv$/);
+      const csv = readFileSync(await download.path(), 'utf8').trim().split('\n');
+      expect(csv[0]).toBe('created_at,email,program,page_path,referrer,utm_source,utm_medium,utm_campaign,utm_term,utm_content,unsubscribed_at');
+      expect(csv).toHaveLength(2);
+      expect(csv[1]).toContain(`${joiner},Wardrobe Clearance Program,/wardrobeclearance,`);
+
+      // The inbox: mark Ruth's message handled with a note.
+      await page.getByRole('tab', { name: 'Messages' }).click();
+      await page.getByRole('searchbox', { name: 'Search e-mail or name' }).fill(sender);
+      await page.getByRole('button', { name: 'Search', exact: true }).click();
+      await expect(page.getByRole('status').filter({ hasText: /of 1$/ })).toHaveText('1–1 of 1');
+      await expect(page.getByRole('link', { name: 'Reply by e-mail' })).toHaveAttribute('href', `mailto:${sender}?subject=Re%3A%20careers`);
+      await page.getByLabel('Note on the message from Ruth Banda').fill('Told her we hire in January.');
+      await page.getByRole('button', { name: 'Mark handled' }).click();
+      await expect(page.getByRole('button', { name: 'Reopen' })).toBeVisible();
+      await expect(page.getByRole('table', { name: 'Messages' }).getByText('Handled', { exact: true })).toBeVisible();
+      await shot(page, `console-messages-${device.name}`);
+
+      // The audit log shows it, with who did it.
+      await page.getByRole('tab', { name: 'Audit log' }).click();
+      const audit = page.getByRole('table', { name: 'Audit log' });
+      const row = audit.getByRole('row').filter({ hasText: founder }).first();
+      await expect(row).toContainText('Marked message handled; Changed the note');
+      await expect(row).toContainText('contact_message');
+      await shot(page, `console-audit-${device.name}`);
+    });
+  });
+}
+
+test('anyone but an operator sees the screen for the Salaula team', async ({ page, request }) => {
+  const shopper = uniqueEmail('shopper');
+  await signUpByAPI(request, shopper);
+  await openConsole(page, shopper);
+  await expect(page.getByRole('heading', { name: 'This page is for the Salaula team' })).toBeVisible();
+  await expect(page.getByRole('tab', { name: 'Waitlist' })).toHaveCount(0);
+});

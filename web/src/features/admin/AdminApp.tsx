@@ -1,0 +1,98 @@
+import { useEffect, useState } from 'react';
+import { NavLink, Route, Routes, useLocation } from 'react-router';
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Container from '@mui/material/Container';
+import Tab from '@mui/material/Tab';
+import Tabs from '@mui/material/Tabs';
+import Typography from '@mui/material/Typography';
+import { RequireAuth } from '../auth/RequireAuth';
+import { useAuth } from '../auth/AuthProvider';
+import { AdminError, adminGet } from './api';
+import { OverviewPage } from './OverviewPage';
+import { PersonPage } from './PersonPage';
+import { AuditPage, MessagesPage, PeoplePage, WaitlistPage } from './pages';
+
+const SECTIONS = [
+  { to: '/admin', label: 'Overview' },
+  { to: '/admin/waitlist', label: 'Waitlist' },
+  { to: '/admin/messages', label: 'Messages' },
+  { to: '/admin/people', label: 'People' },
+  { to: '/admin/audit', label: 'Audit log' },
+];
+
+/** The screen everyone but an operator sees. */
+function NotForYou() {
+  return (
+    <Container maxWidth="sm" sx={{ py: 8, textAlign: 'center' }}>
+      <Typography variant="h4" component="h1" gutterBottom>
+        This page is for the Salaula team
+      </Typography>
+      <Typography sx={{ mb: 3 }}>Your account does not have access to the console.</Typography>
+      <Button variant="contained" href="/">
+        Go to the home page
+      </Button>
+    </Container>
+  );
+}
+
+function Console() {
+  const { pathname } = useLocation();
+  const { user, logout } = useAuth();
+  const [access, setAccess] = useState<'checking' | 'ok' | 'denied' | string>('checking');
+  useEffect(() => {
+    // The server decides (role read on every call); this first call only picks the screen.
+    adminGet('audit?limit=1')
+      .then(() => setAccess('ok'))
+      .catch((e) => setAccess(e instanceof AdminError && (e.status === 403 || e.status === 401) ? 'denied' : (e as Error).message));
+  }, []);
+  if (access === 'checking') return <Typography role="status" sx={{ p: 3 }}>Checking access…</Typography>;
+  if (access === 'denied') return <NotForYou />;
+  if (access !== 'ok') return <Alert severity="error">{access}</Alert>;
+  const current = SECTIONS.slice().reverse().find((s) => pathname === s.to || pathname.startsWith(s.to + '/'))?.to ?? '/admin';
+  return (
+    <Box sx={{ minHeight: '100vh', bgcolor: 'background.default' }}>
+      <Box component="header" sx={{ borderBottom: 1, borderColor: 'divider', bgcolor: 'background.paper' }}>
+        <Container maxWidth="lg" sx={{ display: 'flex', alignItems: 'center', gap: 1, pt: 1.5, flexWrap: 'wrap' }}>
+          <Typography component="p" variant="h6" sx={{ flexGrow: 1 }}>
+            Salaula console
+          </Typography>
+          <Typography variant="body2" color="text.secondary" sx={{ overflowWrap: 'anywhere' }}>
+            {user?.email}
+          </Typography>
+          <Button size="small" onClick={() => logout()}>
+            Sign out
+          </Button>
+        </Container>
+        <Container maxWidth="lg">
+          <Tabs component="nav" aria-label="Console sections" value={current} variant="scrollable" allowScrollButtonsMobile>
+            {SECTIONS.map((s) => (
+              <Tab key={s.to} value={s.to} label={s.label} component={NavLink} to={s.to} end={s.to === '/admin'} />
+            ))}
+          </Tabs>
+        </Container>
+      </Box>
+      <Container component="main" maxWidth="lg" sx={{ py: 3 }}>
+        <Routes>
+          <Route index element={<OverviewPage />} />
+          <Route path="waitlist" element={<WaitlistPage />} />
+          <Route path="messages" element={<MessagesPage />} />
+          <Route path="people" element={<PeoplePage />} />
+          <Route path="people/:id" element={<PersonPage />} />
+          <Route path="audit" element={<AuditPage />} />
+          <Route path="*" element={<Typography>No such page in the console.</Typography>} />
+        </Routes>
+      </Container>
+    </Box>
+  );
+}
+
+/** The founders' console (/admin): its own lazily loaded chunk. Signed-out visitors go to /sign_up and back. */
+export default function AdminApp() {
+  return (
+    <RequireAuth>
+      <Console />
+    </RequireAuth>
+  );
+}

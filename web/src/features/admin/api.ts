@@ -1,0 +1,175 @@
+import { getSupabase } from '../../lib/supabase';
+
+/** The founders' console API (/admin/v1), called with the signed-in operator's token. */
+
+export interface Page<T> {
+  items: T[];
+  nextCursor: string | null;
+  total: number;
+}
+
+/** An answer the console shows as it is: 401, 403 (not an operator), 400 or 404 with the server's message. */
+export class AdminError extends Error {
+  constructor(
+    public status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+async function authHeader(): Promise<Record<string, string>> {
+  const supabase = await getSupabase();
+  const { data } = await supabase.auth.getSession();
+  const token = data.session?.access_token;
+  return token ? { Authorization: `Bearer ${token}` } : {};
+}
+
+async function call(path: string, init: RequestInit = {}): Promise<Response> {
+  const res = await fetch(`/admin/v1/${path}`, {
+    ...init,
+    headers: { ...(await authHeader()), ...(init.body ? { 'Content-Type': 'application/json' } : {}), ...init.headers },
+  });
+  if (!res.ok) {
+    let msg = `The server answered ${res.status}`;
+    try {
+      const body = (await res.json()) as { error?: string };
+      if (body.error) msg = body.error;
+    } catch {
+      /* not JSON */
+    }
+    throw new AdminError(res.status, msg);
+  }
+  return res;
+}
+
+/** adminGet reads a JSON answer. */
+export async function adminGet<T>(path: string): Promise<T> {
+  return (await call(path)).json() as Promise<T>;
+}
+
+/** adminSend sends a JSON body (PATCH, POST) and reads the answer. */
+export async function adminSend<T>(method: string, path: string, body?: unknown): Promise<T> {
+  return (await call(path, { method, body: body === undefined ? undefined : JSON.stringify(body) })).json() as Promise<T>;
+}
+
+/** downloadCSV fetches a CSV export with the operator's token and saves it. */
+export async function downloadCSV(path: string): Promise<void> {
+  const res = await call(path);
+  const name = /filename="([^"]+)"/.exec(res.headers.get('Content-Disposition') ?? '')?.[1] ?? 'salaula.csv';
+  const url = URL.createObjectURL(await res.blob());
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = name;
+  document.body.appendChild(a);
+  a.click();
+  a.remove();
+  window.setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
+/** query builds a query string from the set values. */
+export function query(params: Record<string, string | undefined>): string {
+  const q = new URLSearchParams();
+  for (const [k, v] of Object.entries(params)) if (v) q.set(k, v);
+  const s = q.toString();
+  return s ? `?${s}` : '';
+}
+
+export interface WaitlistItem {
+  id: string;
+  email: string;
+  program: string;
+  pagePath: string;
+  referrer: string;
+  utmSource: string;
+  utmMedium: string;
+  utmCampaign: string;
+  unsubscribedAt: string | null;
+  createdAt: string;
+}
+
+export interface Message {
+  id: string;
+  firstName: string;
+  lastName: string;
+  email: string;
+  phoneNumber: string;
+  subject: string;
+  message: string;
+  status: 'open' | 'handled';
+  note: string;
+  handledAt: string | null;
+  createdAt: string;
+}
+
+export interface Profile {
+  role: string | null;
+  full_name: string;
+  location: string;
+  age: number | null;
+  phone_number: string;
+  gender: string;
+  height: string;
+  waist_size: string;
+  style_description: string;
+  clothing_aesthetics: string[];
+  inspiration: string;
+  wants_clearance_program: boolean;
+  body_photo_urls: string[];
+  profile_pic_url: string | null;
+  business_name: string;
+  registration_number: string | null;
+  business_mode: string;
+  logo_urls: string[];
+}
+
+export interface Person {
+  id: string;
+  email: string;
+  isOperator: boolean;
+  createdAt: string;
+  lastSignInAt: string | null;
+  profile: Profile | null;
+}
+
+export interface PersonDetail extends Person {
+  emailConfirmedAt: string | null;
+  activeSessions: number;
+  images: { key: string; url: string; size: number; contentType: string }[];
+}
+
+export interface AuditEntry {
+  id: string;
+  actorEmail: string;
+  action: string;
+  targetType: string;
+  targetId: string;
+  detail: Record<string, unknown>;
+  ip: string;
+  createdAt: string;
+}
+
+export interface Overview {
+  totals: {
+    accounts: number;
+    operators: number;
+    profilesByRole: Record<string, number>;
+    onboardingUnfinished: number;
+    waitlist: Record<string, { subscribed: number; unsubscribed: number }>;
+    messages: { open: number; handled: number };
+  };
+  daily: { date: string; accounts: number; profilesCompleted: number; waitlist: Record<string, number>; messages: number }[];
+  sources: {
+    campaigns: { source: string; campaign: string; count: number }[];
+    referrers: { name: string; count: number }[];
+    pages: { name: string; count: number }[];
+  };
+  newest: { kind: string; id: string; title: string; detail: string; at: string }[];
+  asOf: string;
+}
+
+/** when formats a time for the console (the founders are in Lusaka). */
+export function when(iso: string | null): string {
+  if (!iso) return '';
+  return new Date(iso).toLocaleString('en-GB', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'Africa/Lusaka' });
+}

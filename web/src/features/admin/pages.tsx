@@ -1,0 +1,187 @@
+import { useState } from 'react';
+import { Link as RouterLink } from 'react-router';
+import Alert from '@mui/material/Alert';
+import Button from '@mui/material/Button';
+import Chip from '@mui/material/Chip';
+import Link from '@mui/material/Link';
+import Stack from '@mui/material/Stack';
+import TextField from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
+import { CONTACT_SUBJECTS, PROGRAMS } from '../../config/constants';
+import { ListView } from './ListView';
+import { adminSend, when, type AuditEntry, type Message, type Person, type WaitlistItem } from './api';
+
+const newestFirst = [
+  { value: '-created_at', label: 'Newest first' },
+  { value: 'created_at', label: 'Oldest first' },
+  { value: 'email', label: 'E-mail A–Z' },
+  { value: '-email', label: 'E-mail Z–A' },
+];
+const programOptions = Object.values(PROGRAMS).map((p) => ({ value: p, label: p }));
+const roleLabels: Record<string, string> = { buyer: 'Buyer', seller: 'Seller', buyer_and_seller: 'Buyer and seller' };
+
+/** The waitlist: every sign-up with where it came from. */
+export function WaitlistPage() {
+  return (
+    <ListView<WaitlistItem>
+      title="Waitlist"
+      endpoint="waitlist"
+      filters={[
+        { name: 'program', label: 'Program', options: programOptions },
+        { name: 'status', label: 'Status', options: [{ value: 'subscribed', label: 'Subscribed' }, { value: 'unsubscribed', label: 'Unsubscribed' }] },
+      ]}
+      sorts={newestFirst}
+      search="Search e-mail"
+      rowKey={(s) => s.id}
+      columns={[
+        { label: 'Signed up', render: (s) => when(s.createdAt) },
+        { label: 'E-mail', render: (s) => s.email },
+        { label: 'Program', render: (s) => s.program },
+        { label: 'Status', render: (s) => (s.unsubscribedAt ? 'Unsubscribed' : 'Subscribed') },
+        { label: 'Source', render: (s) => [s.utmSource, s.utmCampaign].filter(Boolean).join(' / ') || s.referrer || 'direct' },
+        { label: 'Page', render: (s) => s.pagePath },
+      ]}
+    />
+  );
+}
+
+/** The inbox: contact messages, open or handled, with a note and a reply link. */
+export function MessagesPage() {
+  return (
+    <ListView<Message>
+      title="Messages"
+      endpoint="messages"
+      filters={[
+        { name: 'status', label: 'Status', options: [{ value: 'open', label: 'Open' }, { value: 'handled', label: 'Handled' }] },
+        { name: 'subject', label: 'Subject', options: CONTACT_SUBJECTS.map((s) => ({ value: s.value, label: s.label })) },
+      ]}
+      sorts={newestFirst}
+      search="Search e-mail or name"
+      rowKey={(m) => m.id}
+      columns={[
+        { label: 'Received', render: (m) => when(m.createdAt) },
+        { label: 'From', render: (m) => `${m.firstName} ${m.lastName}` },
+        { label: 'E-mail', render: (m) => m.email },
+        { label: 'Subject', render: (m) => m.subject },
+        { label: 'Status', render: (m) => <Chip size="small" label={m.status === 'open' ? 'Open' : 'Handled'} color={m.status === 'open' ? 'warning' : 'success'} /> },
+      ]}
+      expand={(m, reload) => <MessageActions message={m} onSaved={reload} />}
+    />
+  );
+}
+
+function MessageActions({ message: m, onSaved }: { message: Message; onSaved: () => void }) {
+  const [note, setNote] = useState(m.note);
+  const [error, setError] = useState('');
+  const [busy, setBusy] = useState(false);
+  const save = async (status?: 'open' | 'handled') => {
+    setBusy(true);
+    try {
+      await adminSend('PATCH', `messages/${encodeURIComponent(m.id)}`, { note, ...(status ? { status } : {}) });
+      setError('');
+      onSaved();
+    } catch (e) {
+      setError((e as Error).message);
+    } finally {
+      setBusy(false);
+    }
+  };
+  const reply = `mailto:${m.email}?subject=${encodeURIComponent(`Re: ${m.subject}`)}`;
+  return (
+    <Stack spacing={1}>
+      <Typography sx={{ whiteSpace: 'pre-wrap' }}>{m.message}</Typography>
+      {m.phoneNumber && <Typography variant="body2">Phone: {m.phoneNumber}</Typography>}
+      <TextField
+        label={`Note on the message from ${m.firstName} ${m.lastName}`}
+        size="small"
+        multiline
+        value={note}
+        onChange={(e) => setNote(e.target.value)}
+        slotProps={{ htmlInput: { maxLength: 2000 } }}
+      />
+      {error && <Alert severity="error">{error}</Alert>}
+      <Stack direction="row" spacing={1} useFlexGap sx={{ flexWrap: "wrap" }}>
+        <Button variant="outlined" href={reply}>
+          Reply by e-mail
+        </Button>
+        <Button disabled={busy} onClick={() => save()}>
+          Save note
+        </Button>
+        {m.status === 'open' ? (
+          <Button variant="contained" disabled={busy} onClick={() => save('handled')}>
+            Mark handled
+          </Button>
+        ) : (
+          <Button disabled={busy} onClick={() => save('open')}>
+            Reopen
+          </Button>
+        )}
+      </Stack>
+    </Stack>
+  );
+}
+
+/** People: accounts with their profiles. */
+export function PeoplePage() {
+  return (
+    <ListView<Person>
+      title="People"
+      endpoint="people"
+      filters={[
+        {
+          name: 'role',
+          label: 'Role',
+          options: [...Object.entries(roleLabels).map(([value, label]) => ({ value, label })), { value: 'none', label: 'No profile yet' }],
+        },
+      ]}
+      sorts={newestFirst}
+      search="Search e-mail or name"
+      rowKey={(p) => p.id}
+      columns={[
+        { label: 'Joined', render: (p) => when(p.createdAt) },
+        {
+          label: 'E-mail',
+          render: (p) => (
+            <Link component={RouterLink} to={`/admin/people/${p.id}`}>
+              {p.email}
+            </Link>
+          ),
+        },
+        { label: 'Name', render: (p) => p.profile?.full_name ?? '' },
+        { label: 'Role', render: (p) => (p.profile?.role ? roleLabels[p.profile.role] : 'No profile yet') },
+        { label: 'Last sign-in', render: (p) => when(p.lastSignInAt) },
+      ]}
+    />
+  );
+}
+
+/** The audit log: what operators changed, newest first. Read only. */
+export function AuditPage() {
+  return (
+    <ListView<AuditEntry>
+      title="Audit log"
+      endpoint="audit"
+      csv={false}
+      rowKey={(e) => e.id}
+      columns={[
+        { label: 'When', render: (e) => when(e.createdAt) },
+        { label: 'Who', render: (e) => e.actorEmail },
+        { label: 'What', render: (e) => actionLabel(e) },
+        { label: 'Record', render: (e) => `${e.targetType} ${e.targetId}` },
+        { label: 'IP', render: (e) => e.ip },
+      ]}
+    />
+  );
+}
+
+function actionLabel(e: AuditEntry): string {
+  if (e.action === 'message.update') {
+    const parts: string[] = [];
+    const status = e.detail.status as { to?: string } | undefined;
+    if (status?.to) parts.push(status.to === 'handled' ? 'Marked message handled' : 'Reopened message');
+    if (e.detail.note) parts.push('Changed the note');
+    return parts.join('; ') || 'Updated message';
+  }
+  if (e.action === 'person.sign_out') return `Signed out everywhere (${String(e.detail.sessions ?? 0)} sessions)`;
+  return e.action;
+}
