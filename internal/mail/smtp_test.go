@@ -1,140 +1,63 @@
 package mail_test
 
 import (
-	"bufio"
 	"context"
-	"encoding/base64"
 	"io"
 	"log/slog"
 	"net"
-	"strings"
-	"sync"
+	"os"
 	"testing"
+	"time"
 
 	"salaula/internal/mail"
+	"salaula/internal/mail/mailtest"
 	"salaula/internal/store"
 	"salaula/internal/store/storetest"
 )
 
-// fakeSMTP is a tiny SMTP server on 127.0.0.1 that accepts AUTH PLAIN and
-// records what it is sent.
-type fakeSMTP struct {
-	ln   net.Listener
-	mu   sync.Mutex
-	auth string // decoded AUTH PLAIN payload
-	from string
-	rcpt []string
-	data string
+func TestMain(m *testing.M) {
+	code := m.Run()
+	mailtest.StopShared()
+	os.Exit(code)
 }
 
-func startFakeSMTP(t *testing.T) *fakeSMTP {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	f := &fakeSMTP{ln: ln}
-	t.Cleanup(func() { ln.Close() })
-	go func() {
-		for {
-			conn, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			go f.serve(conn)
-		}
-	}()
-	return f
-}
-
-func (f *fakeSMTP) serve(conn net.Conn) {
-	defer conn.Close()
-	r := bufio.NewReader(conn)
-	say := func(s string) { io.WriteString(conn, s+"\r\n") }
-	say("220 fake ESMTP")
-	for {
-		line, err := r.ReadString('\n')
-		if err != nil {
-			return
-		}
-		line = strings.TrimRight(line, "\r\n")
-		cmd := strings.ToUpper(line)
-		switch {
-		case strings.HasPrefix(cmd, "EHLO"):
-			say("250-fake")
-			say("250 AUTH PLAIN")
-		case strings.HasPrefix(cmd, "HELO"):
-			say("250 fake")
-		case strings.HasPrefix(cmd, "AUTH PLAIN"):
-			raw, _ := base64.StdEncoding.DecodeString(strings.TrimSpace(line[len("AUTH PLAIN"):]))
-			f.mu.Lock()
-			f.auth = string(raw)
-			f.mu.Unlock()
-			say("235 ok")
-		case strings.HasPrefix(cmd, "MAIL FROM:"):
-			f.mu.Lock()
-			f.from = line[len("MAIL FROM:"):]
-			f.mu.Unlock()
-			say("250 ok")
-		case strings.HasPrefix(cmd, "RCPT TO:"):
-			f.mu.Lock()
-			f.rcpt = append(f.rcpt, line[len("RCPT TO:"):])
-			f.mu.Unlock()
-			say("250 ok")
-		case cmd == "DATA":
-			say("354 go on")
-			var b strings.Builder
-			for {
-				l, err := r.ReadString('\n')
-				if err != nil {
-					return
-				}
-				if l == ".\r\n" {
-					break
-				}
-				b.WriteString(l)
-			}
-			f.mu.Lock()
-			f.data = b.String()
-			f.mu.Unlock()
-			say("250 queued")
-		case cmd == "QUIT":
-			say("221 bye")
-			return
-		default:
-			say("250 ok")
-		}
-	}
-}
-
+// The outbox sends through a real SMTP server (aiosmtpd), which receives the
+// headers, envelope and body as written.
 func TestOutboxSendsBySMTP(t *testing.T) {
+	smtpd := mailtest.Shared(t)
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
-		f := startFakeSMTP(t)
 		logger := slog.New(slog.NewTextHandler(io.Discard, nil))
-		o, err := mail.New(db, "Salaula <no-reply@salaula.co.zm>", "smtp://mailer:s3cret@"+f.ln.Addr().String(), logger)
+		o, err := mail.New(db, "Salaula <no-reply@salaula.co.zm>", smtpd.URL(), logger)
 		if err != nil {
 			t.Fatal(err)
 		}
 		ctx := context.Background()
+		to := "mwila-" + string(db.Dialect()) + "@example.com"
 		body := "Open this link:\n\nhttps://salaula.example/reset_password?token_hash=abc&type=recovery\n"
-		if err := o.Send(ctx, mail.Message{To: "mwila@example.com", Subject: "Reset your Salaula password", Body: body, Kind: "recovery"}); err != nil {
+		if err := o.Send(ctx, mail.Message{To: to, Subject: "Reset your Salaula password", Body: body, Kind: "recovery"}); err != nil {
 			t.Fatal(err)
 		}
-		f.mu.Lock()
-		defer f.mu.Unlock()
-		if f.auth != "\x00mailer\x00s3cret" {
-			t.Errorf("AUTH PLAIN = %q", f.auth)
+		got := smtpd.To(t, to, 1)
+		if len(got) != 1 {
+			t.Fatalf("received %d messages, want 1", len(got))
 		}
-		if f.from != "<no-reply@salaula.co.zm>" || len(f.rcpt) != 1 || f.rcpt[0] != "<mwila@example.com>" {
-			t.Errorf("envelope from %q to %v", f.from, f.rcpt)
-		}
-		for _, want := range []string{"From: Salaula <no-reply@salaula.co.zm>\r\n", "To: mwila@example.com\r\n", "Subject: Reset your Salaula password\r\n",
-			"Content-Type: text/plain; charset=UTF-8\r\n", "\r\n\r\nOpen this link:\r\n\r\nhttps://salaula.example/reset_password?token_hash=abc&type=recovery\r\n"} {
-			if !strings.Contains(f.data, want) {
-				t.Errorf("message lacks %q:\n%s", want, f.data)
+		h := got[0].Header
+		for name, want := range map[string]string{
+			"From": "Salaula <no-reply@salaula.co.zm>", "To": to, "Subject": "Reset your Salaula password",
+			"Content-Type": "text/plain; charset=UTF-8", "MIME-Version": "1.0",
+			"X-MailFrom": "no-reply@salaula.co.zm", "X-RcptTo": to, // the envelope, as aiosmtpd saw it
+		} {
+			if h.Get(name) != want {
+				t.Errorf("header %s = %q, want %q", name, h.Get(name), want)
 			}
 		}
-		sent, err := mail.Recent(ctx, db, "mwila@example.com", 5)
+		if d, err := h.Date(); err != nil || time.Since(d) > time.Minute {
+			t.Errorf("Date header %q: %v", h.Get("Date"), err)
+		}
+		if got[0].Body != body {
+			t.Errorf("body = %q, want %q", got[0].Body, body)
+		}
+		sent, err := mail.Recent(ctx, db, to, 5)
 		if err != nil || len(sent) != 1 || sent[0].Via != "smtp" || sent[0].Kind != "recovery" || sent[0].Body != body {
 			t.Fatalf("outbox = %+v, %v", sent, err)
 		}
