@@ -43,9 +43,9 @@ type Server struct {
 	now     func() time.Time
 	anonKey string
 
-	authLimiter   *ratelimit.Limiter
-	formLimiter   *ratelimit.Limiter
-	uploadLimiter *ratelimit.Limiter
+	authLimiter   ratelimit.Limiter
+	formLimiter   ratelimit.Limiter
+	uploadLimiter ratelimit.Limiter
 }
 
 // New builds the server's handler from its dependencies.
@@ -60,9 +60,9 @@ func New(d Deps) (http.Handler, error) {
 	s := &Server{
 		cfg: d.Config, db: d.DB, secret: d.Secret, mailer: d.Mailer, media: d.Media,
 		logger: d.Logger, app: app, metrics: newMetrics(), now: d.Now,
-		authLimiter:   ratelimit.New(d.Config.AuthRateLimit.Count, d.Config.AuthRateLimit.Window),
-		formLimiter:   ratelimit.New(d.Config.FormRateLimit.Count, d.Config.FormRateLimit.Window),
-		uploadLimiter: ratelimit.New(d.Config.UploadRateLimit.Count, d.Config.UploadRateLimit.Window),
+		authLimiter:   ratelimit.For(d.DB, d.Config.AuthRateLimit.Count, d.Config.AuthRateLimit.Window, d.Logger),
+		formLimiter:   ratelimit.For(d.DB, d.Config.FormRateLimit.Count, d.Config.FormRateLimit.Window, d.Logger),
+		uploadLimiter: ratelimit.For(d.DB, d.Config.UploadRateLimit.Count, d.Config.UploadRateLimit.Window, d.Logger),
 	}
 	s.anonKey, err = AnonKey(d.Secret)
 	if err != nil {
