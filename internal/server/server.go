@@ -59,7 +59,7 @@ func New(d Deps) (http.Handler, error) {
 	}
 	s := &Server{
 		cfg: d.Config, db: d.DB, secret: d.Secret, mailer: d.Mailer, media: d.Media,
-		logger: d.Logger, app: app, metrics: newMetrics(), now: d.Now,
+		logger: d.Logger, app: app, metrics: newMetrics(d.DB.Stats), now: d.Now,
 		authLimiter:   ratelimit.For(d.DB, d.Config.AuthRateLimit.Count, d.Config.AuthRateLimit.Window, d.Logger),
 		formLimiter:   ratelimit.For(d.DB, d.Config.FormRateLimit.Count, d.Config.FormRateLimit.Window, d.Logger),
 		uploadLimiter: ratelimit.For(d.DB, d.Config.UploadRateLimit.Count, d.Config.UploadRateLimit.Window, d.Logger),
