@@ -20,7 +20,7 @@ import (
 func admin(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
 	if len(args) == 0 {
 		fmt.Fprint(stderr, usage)
-		return errors.New("admin: missing subcommand (grant, revoke, export or mail)")
+		return errors.New("admin: missing subcommand (grant, revoke, export, mail, backup or restore)")
 	}
 	switch args[0] {
 	case "grant", "revoke":
@@ -62,6 +62,10 @@ func admin(ctx context.Context, args []string, getenv func(string) string, stdou
 		return exportCSV(ctx, db, args[1], *program, stdout)
 	case "mail":
 		return printMail(ctx, args[1:], getenv, stdout, stderr)
+	case "backup":
+		return backupCmd(ctx, args[1:], getenv, stdout, stderr)
+	case "restore":
+		return restoreCmd(ctx, args[1:], stdout, stderr)
 	default:
 		return fmt.Errorf("admin: unknown subcommand %q", args[0])
 	}

@@ -32,6 +32,8 @@ Usage:
   salaula admin export messages [--data DIR]                      contact messages as CSV on stdout
   salaula admin export profiles [--data DIR]                      profiles as CSV on stdout
   salaula admin mail --to EMAIL [--limit N] [--data DIR]          the newest e-mails sent to EMAIL (links to open)
+  salaula admin backup --out FILE [--data DIR]                    a consistent backup archive, while the server runs
+  salaula admin restore --from FILE --data DIR                    restore a backup into a new, empty data folder
   salaula version                                                 print the version
 
 DATABASE_URL=postgres://... switches every command from SQLite to PostgreSQL.
