@@ -9,7 +9,7 @@ GO_SRC   := $(shell find cmd internal -name '*.go' -o -name '*.sql' -o -name '*.
 WEB_SRC  := $(shell find web/src web/public web/index.html web/vite.config.ts web/tsconfig.json -type f 2>/dev/null)
 VERSION  := $(shell git describe --always --dirty 2>/dev/null || echo dev)
 
-.PHONY: run build test test-go test-web test-e2e test-supabase test-fuzz fuzz bench bench-tools deps chromium clean
+.PHONY: run build test test-go test-web test-e2e test-supabase test-fuzz fuzz bench bench-tools deps chromium tools aiosmtpd clean
 
 ## run: install what is missing, build, and serve on http://localhost:8080 with data in ./data
 run: build
@@ -39,10 +39,25 @@ chromium:
 		$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq chromium chromium-driver; \
 	fi
 
+## tools: the real services the tests run against: Versity's S3 gateway
+## (bin/tools/versitygw) and Debian's aiosmtpd (SMTP)
+VERSITYGW := bin/tools/versitygw
+tools: $(VERSITYGW) aiosmtpd
+
+$(VERSITYGW):
+	GOBIN=$(CURDIR)/bin/tools go install github.com/versity/versitygw/cmd/versitygw@v1.8.0
+
+aiosmtpd:
+	@if ! /usr/bin/python3 -c 'import aiosmtpd' 2>/dev/null; then \
+		echo "Installing aiosmtpd from Debian's packages..."; \
+		SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+		$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq python3-aiosmtpd; \
+	fi
+
 ## test: every test: Go (both stores), web unit tests, supabase-js in Node, browser tests
 test: test-go test-web test-supabase test-e2e
 
-test-go: build
+test-go: build tools
 	go vet ./...
 	go test -count=1 ./...
 	$(MAKE) test-fuzz FUZZTIME=2s
@@ -70,7 +85,7 @@ test-web: web/node_modules/.installed
 test-supabase: build
 	cd web && npm run test:supabase
 
-test-e2e: build chromium
+test-e2e: build chromium tools
 	cd web && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npx playwright test
 
 PB_VERSION := v0.39.11

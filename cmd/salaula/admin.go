@@ -23,7 +23,7 @@ import (
 func admin(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
 	if len(args) == 0 {
 		fmt.Fprint(stderr, usage)
-		return errors.New("admin: missing subcommand (grant, revoke, export, mail or user)")
+		return errors.New("admin: missing subcommand (grant, revoke, export, mail, user, reset-mfa, keys, backup or restore)")
 	}
 	switch args[0] {
 	case "grant", "revoke":
@@ -92,6 +92,10 @@ func admin(ctx context.Context, args []string, getenv func(string) string, stdou
 		return printMail(ctx, args[1:], getenv, stdout, stderr)
 	case "user":
 		return adminUser(ctx, args[1:], getenv, stdout, stderr)
+	case "backup":
+		return backupCmd(ctx, args[1:], getenv, stdout, stderr)
+	case "restore":
+		return restoreCmd(ctx, args[1:], stdout, stderr)
 	default:
 		return fmt.Errorf("admin: unknown subcommand %q", args[0])
 	}

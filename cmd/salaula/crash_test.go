@@ -23,21 +23,20 @@ import (
 // TestMain), so the crash test can kill a real server process.
 const execServeEnv = "SALAULA_TEST_EXEC_SERVE"
 
-func TestMain(m *testing.M) {
-	if os.Getenv(execServeEnv) == "1" {
-		appFS = func() fs.FS {
-			return fstest.MapFS{"index.html": {Data: []byte(`<!doctype html><div id="root"></div>`)}}
-		}
-		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-		err := run(ctx, os.Args, os.Getenv, os.Stdout, os.Stderr)
-		stop()
-		if err != nil {
-			fmt.Fprintln(os.Stderr, "salaula:", err)
-			os.Exit(1)
-		}
-		os.Exit(0)
+// runAsServe is the test binary acting as `salaula serve` with a tiny
+// app (see TestMain), so the crash test can kill a real server process.
+func runAsServe() {
+	appFS = func() fs.FS {
+		return fstest.MapFS{"index.html": {Data: []byte(`<!doctype html><div id="root"></div>`)}}
 	}
-	os.Exit(m.Run())
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	err := run(ctx, os.Args, os.Getenv, os.Stdout, os.Stderr)
+	stop()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "salaula:", err)
+		os.Exit(1)
+	}
+	os.Exit(0)
 }
 
 // Sign-ups from 8 concurrent clients while the server is killed with

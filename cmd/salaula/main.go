@@ -36,6 +36,8 @@ Usage:
   salaula admin keys rotate [--data DIR]                          new access-token signing key; old ones verify until their tokens expire
   salaula admin user export EMAIL [--data DIR]                   everything held about an account, as JSON on stdout
   salaula admin user delete EMAIL [--data DIR]                   delete an account and everything held about it
+  salaula admin backup --out FILE [--data DIR]                    a consistent backup archive, while the server runs
+  salaula admin restore --from FILE --data DIR                    restore a backup into a new, empty data folder
   salaula version                                                 print the version
 
 DATABASE_URL=postgres://... switches every command from SQLite to PostgreSQL.

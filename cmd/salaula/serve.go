@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"salaula/internal/account"
+	"salaula/internal/backup"
 	"salaula/internal/config"
 	"salaula/internal/mail"
 	"salaula/internal/media"
@@ -111,6 +112,13 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 		IdleTimeout:       2 * time.Minute,
 		MaxHeaderBytes:    64 << 10,
 		ErrorLog:          slog.NewLogLogger(logger.Handler(), slog.LevelWarn),
+	}
+	if cfg.BackupEvery > 0 {
+		go backup.Schedule(ctx, backup.Options{DB: db, DataDir: cfg.DataDir, S3Media: cfg.S3.Bucket != ""}, cfg.BackupEvery, cfg.BackupKeep,
+			func(path string, rep backup.Report) {
+				logger.Info("backup written", "file", path, "database", rep.Database, "media_files", rep.MediaFiles, "notes", rep.Notes)
+			},
+			func(err error) { logger.Error("backup failed", "err", err) })
 	}
 	logger.Info("serving", "addr", ln.Addr().String(), "url", cfg.PublicURL, "database", string(db.Dialect()), "data", cfg.DataDir)
 	errc := make(chan error, 1)

@@ -40,6 +40,8 @@ type Config struct {
 	MaxUploadBytes  int64         // SALAULA_MAX_UPLOAD_BYTES: largest accepted image (10 MB)
 	ShutdownTimeout time.Duration // SALAULA_SHUTDOWN_TIMEOUT: how long in-flight requests may finish (15s)
 	S3              S3Config      // SALAULA_S3_*: store media in an S3-compatible bucket instead of DATA/media
+	BackupEvery     time.Duration // SALAULA_BACKUP_EVERY: take a backup into DATA/backups this often (0: never)
+	BackupKeep      int           // SALAULA_BACKUP_KEEP: how many scheduled backups to keep (7)
 
 	// MetricsToken (SALAULA_METRICS_TOKEN): GET /metrics on the main address
 	// answers only a request with "Authorization: Bearer <token>"; empty
@@ -148,6 +150,18 @@ func Parse(name string, args []string, getenv func(string) string, stderr io.Wri
 	}
 	c.AccessTokenTTL = dur("SALAULA_ACCESS_TOKEN_TTL", time.Hour)
 	c.ShutdownTimeout = dur("SALAULA_SHUTDOWN_TIMEOUT", 15*time.Second)
+	if getenv("SALAULA_BACKUP_EVERY") != "" {
+		c.BackupEvery = dur("SALAULA_BACKUP_EVERY", 0)
+	}
+	c.BackupKeep = 7
+	if v := getenv("SALAULA_BACKUP_KEEP"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 {
+			errs = append(errs, fmt.Errorf("SALAULA_BACKUP_KEEP=%q: want how many backups to keep, 1 or more", v))
+		} else {
+			c.BackupKeep = n
+		}
+	}
 	c.RefreshReuseInterval = 10 * time.Second
 	if v := getenv("SALAULA_REFRESH_REUSE_INTERVAL"); v != "" {
 		d, err := time.ParseDuration(v)

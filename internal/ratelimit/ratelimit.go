@@ -1,18 +1,39 @@
-// Package ratelimit counts events per key (a client IP and an action) in a
-// fixed window and says when a key has used up its allowance.
+// Package ratelimit counts events per key (a limit's name and a client IP)
+// in a fixed window and says when a key has used up its allowance.
 //
-// Counts are kept in memory, per server instance: behind a load balancer of
-// N instances a client gets at most N times the limit, which is still a
-// limit (see docs/decisions.md).
+// Two counters stand behind one interface: Memory keeps counts in the
+// process (the default, for one instance on SQLite), and Shared keeps them
+// in PostgreSQL, so N instances behind a load balancer give a client the
+// limit once, not N times.
 package ratelimit
 
 import (
+	"context"
+	"log/slog"
 	"sync"
 	"time"
+
+	"salaula/internal/store"
 )
 
-// Limiter allows Count events per Window for each key. A zero Count allows everything.
-type Limiter struct {
+// Limiter decides whether one more event for key is within the limit, and
+// if not, how long until the key may try again.
+type Limiter interface {
+	Allow(key string) (bool, time.Duration)
+}
+
+// For returns the limiter for count events per window on db: counted in the
+// database on PostgreSQL, in memory on SQLite.
+func For(db *store.DB, count int, window time.Duration, logger *slog.Logger) Limiter {
+	if db != nil && db.Dialect() == store.Postgres {
+		return NewShared(db, count, window, logger)
+	}
+	return New(count, window)
+}
+
+// Memory allows Count events per Window for each key, counted in this
+// process. A zero Count allows everything.
+type Memory struct {
 	Count  int
 	Window time.Duration
 	now    func() time.Time
@@ -27,14 +48,14 @@ type bucket struct {
 	n     int
 }
 
-// New returns a limiter of count events per window.
-func New(count int, window time.Duration) *Limiter {
-	return &Limiter{Count: count, Window: window, now: time.Now, buckets: map[string]*bucket{}}
+// New returns an in-memory limiter of count events per window.
+func New(count int, window time.Duration) *Memory {
+	return &Memory{Count: count, Window: window, now: time.Now, buckets: map[string]*bucket{}}
 }
 
 // Allow records one event for key and reports whether it is within the limit,
 // and if not, how long until the key may try again.
-func (l *Limiter) Allow(key string) (bool, time.Duration) {
+func (l *Memory) Allow(key string) (bool, time.Duration) {
 	if l == nil || l.Count <= 0 {
 		return true, 0
 	}
@@ -59,4 +80,66 @@ func (l *Limiter) Allow(key string) (bool, time.Duration) {
 	}
 	b.n++
 	return true, 0
+}
+
+// Shared allows Count events per Window for each key, counted in the
+// rate_limits table with one upsert per event, so every instance on the
+// database shares the count. A zero Count allows everything.
+type Shared struct {
+	Count  int
+	Window time.Duration
+	db     *store.DB
+	logger *slog.Logger
+	now    func() time.Time
+
+	mu    sync.Mutex
+	sweep time.Time
+}
+
+// NewShared returns a limiter of count events per window counted in db.
+func NewShared(db *store.DB, count int, window time.Duration, logger *slog.Logger) *Shared {
+	return &Shared{Count: count, Window: window, db: db, logger: logger, now: time.Now}
+}
+
+// Allow records one event for key and reports whether it is within the
+// limit. When the database cannot count (it is down), the event is allowed:
+// the requests behind the limit need the database anyway and fail on their own.
+func (l *Shared) Allow(key string) (bool, time.Duration) {
+	if l == nil || l.Count <= 0 {
+		return true, 0
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	now := l.now()
+	hits, start, err := l.db.CountHit(ctx, key, now, l.Window)
+	if err != nil {
+		if l.logger != nil {
+			l.logger.Warn("rate limit not counted", "key", key, "err", err)
+		}
+		return true, 0
+	}
+	l.sweepOld(ctx, now)
+	if hits > l.Count {
+		wait := start.Add(l.Window).Sub(now)
+		if wait < 0 {
+			wait = 0
+		}
+		return false, wait
+	}
+	return true, 0
+}
+
+// sweepOld deletes expired counters at most once per window per instance.
+func (l *Shared) sweepOld(ctx context.Context, now time.Time) {
+	l.mu.Lock()
+	due := now.Sub(l.sweep) > l.Window
+	if due {
+		l.sweep = now
+	}
+	l.mu.Unlock()
+	if due {
+		if err := l.db.DeleteRateLimitsBefore(ctx, now.Add(-l.Window)); err != nil && l.logger != nil {
+			l.logger.Warn("rate limit sweep", "err", err)
+		}
+	}
 }

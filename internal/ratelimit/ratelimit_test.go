@@ -1,8 +1,12 @@
 package ratelimit
 
 import (
+	"context"
 	"testing"
 	"time"
+
+	"salaula/internal/store"
+	"salaula/internal/store/storetest"
 )
 
 func TestLimiterAllowsCountPerWindowPerKey(t *testing.T) {
@@ -33,5 +37,48 @@ func TestZeroCountAllowsEverything(t *testing.T) {
 		if ok, _ := l.Allow("a"); !ok {
 			t.Fatal("refused with limit off")
 		}
+	}
+}
+
+// Two instances on one PostgreSQL share each client's count, and the window
+// restarts for both when it has passed.
+func TestSharedLimitIsCountedOnceAcrossInstances(t *testing.T) {
+	db := storetest.Open(t, store.Postgres)
+	now := time.Date(2026, 11, 23, 9, 0, 0, 0, time.UTC)
+	a, b := NewShared(db, 3, time.Minute, nil), NewShared(db, 3, time.Minute, nil)
+	a.now = func() time.Time { return now }
+	b.now = a.now
+	for i, l := range []*Shared{a, b, a} {
+		if ok, _ := l.Allow("auth|203.0.113.7"); !ok {
+			t.Fatalf("event %d refused", i+1)
+		}
+	}
+	now = now.Add(20 * time.Second)
+	ok, wait := b.Allow("auth|203.0.113.7")
+	if ok || wait != 40*time.Second {
+		t.Fatalf("4th event on the other instance: ok=%v wait=%v, want refused for 40s", ok, wait)
+	}
+	if ok, _ := a.Allow("auth|198.51.100.1"); !ok {
+		t.Fatal("another client was refused")
+	}
+	now = now.Add(41 * time.Second)
+	if ok, _ := b.Allow("auth|203.0.113.7"); !ok {
+		t.Fatal("refused after the window passed")
+	}
+	// Counters of windows long past are swept away.
+	now = now.Add(2 * time.Minute)
+	a.Allow("auth|192.0.2.1")
+	var rows int
+	if err := db.QueryRow(context.Background(), `SELECT COUNT(*) FROM rate_limits`).Scan(&rows); err != nil || rows != 1 {
+		t.Fatalf("rate_limits holds %d rows (%v), want only the newest (expired ones swept)", rows, err)
+	}
+}
+
+func TestForChoosesTheDatabaseOnPostgreSQLOnly(t *testing.T) {
+	if _, ok := For(storetest.Open(t, store.Postgres), 1, time.Minute, nil).(*Shared); !ok {
+		t.Error("PostgreSQL: limiter is not shared")
+	}
+	if _, ok := For(storetest.Open(t, store.SQLite), 1, time.Minute, nil).(*Memory); !ok {
+		t.Error("SQLite: limiter is not in memory")
 	}
 }

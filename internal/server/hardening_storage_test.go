@@ -21,12 +21,12 @@ import (
 )
 
 // eachMediaStore runs fn on both engines, each with media on local disk and
-// in (fake) S3.
+// in S3 (the real gateway, versitygw).
 func eachMediaStore(t *testing.T, fn func(t *testing.T, env *testEnv)) {
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		t.Run("disk", func(t *testing.T) { fn(t, newTestEnv(t, db, nil)) })
 		t.Run("s3", func(t *testing.T) {
-			env, _ := newS3Env(t, db)
+			env := newS3Env(t, db)
 			fn(t, env)
 		})
 	})

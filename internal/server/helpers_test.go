@@ -56,7 +56,7 @@ func newTestEnv(t testing.TB, db *store.DB, tweak func(*config.Config)) *testEnv
 	if err != nil {
 		t.Fatal(err)
 	}
-	mailer, err := mail.New(db, cfg.MailFrom, "", logger)
+	mailer, err := mail.New(db, cfg.MailFrom, cfg.SMTPURL, logger)
 	if err != nil {
 		t.Fatal(err)
 	}

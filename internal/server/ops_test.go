@@ -143,9 +143,19 @@ func TestMetricsCountRequestsByRoute(t *testing.T) {
 	res := env.do(t, "GET", "/metrics", nil, map[string]string{"Authorization": "Bearer " + testMetricsToken})
 	wantStatus(t, res, http.StatusOK)
 	b, _ := io.ReadAll(res.Body)
-	want := `salaula_http_requests_total{method="GET",route="GET /healthz",code="200"} 2`
-	if !strings.Contains(string(b), want) {
-		t.Fatalf("metrics lack %q:\n%s", want, b)
+	for _, want := range []string{
+		`salaula_http_requests_total{code="200",method="GET",route="GET /healthz"} 2`,
+		`salaula_http_request_duration_seconds_count{route="GET /healthz"} 2`,
+		`salaula_http_request_duration_seconds_bucket{route="GET /healthz",le="10"} 2`,
+		`salaula_db_connections{state="open"}`, "salaula_goroutines ", "salaula_heap_bytes ", "salaula_uptime_seconds ",
+		"go_goroutines ", "go_memstats_heap_alloc_bytes ", "process_resident_memory_bytes ", "process_open_fds ",
+	} {
+		if !strings.Contains(string(b), want) {
+			t.Errorf("metrics lack %q", want)
+		}
+	}
+	if t.Failed() {
+		t.Logf("metrics:\n%s", b)
 	}
 }
 

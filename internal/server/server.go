@@ -48,10 +48,10 @@ type Server struct {
 	factors *seal.Box      // seals TOTP secrets
 	account *account.Rules // export and delete a person
 
-	authLimiter   *ratelimit.Limiter
-	formLimiter   *ratelimit.Limiter
-	uploadLimiter *ratelimit.Limiter
-	verifyLimiter *ratelimit.Limiter // second-factor codes tried, per person
+	authLimiter   ratelimit.Limiter
+	formLimiter   ratelimit.Limiter
+	uploadLimiter ratelimit.Limiter
+	verifyLimiter ratelimit.Limiter // second-factor codes tried, per person
 }
 
 // New builds the server's handler from its dependencies.
@@ -73,11 +73,11 @@ func NewWithMetrics(d Deps) (app, metrics http.Handler, err error) {
 	}
 	s := &Server{
 		cfg: d.Config, db: d.DB, mailer: d.Mailer, media: d.Media,
-		logger: d.Logger, app: files, metrics: newMetrics(), now: d.Now,
-		authLimiter:   ratelimit.New(d.Config.AuthRateLimit.Count, d.Config.AuthRateLimit.Window),
-		formLimiter:   ratelimit.New(d.Config.FormRateLimit.Count, d.Config.FormRateLimit.Window),
-		uploadLimiter: ratelimit.New(d.Config.UploadRateLimit.Count, d.Config.UploadRateLimit.Window),
-		verifyLimiter: ratelimit.New(10, 5*time.Minute),
+		logger: d.Logger, app: files, metrics: newMetrics(d.DB.Stats), now: d.Now,
+		authLimiter:   ratelimit.For(d.DB, d.Config.AuthRateLimit.Count, d.Config.AuthRateLimit.Window, d.Logger),
+		formLimiter:   ratelimit.For(d.DB, d.Config.FormRateLimit.Count, d.Config.FormRateLimit.Window, d.Logger),
+		uploadLimiter: ratelimit.For(d.DB, d.Config.UploadRateLimit.Count, d.Config.UploadRateLimit.Window, d.Logger),
+		verifyLimiter: ratelimit.For(d.DB, 10, 5*time.Minute, d.Logger),
 	}
 	s.account = &account.Rules{DB: d.DB, Media: d.Media, Mailer: d.Mailer, SupportEmail: d.Config.SupportEmail, Logger: d.Logger, Now: d.Now}
 	if s.refresh, err = seal.New(d.Secret, "salaula refresh-token successor"); err != nil {

@@ -15,11 +15,12 @@ import (
 	"salaula/internal/store/storetest"
 )
 
-// newS3Env is a server like newTestEnv's whose media live in a fake S3 service.
-func newS3Env(t *testing.T, db *store.DB) (*testEnv, *mediatest.FakeS3) {
+// newS3Env is a server like newTestEnv's whose media live in a fresh bucket
+// of the real S3 gateway the tests run (versitygw).
+func newS3Env(t *testing.T, db *store.DB) *testEnv {
 	t.Helper()
 	base := newTestEnv(t, db, nil)
-	fake, s3cfg := mediatest.NewFakeS3(t)
+	s3cfg := mediatest.NewS3(t)
 	base.Config.S3 = s3cfg
 	m, err := media.Open(s3cfg, t.TempDir())
 	if err != nil {
@@ -36,12 +37,12 @@ func newS3Env(t *testing.T, db *store.DB) (*testEnv, *mediatest.FakeS3) {
 	}
 	srv := httptest.NewServer(h)
 	t.Cleanup(srv.Close)
-	return &testEnv{Server: srv, DB: db, Config: base.Config}, fake
+	return &testEnv{Server: srv, DB: db, Config: base.Config}
 }
 
 func TestStorageAndOnboardingOnS3(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
-		env, fake := newS3Env(t, db)
+		env := newS3Env(t, db)
 		u := newUser(t, env, "s3@example.com")
 		png := testPNG(t)
 		path := u.ID + "/photos/1700000000-me.png"
@@ -64,8 +65,8 @@ func TestStorageAndOnboardingOnS3(t *testing.T) {
 		wantStatus(t, env.do(t, http.MethodPost, "/functions/v1/onboard-new-user", validProfile(u, url), u.auth(env)), http.StatusOK)
 		second := env.mustUpload(t, u, u.ID+"/photos/2.png", png)
 		wantStatus(t, env.do(t, http.MethodPost, "/functions/v1/onboard-new-user", validProfile(u, second), u.auth(env)), http.StatusOK)
-		if fake.Len() != 1 {
-			t.Fatalf("S3 holds %d objects, want only the current photo", fake.Len())
+		if keys := mediatest.Keys(t, env.Config.S3); len(keys) != 1 || keys[0] != "user-media/"+u.ID+"/photos/2.png" {
+			t.Fatalf("S3 holds %v, want only the current photo", keys)
 		}
 	})
 }

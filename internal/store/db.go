@@ -252,3 +252,13 @@ func IsUniqueViolation(err error) bool {
 
 // Stats reports the connection pool's state.
 func (db *DB) Stats() sql.DBStats { return db.sql.Stats() }
+
+// SnapshotSQLite writes a consistent copy of the SQLite database to path
+// (VACUUM INTO: one read transaction, so writers carry on meanwhile).
+func (db *DB) SnapshotSQLite(ctx context.Context, path string) error {
+	if db.dialect != SQLite {
+		return errors.New("snapshot: only for SQLite (use pg_dump for PostgreSQL)")
+	}
+	_, err := db.sql.ExecContext(ctx, `VACUUM INTO ?`, path)
+	return err
+}

@@ -2,60 +2,194 @@ package store
 
 import (
 	"context"
+	"database/sql"
 	"embed"
 	"fmt"
+	"io"
 	"io/fs"
+	"log/slog"
 	"sort"
+	"strconv"
 	"strings"
-	"time"
+
+	"github.com/pressly/goose/v3"
+	"github.com/pressly/goose/v3/lock"
 )
 
 //go:embed migrations/*.sql
 var migrationFiles embed.FS
 
-// Migrate applies, in file-name order, every embedded migration not yet
-// applied, each in its own transaction, and records it in schema_migrations.
-// It returns the names of the migrations it applied.
-func (db *DB) Migrate(ctx context.Context) ([]string, error) {
-	if _, err := db.Exec(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (
-		name TEXT PRIMARY KEY,
-		applied_at TIMESTAMP NOT NULL)`); err != nil {
-		return nil, fmt.Errorf("create schema_migrations: %w", err)
-	}
-	names, err := fs.Glob(migrationFiles, "migrations/*.sql")
+// migrationLockID is the PostgreSQL advisory lock held while migrating, so
+// instances started at the same moment migrate one after the other.
+const migrationLockID = 0x5a1a01a // "salaula"
+
+// Migration is one embedded migration file and the goose version it is
+// recorded under.
+type Migration struct {
+	Name    string // file name, e.g. 0002_auth.sql
+	Version int64  // NNNN*100 + its place among files sharing NNNN (0002_auth.sql: 200)
+}
+
+// Migrations lists the embedded migrations in the order they are applied
+// (file-name order).
+func Migrations() ([]Migration, error) {
+	paths, err := fs.Glob(migrationFiles, "migrations/*.sql")
 	if err != nil {
 		return nil, err
 	}
-	sort.Strings(names)
+	sort.Strings(paths)
+	var out []Migration
+	seen := map[int64]int{}
+	for _, p := range paths {
+		name := strings.TrimPrefix(p, "migrations/")
+		prefix, _, ok := strings.Cut(name, "_")
+		n, err := strconv.ParseInt(prefix, 10, 64)
+		if !ok || err != nil || n <= 0 {
+			return nil, fmt.Errorf("migration %s: the name must start with a number and '_'", name)
+		}
+		out = append(out, Migration{Name: name, Version: n*100 + int64(seen[n])})
+		seen[n]++
+	}
+	return out, nil
+}
+
+// Migrate applies, in file-name order, every embedded migration not yet
+// applied, each in its own transaction, with pressly/goose (versions kept in
+// goose_db_version). On PostgreSQL it holds an advisory lock meanwhile, so
+// several instances starting at once do not collide. A database migrated by
+// the earlier runner (table schema_migrations) is upgraded in place: the
+// migrations it recorded are marked applied without running again. It
+// returns the names of the migrations it applied.
+func (db *DB) Migrate(ctx context.Context) ([]string, error) {
+	p, names, err := db.migrationProvider(ctx)
+	if err != nil {
+		return nil, err
+	}
+	results, err := p.Up(ctx)
 	var applied []string
-	for _, path := range names {
-		name := strings.TrimPrefix(path, "migrations/")
-		var seen int
-		if err := db.QueryRow(ctx, `SELECT COUNT(*) FROM schema_migrations WHERE name = ?`, name).Scan(&seen); err != nil {
-			return applied, fmt.Errorf("read schema_migrations: %w", err)
+	for _, r := range results {
+		if r.Error == nil {
+			applied = append(applied, names[r.Source.Version])
 		}
-		if seen > 0 {
-			continue
-		}
-		body, err := migrationFiles.ReadFile(path)
-		if err != nil {
-			return applied, err
-		}
-		err = db.InTx(ctx, func(tx *Tx) error {
-			for _, stmt := range splitStatements(string(body)) {
-				if _, err := tx.Exec(ctx, stmt); err != nil {
-					return fmt.Errorf("%w in: %s", err, stmt)
-				}
-			}
-			_, err := tx.Exec(ctx, `INSERT INTO schema_migrations (name, applied_at) VALUES (?, ?)`, name, time.Now().UTC())
-			return err
-		})
-		if err != nil {
-			return applied, fmt.Errorf("migration %s: %w", name, err)
-		}
-		applied = append(applied, name)
+	}
+	if err != nil {
+		return applied, fmt.Errorf("migrate: %w", err)
 	}
 	return applied, nil
+}
+
+// MigrationState is one embedded migration and whether it is applied.
+type MigrationState struct {
+	Migration
+	Applied bool
+}
+
+// MigrationStatus lists every embedded migration and whether the database
+// has it, for `salaula migrate --status`.
+func (db *DB) MigrationStatus(ctx context.Context) ([]MigrationState, error) {
+	p, names, err := db.migrationProvider(ctx)
+	if err != nil {
+		return nil, err
+	}
+	st, err := p.Status(ctx)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]MigrationState, 0, len(st))
+	for _, s := range st {
+		out = append(out, MigrationState{
+			Migration: Migration{Name: names[s.Source.Version], Version: s.Source.Version},
+			Applied:   s.State == goose.StateApplied,
+		})
+	}
+	return out, nil
+}
+
+// migrationProvider builds the goose provider over the embedded files, each
+// registered as a Go migration that runs the file's statements in a
+// transaction (the files keep their plain SQL, without goose annotations).
+func (db *DB) migrationProvider(ctx context.Context) (*goose.Provider, map[int64]string, error) {
+	list, err := Migrations()
+	if err != nil {
+		return nil, nil, err
+	}
+	legacy, err := db.legacyMigrations(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	names := map[int64]string{}
+	var gos []*goose.Migration
+	for _, m := range list {
+		body, err := migrationFiles.ReadFile("migrations/" + m.Name)
+		if err != nil {
+			return nil, nil, err
+		}
+		stmts := splitStatements(string(body))
+		name := m.Name
+		names[m.Version] = name
+		up := &goose.GoFunc{RunTx: func(ctx context.Context, tx *sql.Tx) error {
+			if legacy[name] {
+				return nil // applied by the earlier runner
+			}
+			for _, stmt := range stmts {
+				if _, err := tx.ExecContext(ctx, stmt); err != nil {
+					return fmt.Errorf("migration %s: %w in: %s", name, err, stmt)
+				}
+			}
+			return nil
+		}}
+		gos = append(gos, goose.NewGoMigration(m.Version, up, nil))
+	}
+	opts := []goose.ProviderOption{
+		goose.WithDisableGlobalRegistry(true),
+		goose.WithGoMigrations(gos...),
+		goose.WithAllowOutofOrder(true), // files merged from parallel branches may land below the newest
+		goose.WithSlog(slog.New(slog.NewTextHandler(io.Discard, nil))),
+	}
+	dialect := goose.DialectSQLite3
+	if db.dialect == Postgres {
+		dialect = goose.DialectPostgres
+		locker, err := lock.NewPostgresSessionLocker(lock.WithLockID(migrationLockID), lock.WithLockTimeout(1, 300))
+		if err != nil {
+			return nil, nil, err
+		}
+		opts = append(opts, goose.WithSessionLocker(locker))
+	}
+	p, err := goose.NewProvider(dialect, db.sql, nil, opts...)
+	if err != nil {
+		return nil, nil, fmt.Errorf("migrations: %w", err)
+	}
+	return p, names, nil
+}
+
+// legacyMigrations returns the names the earlier runner recorded in
+// schema_migrations, or none when that table does not exist.
+func (db *DB) legacyMigrations(ctx context.Context) (map[string]bool, error) {
+	var n int
+	q := `SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'`
+	if db.dialect == Postgres {
+		q = `SELECT COUNT(*) FROM information_schema.tables WHERE table_schema = current_schema() AND table_name = 'schema_migrations'`
+	}
+	if err := db.QueryRow(ctx, q).Scan(&n); err != nil {
+		return nil, fmt.Errorf("look for schema_migrations: %w", err)
+	}
+	out := map[string]bool{}
+	if n == 0 {
+		return out, nil
+	}
+	rows, err := db.Query(ctx, `SELECT name FROM schema_migrations`)
+	if err != nil {
+		return nil, fmt.Errorf("read schema_migrations: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var name string
+		if err := rows.Scan(&name); err != nil {
+			return nil, err
+		}
+		out[name] = true
+	}
+	return out, rows.Err()
 }
 
 // splitStatements splits a migration on semicolons that end a line, dropping

@@ -1,0 +1,167 @@
+// Package mailtest runs a real SMTP server for tests: Debian's aiosmtpd
+// (python3-aiosmtpd, installed by `make tools`), which keeps every message
+// it receives in a Maildir the test then reads.
+package mailtest
+
+import (
+	_ "embed"
+	"fmt"
+	"net/mail"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"salaula/internal/testproc"
+)
+
+//go:embed smtpd.py
+var script []byte
+
+// Python is the interpreter with Debian's aiosmtpd module.
+const Python = "/usr/bin/python3"
+
+// The credentials the test server accepts (AUTH PLAIN or LOGIN).
+const (
+	User     = "salaula"
+	Password = "smtp-test-password"
+)
+
+// Server is a running aiosmtpd.
+type Server struct {
+	Addr    string // 127.0.0.1:PORT
+	Maildir string
+	proc    *testproc.Proc
+}
+
+// URL returns the SALAULA_SMTP_URL that sends through this server.
+func (s *Server) URL() string {
+	return fmt.Sprintf("smtp://%s:%s@%s", User, Password, s.Addr)
+}
+
+// Start runs aiosmtpd on a free port with a new Maildir.
+func Start() (*Server, error) {
+	if _, err := os.Stat(Python); err != nil {
+		return nil, fmt.Errorf("SMTP for tests needs %s with Debian's python3-aiosmtpd: run `make tools`", Python)
+	}
+	if out, err := exec.Command(Python, "-c", "import aiosmtpd").CombinedOutput(); err != nil {
+		return nil, fmt.Errorf("SMTP for tests needs Debian's python3-aiosmtpd (run `make tools`): %v %s", err, out)
+	}
+	dir, err := os.MkdirTemp("", "salaula-smtp-")
+	if err != nil {
+		return nil, err
+	}
+	path := filepath.Join(dir, "smtpd.py")
+	if err := os.WriteFile(path, script, 0o600); err != nil {
+		return nil, err
+	}
+	port, err := testproc.FreePort()
+	if err != nil {
+		return nil, err
+	}
+	addr := testproc.Addr127(port)
+	maildir := filepath.Join(dir, "Maildir")
+	cmd := exec.Command(Python, path, "127.0.0.1", fmt.Sprint(port), maildir, User, Password)
+	p, err := testproc.Start(cmd, addr, filepath.Join(dir, "smtpd.log"))
+	if err != nil {
+		os.RemoveAll(dir)
+		return nil, err
+	}
+	return &Server{Addr: addr, Maildir: maildir, proc: p}, nil
+}
+
+// Stop ends the server and removes its folder.
+func (s *Server) Stop() {
+	if s == nil {
+		return
+	}
+	s.proc.Stop()
+	os.RemoveAll(filepath.Dir(s.Maildir))
+}
+
+var shared testproc.Once[*Server]
+
+// Shared returns the test binary's SMTP server, starting it on first use.
+// Call StopShared from TestMain after m.Run.
+func Shared(t testing.TB) *Server {
+	t.Helper()
+	v, err := shared.Get(Start)
+	if err != nil {
+		t.Fatalf("real SMTP for tests: %v", err)
+	}
+	return v
+}
+
+// StopShared stops the server Shared started, if any.
+func StopShared() {
+	if v, ok := shared.Started(); ok {
+		v.Stop()
+	}
+}
+
+// Received is one message as the SMTP server stored it.
+type Received struct {
+	Header mail.Header
+	Body   string // with CRLF turned into LF
+}
+
+// To returns the messages received for an address (in its To header),
+// oldest first, waiting up to 10 s for at least want of them.
+func (s *Server) To(t testing.TB, addr string, want int) []Received {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		got := s.read(t, addr)
+		if len(got) >= want || time.Now().After(deadline) {
+			if len(got) < want {
+				t.Fatalf("SMTP server received %d message(s) for %s, want %d", len(got), addr, want)
+			}
+			return got
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+func (s *Server) read(t testing.TB, addr string) []Received {
+	t.Helper()
+	files, _ := filepath.Glob(filepath.Join(s.Maildir, "new", "*"))
+	type item struct {
+		mod time.Time
+		r   Received
+	}
+	var items []item
+	for _, f := range files {
+		raw, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, err := mail.ReadMessage(strings.NewReader(string(raw)))
+		if err != nil {
+			t.Fatalf("stored message %s: %v", f, err)
+		}
+		to, err := mail.ParseAddress(m.Header.Get("To"))
+		if err != nil || !strings.EqualFold(to.Address, addr) {
+			continue
+		}
+		var b strings.Builder
+		buf := make([]byte, 4096)
+		for {
+			n, err := m.Body.Read(buf)
+			b.Write(buf[:n])
+			if err != nil {
+				break
+			}
+		}
+		st, _ := os.Stat(f)
+		items = append(items, item{st.ModTime(), Received{Header: m.Header, Body: strings.ReplaceAll(b.String(), "\r\n", "\n")}})
+	}
+	sort.SliceStable(items, func(i, j int) bool { return items[i].mod.Before(items[j].mod) })
+	out := make([]Received, len(items))
+	for i, it := range items {
+		out[i] = it.r
+	}
+	return out
+}

@@ -1,0 +1,47 @@
+package server
+
+import (
+	"net/http"
+	"strings"
+	"testing"
+
+	"salaula/internal/config"
+	"salaula/internal/mail/mailtest"
+)
+
+// The e-mails people get arrive at a real SMTP server (aiosmtpd) with the
+// right headers, and the links in them work against the server.
+func TestResetAndUnsubscribeLinksArriveBySMTPAndWork(t *testing.T) {
+	smtpd := mailtest.Shared(t)
+	eachEngine(t, func(c *config.Config) {
+		c.PublicURL = "https://salaula.example"
+		c.SMTPURL = smtpd.URL()
+	}, func(t *testing.T, env *testEnv) {
+		to := "bwalya-" + string(env.DB.Dialect()) + "@example.com"
+		env.signUp(t, to, goodPassword)
+		wantStatus(t, env.authJSON(t, "POST", "/auth/v1/recover", map[string]any{"email": to}, ""), 200)
+		got := smtpd.To(t, to, 1)
+		h := got[0].Header
+		if h.Get("Subject") != "Reset your Salaula password" || h.Get("From") != env.Config.MailFrom || h.Get("X-RcptTo") != to {
+			t.Fatalf("reset e-mail headers: %v", h)
+		}
+		link := linkIn(t, got[0].Body, "https://salaula.example/reset_password?")
+		res := env.authJSON(t, "POST", "/auth/v1/verify", map[string]any{"type": "recovery", "token_hash": link.Query().Get("token_hash")}, "")
+		wantStatus(t, res, http.StatusOK)
+		if s := decode(t, res); obj(s, "user")["email"] != to {
+			t.Fatalf("the reset link signed in %v", s)
+		}
+
+		wantStatus(t, env.do(t, http.MethodPost, "/functions/v1/waitlist-signup", map[string]any{"email": to, "programName": "Upcycling Initiative"}, nil), http.StatusOK)
+		got = smtpd.To(t, to, 2)
+		unsub := linkIn(t, got[1].Body, "https://salaula.example/functions/v1/waitlist-unsubscribe?")
+		res, body := env.get(t, unsub.RequestURI(), nil)
+		wantStatus(t, res, http.StatusOK)
+		if !strings.Contains(strings.ToLower(string(body)), "unsubscribed") {
+			t.Fatalf("unsubscribe page: %s", body)
+		}
+		if n := countRows(t, env.DB, `SELECT COUNT(*) FROM waitlist_signups WHERE email = ? AND unsubscribed_at IS NOT NULL`, to); n != 1 {
+			t.Fatalf("%d unsubscribed sign-ups, want 1", n)
+		}
+	})
+}

@@ -1,0 +1,30 @@
+package store
+
+import (
+	"context"
+	"time"
+)
+
+// CountHit records one hit for key in its fixed window of length window and
+// returns the hits counted in the current window (this one included) and
+// when that window started. A window older than window is restarted at now.
+// It is one statement, so instances counting the same key at once never lose
+// a hit.
+func (db *DB) CountHit(ctx context.Context, key string, now time.Time, window time.Duration) (int, time.Time, error) {
+	now = now.UTC().Truncate(time.Microsecond)
+	expired := now.Add(-window)
+	var hits int
+	var start time.Time
+	err := db.QueryRow(ctx, `INSERT INTO rate_limits (limit_key, window_start, hits) VALUES (?, ?, 1)
+		ON CONFLICT (limit_key) DO UPDATE SET
+			hits = CASE WHEN rate_limits.window_start <= ? THEN 1 ELSE rate_limits.hits + 1 END,
+			window_start = CASE WHEN rate_limits.window_start <= ? THEN ? ELSE rate_limits.window_start END
+		RETURNING hits, window_start`, key, now, expired, expired, now).Scan(&hits, &start)
+	return hits, start.UTC(), err
+}
+
+// DeleteRateLimitsBefore removes counters whose window started before t.
+func (db *DB) DeleteRateLimitsBefore(ctx context.Context, t time.Time) error {
+	_, err := db.Exec(ctx, `DELETE FROM rate_limits WHERE window_start < ?`, t.UTC())
+	return err
+}
