@@ -1,6 +1,7 @@
 package server
 
 import (
+	"context"
 	"crypto/subtle"
 	"database/sql"
 	"net/http"
@@ -27,7 +28,7 @@ type metrics struct {
 	durations *prometheus.HistogramVec
 }
 
-func newMetrics(dbStats func() sql.DBStats) *metrics {
+func newMetrics(dbStats func() sql.DBStats, outbox func(context.Context) (map[string]int, error)) *metrics {
 	started := time.Now()
 	m := &metrics{
 		registry: prometheus.NewRegistry(),
@@ -61,6 +62,7 @@ func newMetrics(dbStats func() sql.DBStats) *metrics {
 		dbConns("in_use", func(s sql.DBStats) int { return s.InUse }),
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "salaula_uptime_seconds", Help: "Seconds since the server started."},
 			func() float64 { return time.Since(started).Seconds() }),
+		outboxCollector{count: outbox},
 		collectors.NewGoCollector(),
 		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
 	)
@@ -104,4 +106,30 @@ func (s *Server) metricsOnly() http.Handler {
 	mux.Handle("GET /metrics", s.metrics.handler())
 	mux.Handle("/", http.NotFoundHandler())
 	return mux
+}
+
+// outboxDesc describes the e-mail outbox gauge.
+var outboxDesc = prometheus.NewDesc("salaula_outbox_emails",
+	"E-mails in the outbox, by state: queued (not tried yet), failing (retrying), failed (given up), sent.",
+	[]string{"state"}, nil)
+
+// outboxCollector reads the outbox's counts from the database at each
+// scrape, so every instance reports the same shared queue.
+type outboxCollector struct {
+	count func(context.Context) (map[string]int, error)
+}
+
+func (c outboxCollector) Describe(ch chan<- *prometheus.Desc) { ch <- outboxDesc }
+
+func (c outboxCollector) Collect(ch chan<- prometheus.Metric) {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	counts, err := c.count(ctx)
+	if err != nil {
+		ch <- prometheus.NewInvalidMetric(outboxDesc, err)
+		return
+	}
+	for _, state := range []string{"queued", "failing", "failed", "sent"} {
+		ch <- prometheus.MustNewConstMetric(outboxDesc, prometheus.GaugeValue, float64(counts[state]), state)
+	}
 }

@@ -2,6 +2,7 @@ package server
 
 import (
 	"compress/gzip"
+	"fmt"
 	"io"
 	"net/http"
 	"strings"
@@ -157,6 +158,28 @@ func TestMetricsCountRequestsByRoute(t *testing.T) {
 	if t.Failed() {
 		t.Logf("metrics:\n%s", b)
 	}
+}
+
+// The metrics show the shared e-mail outbox by state, read from the
+// database, so every instance reports the same queue.
+func TestMetricsShowTheOutbox(t *testing.T) {
+	eachEngine(t, func(c *config.Config) { c.MetricsToken = testMetricsToken }, func(t *testing.T, env *testEnv) {
+		for _, e := range []string{"a@example.com", "b@example.com"} {
+			res := env.do(t, "POST", "/functions/v1/waitlist-signup", map[string]any{"email": e, "programName": "Upcycling Initiative"}, nil)
+			wantStatus(t, res, http.StatusOK)
+		}
+		res := env.do(t, "GET", "/metrics", nil, map[string]string{"Authorization": "Bearer " + testMetricsToken})
+		wantStatus(t, res, http.StatusOK)
+		b, _ := io.ReadAll(res.Body)
+		var queued, sent int
+		for _, line := range strings.Split(string(b), "\n") {
+			fmt.Sscanf(line, `salaula_outbox_emails{state="queued"} %d`, &queued)
+			fmt.Sscanf(line, `salaula_outbox_emails{state="sent"} %d`, &sent)
+		}
+		if queued+sent != 2 || !strings.Contains(string(b), `salaula_outbox_emails{state="failed"} 0`) {
+			t.Fatalf("outbox metrics: queued %d, sent %d, want 2 in all:\n%s", queued, sent, b)
+		}
+	})
 }
 
 func TestOneLogLinePerRequestWithoutSecrets(t *testing.T) {

@@ -142,3 +142,23 @@ func (db *DB) EmailsTo(ctx context.Context, to string, limit int) ([]OutboxEmail
 	}
 	return scanOutbox(rows)
 }
+
+// OutboxCounts returns how many e-mails the outbox holds in each state
+// (queued, failing, failed, sent), for the metrics.
+func (db *DB) OutboxCounts(ctx context.Context) (map[string]int, error) {
+	rows, err := db.Query(ctx, `SELECT status, COUNT(*) FROM outbox_emails GROUP BY status`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := map[string]int{}
+	for rows.Next() {
+		var status string
+		var n int
+		if err := rows.Scan(&status, &n); err != nil {
+			return nil, err
+		}
+		out[status] = n
+	}
+	return out, rows.Err()
+}
