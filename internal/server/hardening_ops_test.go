@@ -17,7 +17,7 @@ import (
 // testMetricsToken opens /metrics in the tests that set it.
 const testMetricsToken = "metrics-token-for-tests-0123456789"
 
-const healthzCount = `salaula_http_requests_total{method="GET",route="GET /healthz",code="200"} 1`
+const healthzCount = `salaula_http_requests_total{code="200",method="GET",route="GET /healthz"} 1`
 
 // /metrics is closed by default: it answers like any unknown API path and
 // shows nothing.
