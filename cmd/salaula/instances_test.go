@@ -49,6 +49,8 @@ func TestTwoInstancesShareOnePostgreSQLAndOneBucket(t *testing.T) {
 		"SALAULA_S3_BUCKET": s3.Bucket, "SALAULA_S3_ENDPOINT": s3.Endpoint, "SALAULA_S3_ACCESS_KEY": s3.AccessKey,
 		"SALAULA_S3_SECRET_KEY": s3.SecretKey, "SALAULA_REFRESH_REUSE_INTERVAL": "0s",
 		"SALAULA_TRUST_PROXY": "true", "SALAULA_RATE_AUTH": "4/5m",
+		// One public address (the load balancer's): tokens name it as their issuer.
+		"SALAULA_PUBLIC_URL": "https://salaula.example",
 	}
 	var procs [2]*testproc.Proc
 	var errs [2]error

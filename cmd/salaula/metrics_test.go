@@ -32,7 +32,7 @@ func TestServeMetricsOnTheirOwnAddress(t *testing.T) {
 				t.Fatalf("main address /metrics: %d %s", code, body)
 			}
 			code, body := get("http://" + metricsAddr + "/metrics")
-			if code != http.StatusOK || !strings.Contains(body, `route="GET /healthz",code="200"`) {
+			if code != http.StatusOK || !strings.Contains(body, `code="200",method="GET",route="GET /healthz"`) {
 				t.Fatalf("metrics address: %d %s", code, body)
 			}
 		})

@@ -2,6 +2,7 @@ package server
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"io"
 	"log/slog"
@@ -35,6 +36,7 @@ type testEnv struct {
 	DB     *store.DB
 	Config *config.Config
 	Media  *media.Local
+	Mailer *mail.Outbox // its sender does not run unless a test starts it (runMailer)
 	Logs   *bytes.Buffer
 	anon   string // the anon key, once asked for
 }
@@ -66,7 +68,16 @@ func newTestEnv(t testing.TB, db *store.DB, tweak func(*config.Config)) *testEnv
 	}
 	srv := httptest.NewServer(h)
 	t.Cleanup(srv.Close)
-	return &testEnv{Server: srv, DB: db, Config: cfg, Media: m, Logs: logs}
+	return &testEnv{Server: srv, DB: db, Config: cfg, Media: m, Mailer: mailer, Logs: logs}
+}
+
+// runMailer runs the outbox's background sender, as `salaula serve` does,
+// until the test ends.
+func (e *testEnv) runMailer(t testing.TB) {
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { defer close(done); e.Mailer.Run(ctx) }()
+	t.Cleanup(func() { cancel(); <-done })
 }
 
 // eachEngine runs fn with a fresh server on SQLite and on PostgreSQL.

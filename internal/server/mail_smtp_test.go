@@ -17,6 +17,7 @@ func TestResetAndUnsubscribeLinksArriveBySMTPAndWork(t *testing.T) {
 		c.PublicURL = "https://salaula.example"
 		c.SMTPURL = smtpd.URL()
 	}, func(t *testing.T, env *testEnv) {
+		env.runMailer(t)
 		to := "bwalya-" + string(env.DB.Dialect()) + "@example.com"
 		env.signUp(t, to, goodPassword)
 		wantStatus(t, env.authJSON(t, "POST", "/auth/v1/recover", map[string]any{"email": to}, ""), 200)
