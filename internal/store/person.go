@@ -152,6 +152,14 @@ func (db *DB) DeletePerson(ctx context.Context, userID string) (map[string]int64
 			case "users":
 				where = `id = ?`
 			}
+			if table == "waitlist_signups" {
+				n, err := deleteWaitlistCounted(ctx, tx, email)
+				if err != nil {
+					return err
+				}
+				deleted[table] = n
+				continue
+			}
 			res, err := tx.Exec(ctx, `DELETE FROM `+table+` WHERE `+where, arg)
 			if err != nil {
 				return err
