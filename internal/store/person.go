@@ -171,6 +171,16 @@ func (db *DB) DeletePerson(ctx context.Context, userID string) (map[string]int64
 	return deleted, err
 }
 
+// DeleteContactMessagesBefore deletes the contact messages sent before t
+// (the retention of contact messages) and returns how many went.
+func (db *DB) DeleteContactMessagesBefore(ctx context.Context, t time.Time) (int64, error) {
+	res, err := db.Exec(ctx, `DELETE FROM contact_messages WHERE created_at < ?`, t)
+	if err != nil {
+		return 0, err
+	}
+	return res.RowsAffected()
+}
+
 // UnconfirmedUsersBefore lists the ids of accounts created before t whose
 // e-mail was never confirmed.
 func (db *DB) UnconfirmedUsersBefore(ctx context.Context, t time.Time) ([]string, error) {
