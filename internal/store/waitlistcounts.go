@@ -1,6 +1,10 @@
 package store
 
-import "context"
+import (
+	"context"
+	"sort"
+	"strings"
+)
 
 // The waitlist_counts roll-up (migration 0014) holds, per program and
 // source (UTM source and campaign, referrer, page path), how many sign-ups
@@ -66,22 +70,31 @@ func deleteWaitlistCounted(ctx context.Context, tx *Tx, email string) (int64, er
 	if err := rows.Err(); err != nil {
 		return 0, err
 	}
+	// Rows are updated in the order JoinWaitlist takes them (every
+	// waitlist_daily row, then every waitlist_counts row, each sorted), so
+	// that concurrent writers on PostgreSQL never wait on each other in a
+	// circle.
+	sort.Slice(all, func(i, j int) bool { return all[i].day+"\x00"+all[i].key[0] < all[j].day+"\x00"+all[j].key[0] })
+	for _, g := range all {
+		if _, err := tx.Exec(ctx, `UPDATE waitlist_daily SET signups = signups - 1 WHERE day = ? AND program = ?`,
+			g.day, g.key[0]); err != nil {
+			return 0, err
+		}
+	}
+	sort.Slice(all, func(i, j int) bool { return strings.Join(all[i].key[:], "\x00") < strings.Join(all[j].key[:], "\x00") })
 	for _, g := range all {
 		if _, err := tx.Exec(ctx, `UPDATE waitlist_counts SET subscribed = subscribed - ?, unsubscribed = unsubscribed - ?
 			WHERE program = ? AND utm_source = ? AND utm_campaign = ? AND referrer = ? AND page_path = ?`,
 			g.subs, 1-g.subs, g.key[0], g.key[1], g.key[2], g.key[3], g.key[4]); err != nil {
 			return 0, err
 		}
-		if _, err := tx.Exec(ctx, `UPDATE waitlist_daily SET signups = signups - 1 WHERE day = ? AND program = ?`,
-			g.day, g.key[0]); err != nil {
-			return 0, err
-		}
 	}
 	return int64(len(all)), nil
 }
 
-// RecountWaitlist rebuilds the waitlist_counts and waitlist_daily roll-ups from the sign-ups, for
-// tools that insert sign-ups in bulk with their own SQL (test seeding).
+// RecountWaitlist rebuilds the waitlist_counts and waitlist_daily roll-ups
+// from the sign-ups, for tools that insert sign-ups in bulk with their own
+// SQL (test seeding).
 func RecountWaitlist(ctx context.Context, tx *Tx) error {
 	if _, err := tx.Exec(ctx, `DELETE FROM waitlist_counts`); err != nil {
 		return err
