@@ -48,6 +48,25 @@ func put(t *testing.T, m media.Store, db *store.DB, owner, path string, at time.
 	return key
 }
 
+// emailsIn lists the e-mail column of every row of table, sorted.
+func emailsIn(t *testing.T, db *store.DB, table string) []string {
+	t.Helper()
+	rows, err := db.Query(context.Background(), `SELECT email FROM `+table+` ORDER BY email`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var e string
+		if err := rows.Scan(&e); err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, e)
+	}
+	return out
+}
+
 func TestSweepKeepsOnlyWhatTheRetentionAllows(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		ctx := context.Background()
@@ -84,12 +103,23 @@ func TestSweepKeepsOnlyWhatTheRetentionAllows(t *testing.T) {
 			}
 		}
 
+		message := func(email string, at time.Time) {
+			if err := db.CreateContactMessage(ctx, &store.ContactMessage{FirstName: "Chipo", LastName: "Banda", Email: email,
+				Subject: "Other", Message: "Hello", CreatedAt: at}, nil); err != nil {
+				t.Fatal(err)
+			}
+		}
+		message("older@example.com", now.AddDate(-2, 0, -1))
+		message("younger@example.com", now.AddDate(-2, 0, 1))
+		message("recent@example.com", now.Add(-time.Hour))
+
 		// With confirmation off, unconfirmed accounts are not swept.
+
 		got, err := r.Sweep(ctx, DefaultRetention(false))
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got != (Swept{Accounts: 0, Uploads: 2, Emails: 1}) { // unused.jpg and the unconfirmed account's a.jpg
+		if got != (Swept{Accounts: 0, Uploads: 2, Emails: 1, Messages: 1}) { // unused.jpg and the unconfirmed account's a.jpg
 			t.Fatalf("swept %+v", got)
 		}
 		got, err = r.Sweep(ctx, DefaultRetention(true))
@@ -99,15 +129,7 @@ func TestSweepKeepsOnlyWhatTheRetentionAllows(t *testing.T) {
 		if got != (Swept{Accounts: 1, Uploads: 0, Emails: 0}) {
 			t.Fatalf("second sweep %+v", got)
 		}
-		var emails []string
-		rows, _ := db.Query(ctx, `SELECT email FROM users ORDER BY email`)
-		for rows.Next() {
-			var e string
-			rows.Scan(&e)
-			emails = append(emails, e)
-		}
-		rows.Close()
-		if strings.Join(emails, " ") != "new-unconfirmed@example.com old-confirmed@example.com" {
+		if emails := emailsIn(t, db, "users"); strings.Join(emails, " ") != "new-unconfirmed@example.com old-confirmed@example.com" {
 			t.Fatalf("accounts left: %v", emails)
 		}
 		for key, want := range map[string]bool{used: true, fresh: true, unused: false, media.Key(media.Bucket, oldUnconfirmed+"/a.jpg"): false} {
@@ -122,6 +144,9 @@ func TestSweepKeepsOnlyWhatTheRetentionAllows(t *testing.T) {
 		db.QueryRow(ctx, `SELECT COUNT(*) FROM outbox_emails`).Scan(&outbox)
 		if objects != 2 || outbox != 1 {
 			t.Fatalf("media_objects %d (want 2), outbox_emails %d (want 1)", objects, outbox)
+		}
+		if senders := emailsIn(t, db, "contact_messages"); strings.Join(senders, " ") != "recent@example.com younger@example.com" {
+			t.Fatalf("contact messages left: %v (the one older than 2 years must go, the others stay)", senders)
 		}
 	})
 }

@@ -20,13 +20,16 @@ type Retention struct {
 	Uploads time.Duration
 	// Outbox: e-mails recorded in the outbox.
 	Outbox time.Duration
+	// ContactMessages: messages sent through the Contact Us form.
+	ContactMessages time.Duration
 }
 
 // DefaultRetention is the policy: unconfirmed accounts 30 days (only when
 // e-mail confirmation is required, else no account is unconfirmed for long),
-// unused uploads 24 hours, outbox e-mails 90 days.
+// unused uploads 24 hours, outbox e-mails 90 days, contact messages 2 years
+// (730 days, never more than two calendar years).
 func DefaultRetention(confirmEmail bool) Retention {
-	r := Retention{Uploads: 24 * time.Hour, Outbox: 90 * 24 * time.Hour}
+	r := Retention{Uploads: 24 * time.Hour, Outbox: 90 * 24 * time.Hour, ContactMessages: 730 * 24 * time.Hour}
 	if confirmEmail {
 		r.UnconfirmedAccounts = 30 * 24 * time.Hour
 	}
@@ -38,6 +41,7 @@ type Swept struct {
 	Accounts int   `json:"accounts"`
 	Uploads  int   `json:"uploads"`
 	Emails   int64 `json:"emails"`
+	Messages int64 `json:"messages"`
 }
 
 // Sweep removes what the retention policy no longer allows to keep. It goes
@@ -76,6 +80,11 @@ func (r *Rules) Sweep(ctx context.Context, ret Retention) (Swept, error) {
 	if ret.Outbox > 0 {
 		n, err := mail.DeleteBefore(ctx, r.DB, now.Add(-ret.Outbox))
 		out.Emails = n
+		keep(err)
+	}
+	if ret.ContactMessages > 0 {
+		n, err := r.DB.DeleteContactMessagesBefore(ctx, now.Add(-ret.ContactMessages))
+		out.Messages = n
 		keep(err)
 	}
 	return out, first
@@ -141,7 +150,8 @@ func (r *Rules) SweepEvery(ctx context.Context, ret Retention, interval time.Dur
 			r.logger().Error("retention sweep", "err", err)
 		}
 		if out != (Swept{}) {
-			r.logger().Info("retention sweep", "accounts", out.Accounts, "uploads", out.Uploads, "emails", out.Emails)
+			r.logger().Info("retention sweep", "accounts", out.Accounts, "uploads", out.Uploads, "emails", out.Emails,
+				"messages", out.Messages)
 		}
 		select {
 		case <-ctx.Done():

@@ -89,9 +89,14 @@ type Event struct {
 	At     time.Time `json:"at"`
 }
 
-// dayExpr is the PostgreSQL expression of the UTC date (YYYY-MM-DD) of a
-// timestamp column.
-func dayExpr(col string) string { return "to_char(" + col + ", 'YYYY-MM-DD')" }
+// dayExpr is the SQL expression of the UTC date (YYYY-MM-DD) of a timestamp
+// column (stored in UTC; SQLite keeps it as text starting with the date).
+func dayExpr(engine store.Dialect, col string) string {
+	if engine == store.SQLite {
+		return "substr(" + col + ", 1, 10)"
+	}
+	return "to_char(" + col + ", 'YYYY-MM-DD')"
+}
 
 // GetOverview computes the overview as of now.
 func GetOverview(ctx context.Context, db *store.DB, now time.Time) (*Overview, error) {
@@ -115,57 +120,59 @@ func GetOverview(ctx context.Context, db *store.DB, now time.Time) (*Overview, e
 	for _, p := range validate.Programs {
 		o.Totals.Waitlist[p] = WaitlistTotal{}
 	}
-	// The series (each query reads only the last 90 days, through the created_at indexes).
+	// The series of accounts, profiles and messages: one query per table,
+	// reading only the last 90 days through its created_at index. (The
+	// waitlist, the one table that grows by the 100,000, has a roll-up.)
 	series := []struct {
 		table string
-		add   func(d *Day, group string, n int)
-		group string
+		add   func(d *Day, n int)
 	}{
-		{"users", func(d *Day, _ string, n int) { d.Accounts += n }, "''"},
-		{"profiles", func(d *Day, _ string, n int) { d.ProfilesCompleted += n }, "''"},
-		{"contact_messages", func(d *Day, _ string, n int) { d.Messages += n }, "''"},
-		{"waitlist_signups", func(d *Day, program string, n int) { d.Waitlist[program] += n }, "program"},
+		{"users", func(d *Day, n int) { d.Accounts += n }},
+		{"profiles", func(d *Day, n int) { d.ProfilesCompleted += n }},
+		{"contact_messages", func(d *Day, n int) { d.Messages += n }},
 	}
 	for _, s := range series {
-		groupBy := ""
-		if s.group != "''" {
-			groupBy = " GROUP BY " + s.group
-		}
-		if db.Dialect() == store.SQLite {
-			// One small range count per day: SQLite would otherwise sort
-			// every row of the 90 days to group them by date.
-			for i := range o.Daily {
-				d := &o.Daily[i]
-				from := since.AddDate(0, 0, i)
-				err := groupCount(ctx, db, `SELECT `+s.group+`, COUNT(*) FROM `+s.table+` WHERE created_at >= ? AND created_at < ?`+groupBy,
-					func(group string, n int) { s.add(d, group, n) }, from, from.AddDate(0, 0, 1))
-				if err != nil {
-					return nil, err
-				}
-			}
-			continue
-		}
-		day := dayExpr("created_at")
-		rows, err := db.Query(ctx, `SELECT `+day+`, `+s.group+`, COUNT(*) FROM `+s.table+
-			` WHERE created_at >= ? GROUP BY `+day+strings.Replace(groupBy, " GROUP BY ", ", ", 1), since)
+		day := dayExpr(db.Dialect(), "created_at")
+		rows, err := db.Query(ctx, `SELECT `+day+`, COUNT(*) FROM `+s.table+` WHERE created_at >= ? GROUP BY `+day, since)
 		if err != nil {
 			return nil, err
 		}
 		for rows.Next() {
-			var date, group string
+			var date string
 			var n int
-			if err := rows.Scan(&date, &group, &n); err != nil {
+			if err := rows.Scan(&date, &n); err != nil {
 				rows.Close()
 				return nil, err
 			}
 			if d := days[date]; d != nil {
-				s.add(d, group, n)
+				s.add(d, n)
 			}
 		}
 		rows.Close()
 		if err := rows.Err(); err != nil {
 			return nil, err
 		}
+	}
+	// Waitlist sign-ups come from the waitlist_daily roll-up, kept by the
+	// store's writes, never from counting every sign-up.
+	rows, err := db.Query(ctx, `SELECT day, program, signups FROM waitlist_daily WHERE day >= ?`, since.Format("2006-01-02"))
+	if err != nil {
+		return nil, err
+	}
+	for rows.Next() {
+		var date, program string
+		var n int
+		if err := rows.Scan(&date, &program, &n); err != nil {
+			rows.Close()
+			return nil, err
+		}
+		if d := days[date]; d != nil {
+			d.Waitlist[program] += n
+		}
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, err
 	}
 	// Totals.
 	if err := db.QueryRow(ctx, `SELECT COUNT(*), COALESCE(SUM(CASE WHEN is_admin THEN 1 ELSE 0 END), 0) FROM users`).
@@ -180,18 +187,24 @@ func GetOverview(ctx context.Context, db *store.DB, now time.Time) (*Overview, e
 		return nil, err
 	}
 	o.Totals.OnboardingUnfinished = max(o.Totals.Accounts-completed, 0)
-	if err := groupCount(ctx, db, `SELECT program, COUNT(*) FROM waitlist_signups WHERE unsubscribed_at IS NULL GROUP BY program`, func(p string, n int) {
-		t := o.Totals.Waitlist[p]
-		t.Subscribed = n
-		o.Totals.Waitlist[p] = t
-	}); err != nil {
+	// The waitlist's totals and sources come from the waitlist_counts
+	// roll-up (one row per program and source, kept by the store's writes),
+	// never from counting every sign-up.
+	rows, err = db.Query(ctx, `SELECT program, SUM(subscribed), SUM(unsubscribed) FROM waitlist_counts GROUP BY program`)
+	if err != nil {
 		return nil, err
 	}
-	if err := groupCount(ctx, db, `SELECT program, COUNT(*) FROM waitlist_signups WHERE unsubscribed_at IS NOT NULL GROUP BY program`, func(p string, n int) {
-		t := o.Totals.Waitlist[p]
-		t.Unsubscribed = n
+	for rows.Next() {
+		var p string
+		var t WaitlistTotal
+		if err := rows.Scan(&p, &t.Subscribed, &t.Unsubscribed); err != nil {
+			rows.Close()
+			return nil, err
+		}
 		o.Totals.Waitlist[p] = t
-	}); err != nil {
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
 		return nil, err
 	}
 	if err := groupCount(ctx, db, `SELECT status, COUNT(*) FROM contact_messages GROUP BY status`, func(s string, n int) {
@@ -205,8 +218,9 @@ func GetOverview(ctx context.Context, db *store.DB, now time.Time) (*Overview, e
 		return nil, err
 	}
 	// Sources.
-	rows, err := db.Query(ctx, `SELECT utm_source, utm_campaign, COUNT(*) FROM waitlist_signups
-		GROUP BY utm_source, utm_campaign ORDER BY COUNT(*) DESC, utm_source, utm_campaign LIMIT ?`, topSources)
+	const n = `SUM(subscribed + unsubscribed)`
+	rows, err = db.Query(ctx, `SELECT utm_source, utm_campaign, `+n+` FROM waitlist_counts
+		GROUP BY utm_source, utm_campaign HAVING `+n+` > 0 ORDER BY `+n+` DESC, utm_source, utm_campaign LIMIT ?`, topSources)
 	if err != nil {
 		return nil, err
 	}
@@ -221,14 +235,14 @@ func GetOverview(ctx context.Context, db *store.DB, now time.Time) (*Overview, e
 	}
 	rows.Close()
 	hosts := map[string]int{}
-	if err := groupCount(ctx, db, `SELECT referrer, COUNT(*) FROM waitlist_signups GROUP BY referrer`, func(ref string, n int) {
+	if err := groupCount(ctx, db, `SELECT referrer, `+n+` FROM waitlist_counts GROUP BY referrer HAVING `+n+` > 0`, func(ref string, n int) {
 		hosts[referrerHost(ref)] += n
 	}); err != nil {
 		return nil, err
 	}
 	o.Sources.Referrers = top(hosts)
 	pages := map[string]int{}
-	if err := groupCount(ctx, db, `SELECT page_path, COUNT(*) FROM waitlist_signups GROUP BY page_path`, func(p string, n int) {
+	if err := groupCount(ctx, db, `SELECT page_path, `+n+` FROM waitlist_counts GROUP BY page_path HAVING `+n+` > 0`, func(p string, n int) {
 		pages[p] += n
 	}); err != nil {
 		return nil, err

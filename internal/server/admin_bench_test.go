@@ -14,14 +14,15 @@ import (
 
 	"salaula/internal/config"
 	"salaula/internal/console/consoletest"
+	"salaula/internal/store"
 	"salaula/internal/store/storetest"
 )
 
-// benchConsole is the server on a SQLite database with 100,000 waitlist
-// sign-ups, and an operator's access token.
-func benchConsole(b *testing.B) (http.Handler, string) {
+// benchConsole is the server on a database of the engine with 100,000
+// waitlist sign-ups, and an operator's access token.
+func benchConsole(b *testing.B, engine store.Dialect) (http.Handler, string) {
 	b.Helper()
-	db := storetest.Open(b, "sqlite")
+	db := storetest.Open(b, engine)
 	consoletest.SeedWaitlist(b, db, 100_000)
 	cfg, err := config.Parse("serve", nil, func(string) string { return "" }, io.Discard)
 	if err != nil {
@@ -74,7 +75,11 @@ func benchP99(b *testing.B, h http.Handler, tok string, paths ...string) {
 // (with the total), first pages and deep pages, all sorts and a program
 // filter. Target: p99 under 50 ms.
 func BenchmarkAdminWaitlistPage(b *testing.B) {
-	h, tok := benchConsole(b)
+	storetest.EachBench(b, func(b *testing.B, engine store.Dialect) { benchWaitlistPage(b, engine) })
+}
+
+func benchWaitlistPage(b *testing.B, engine store.Dialect) {
+	h, tok := benchConsole(b, engine)
 	// A cursor from the middle of the list.
 	req := httptest.NewRequest("GET", "/admin/v1/waitlist?limit=200&sort=created_at", nil)
 	req.Header.Set("Authorization", "Bearer "+tok)
@@ -93,6 +98,8 @@ func BenchmarkAdminWaitlistPage(b *testing.B) {
 // BenchmarkAdminOverview computes the overview over 100,000 sign-ups.
 // Target: p99 under 200 ms.
 func BenchmarkAdminOverview(b *testing.B) {
-	h, tok := benchConsole(b)
-	benchP99(b, h, tok, "/admin/v1/overview")
+	storetest.EachBench(b, func(b *testing.B, engine store.Dialect) {
+		h, tok := benchConsole(b, engine)
+		benchP99(b, h, tok, "/admin/v1/overview")
+	})
 }

@@ -134,14 +134,23 @@ func (db *DB) JoinWaitlist(ctx context.Context, s *WaitlistSignup, onJoin func(*
 		}
 		if n, _ := res.RowsAffected(); n == 1 {
 			joined = true
+			if err := countWaitlistJoin(ctx, tx, s); err != nil {
+				return err
+			}
 			if onJoin != nil {
 				return onJoin(tx)
 			}
 			return nil
 		}
-		_, err = tx.Exec(ctx, `UPDATE waitlist_signups SET unsubscribed_at = NULL
+		res, err = tx.Exec(ctx, `UPDATE waitlist_signups SET unsubscribed_at = NULL
 			WHERE email = ? AND program = ? AND unsubscribed_at IS NOT NULL`, s.Email, s.Program)
-		return err
+		if err != nil {
+			return err
+		}
+		if n, _ := res.RowsAffected(); n == 1 {
+			return countWaitlistMove(ctx, tx, 1, `email = ? AND program = ?`, s.Email, s.Program)
+		}
+		return nil
 	})
 	return joined && err == nil, err
 }
@@ -150,8 +159,17 @@ func (db *DB) JoinWaitlist(ctx context.Context, s *WaitlistSignup, onJoin func(*
 // unsubscribed (keeping the first time when it already was) and returns it;
 // ErrNotFound when no sign-up has that hash.
 func (db *DB) UnsubscribeWaitlist(ctx context.Context, tokenHash string) (*WaitlistSignup, error) {
-	if _, err := db.Exec(ctx, `UPDATE waitlist_signups SET unsubscribed_at = ?
-		WHERE unsubscribe_token_hash = ? AND unsubscribed_at IS NULL`, Now(), tokenHash); err != nil {
+	if err := db.InTx(ctx, func(tx *Tx) error {
+		res, err := tx.Exec(ctx, `UPDATE waitlist_signups SET unsubscribed_at = ?
+		WHERE unsubscribe_token_hash = ? AND unsubscribed_at IS NULL`, Now(), tokenHash)
+		if err != nil {
+			return err
+		}
+		if n, _ := res.RowsAffected(); n == 1 {
+			return countWaitlistMove(ctx, tx, -1, `unsubscribe_token_hash = ?`, tokenHash)
+		}
+		return nil
+	}); err != nil {
 		return nil, err
 	}
 	return scanWaitlist(db.QueryRow(ctx, `SELECT `+waitlistColumns+` FROM waitlist_signups WHERE unsubscribe_token_hash = ?`, tokenHash))

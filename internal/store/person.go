@@ -152,6 +152,14 @@ func (db *DB) DeletePerson(ctx context.Context, userID string) (map[string]int64
 			case "users":
 				where = `id = ?`
 			}
+			if table == "waitlist_signups" {
+				n, err := deleteWaitlistCounted(ctx, tx, email)
+				if err != nil {
+					return err
+				}
+				deleted[table] = n
+				continue
+			}
 			res, err := tx.Exec(ctx, `DELETE FROM `+table+` WHERE `+where, arg)
 			if err != nil {
 				return err
@@ -161,6 +169,16 @@ func (db *DB) DeletePerson(ctx context.Context, userID string) (map[string]int64
 		return nil
 	})
 	return deleted, err
+}
+
+// DeleteContactMessagesBefore deletes the contact messages sent before t
+// (the retention of contact messages) and returns how many went.
+func (db *DB) DeleteContactMessagesBefore(ctx context.Context, t time.Time) (int64, error) {
+	res, err := db.Exec(ctx, `DELETE FROM contact_messages WHERE created_at < ?`, t)
+	if err != nil {
+		return 0, err
+	}
+	return res.RowsAffected()
 }
 
 // UnconfirmedUsersBefore lists the ids of accounts created before t whose

@@ -20,7 +20,8 @@ var SeedStart = store.Now().Add(-80 * 24 * time.Hour).Truncate(time.Second)
 
 // SeedWaitlist inserts n waitlist sign-ups (seed{i}@example.com, programs
 // alternating, every tenth unsubscribed, sources from a few campaigns and
-// referrers) in batches inside one transaction.
+// referrers) in batches inside one transaction, and recounts the overview's
+// waitlist roll-up.
 func SeedWaitlist(tb testing.TB, db *store.DB, n int) {
 	tb.Helper()
 	const batch = 500
@@ -52,7 +53,7 @@ func SeedWaitlist(tb testing.TB, db *store.DB, n int) {
 				return err
 			}
 		}
-		return nil
+		return store.RecountWaitlist(ctx, tx)
 	})
 	if err != nil {
 		tb.Fatalf("seed %d waitlist sign-ups: %v", n, err)

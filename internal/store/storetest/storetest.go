@@ -36,6 +36,14 @@ func Each(t *testing.T, fn func(t *testing.T, db *store.DB)) {
 	}
 }
 
+// EachBench runs fn as a sub-benchmark once per engine.
+func EachBench(b *testing.B, fn func(b *testing.B, engine store.Dialect)) {
+	b.Helper()
+	for _, engine := range Engines {
+		b.Run(string(engine), func(b *testing.B) { fn(b, engine) })
+	}
+}
+
 // Open returns a fresh migrated database of the given engine, closed (and
 // for PostgreSQL dropped) when the test ends.
 func Open(t testing.TB, engine store.Dialect) *store.DB {
