@@ -42,7 +42,7 @@ func admin(ctx context.Context, args []string, getenv func(string) string, stdou
 		}
 		fmt.Fprintf(stdout, "%s: operator role %sed\n", args[1], map[string]string{"grant": "grant", "revoke": "revok"}[args[0]])
 		if args[0] == "grant" {
-			fmt.Fprintln(stdout, "The console needs two-step sign-in: they must enrol an authenticator app (Account > Two-step sign-in, /account/security) and sign in with its code before they can use it.")
+			fmt.Fprintln(stdout, "The console needs two-step sign-in: at their first visit to /admin it walks them through enrolling an authenticator app (QR code to scan; or Account > Two-step sign-in, /account/security), then asks for its code at every sign-in.")
 		}
 		return nil
 	case "reset-mfa":

@@ -55,7 +55,7 @@ func TestAdminKeysRotateResetMFAAndGrantNotice(t *testing.T) {
 			if err := run(ctx, []string{"salaula", "admin", "grant", "op@example.com", "--data", dataDir}, envOf(env), &out, io.Discard); err != nil {
 				t.Fatal(err)
 			}
-			if !strings.Contains(out.String(), "must enrol an authenticator app") {
+			if !strings.Contains(out.String(), "walks them through enrolling an authenticator app") {
 				t.Fatalf("grant output: %s", out.String())
 			}
 			out.Reset()

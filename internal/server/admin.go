@@ -10,6 +10,7 @@ import (
 	"salaula/internal/audit"
 	"salaula/internal/console"
 	"salaula/internal/export"
+	"salaula/internal/mfa"
 	"salaula/internal/store"
 	"salaula/internal/token"
 )
@@ -19,8 +20,11 @@ import (
 
 // operator runs next for callers whose access token belongs to an active
 // session of an account that holds the operator role now (read from the
-// database on every call): 401 without a user's token (the anon key
-// included), 403 for everyone else.
+// database on every call) and that passed two-step sign-in (mfa.RequireAAL2):
+// 401 without a user's token (the anon key included), 403 "This page is for
+// the Salaula team" for everyone else, and 403 with error_code
+// insufficient_aal (the auth API's code and message) for an operator
+// without a verified factor or with a password-only (aal1) session.
 func (s *Server) operator(next func(w http.ResponseWriter, r *http.Request, by console.Actor)) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		claims, err := s.authenticate(r.Context(), r)
@@ -44,8 +48,25 @@ func (s *Server) operator(next func(w http.ResponseWriter, r *http.Request, by c
 			s.adminFail(w, "check operator", err)
 			return
 		}
+		err = mfa.RequireAAL2(r.Context(), s.db, u.ID, claims.AAL)
+		if errors.Is(err, mfa.ErrNoVerifiedFactor) || errors.Is(err, mfa.ErrInsufficientAAL) {
+			writeJSON(w, http.StatusForbidden, adminAALError{Error: err.Error(), ErrorCode: "insufficient_aal"})
+			return
+		}
+		if err != nil {
+			s.adminFail(w, "check two-step sign-in", err)
+			return
+		}
 		next(w, r, console.Actor{ID: u.ID, Email: u.Email, IP: s.clientIP(r)})
 	})
+}
+
+// adminAALError is the console's 403 for an operator who has not passed
+// two-step sign-in: the console's {"error"} shape plus the auth API's
+// error_code, so the app tells it apart from "not an operator".
+type adminAALError struct {
+	Error     string `json:"error"`
+	ErrorCode string `json:"error_code"`
 }
 
 // adminAnswer writes v as JSON, or the answer err calls for: 400 for

@@ -14,6 +14,7 @@ import (
 
 	"salaula/internal/config"
 	"salaula/internal/console/consoletest"
+	"salaula/internal/mfa"
 	"salaula/internal/store"
 	"salaula/internal/store/storetest"
 )
@@ -33,20 +34,32 @@ func benchConsole(b *testing.B, engine store.Dialect) (http.Handler, string) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	req := httptest.NewRequest("POST", "/auth/v1/signup", strings.NewReader(`{"email":"founder@example.com","password":"`+goodPassword+`"}`))
-	req.Header.Set("Content-Type", "application/json")
-	rec := httptest.NewRecorder()
-	h.ServeHTTP(rec, req)
-	var session struct {
-		AccessToken string `json:"access_token"`
+	call := func(path, body, tok string) map[string]any {
+		req := httptest.NewRequest("POST", path, strings.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		if tok != "" {
+			req.Header.Set("Authorization", "Bearer "+tok)
+		}
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, req)
+		var m map[string]any
+		if err := json.Unmarshal(rec.Body.Bytes(), &m); err != nil || rec.Code != http.StatusOK {
+			b.Fatalf("%s: %d %s", path, rec.Code, rec.Body)
+		}
+		return m
 	}
-	if err := json.Unmarshal(rec.Body.Bytes(), &session); err != nil || session.AccessToken == "" {
-		b.Fatalf("sign up: %d %s", rec.Code, rec.Body)
-	}
+	aal1, _ := call("/auth/v1/signup", `{"email":"founder@example.com","password":"`+goodPassword+`"}`, "")["access_token"].(string)
 	if err := db.SetAdmin(b.Context(), "founder@example.com", true); err != nil {
 		b.Fatal(err)
 	}
-	return h, session.AccessToken
+	// Operators need two-step sign-in: enrol an authenticator app and verify a code (aal2).
+	f := call("/auth/v1/factors", `{"factor_type":"totp"}`, aal1)
+	id, _ := f["id"].(string)
+	secret, _ := f["totp"].(map[string]any)["secret"].(string)
+	ch, _ := call("/auth/v1/factors/"+id+"/challenge", `{}`, aal1)["id"].(string)
+	code, _ := mfa.Code(secret, mfa.Step(time.Now()))
+	tok, _ := call("/auth/v1/factors/"+id+"/verify", `{"challenge_id":"`+ch+`","code":"`+code+`"}`, aal1)["access_token"].(string)
+	return h, tok
 }
 
 // benchP99 serves the paths in turn and reports the 99th percentile time.

@@ -14,19 +14,92 @@ import (
 	"time"
 
 	"salaula/internal/console/consoletest"
+	"salaula/internal/mfa"
 	"salaula/internal/store"
 )
 
 // newOperator makes an account with the operator role (as `salaula admin
-// grant` does) and returns its access token. Every console test makes its
-// operators here.
+// grant` does), enrols and verifies an authenticator app (TOTP), and returns
+// its aal2 access token. Every console test makes its operators here.
 func (e *testEnv) newOperator(t *testing.T, email string) string {
 	t.Helper()
 	tok := str(e.signUp(t, email, goodPassword), "access_token")
 	if err := e.DB.SetAdmin(context.Background(), email, true); err != nil {
 		t.Fatal(err)
 	}
-	return tok
+	_, _, session := enrol(t, e, tok)
+	return str(session, "access_token")
+}
+
+// wantAAL403 wants the console's answer to an operator who has not passed
+// two-step sign-in: 403, error_code insufficient_aal, the auth API's message.
+func wantAAL403(t *testing.T, res *http.Response, msg string) {
+	t.Helper()
+	wantStatus(t, res, http.StatusForbidden)
+	body := decode(t, res)
+	if body["error_code"] != "insufficient_aal" || body["error"] != msg {
+		t.Fatalf("%s %s: %v, want insufficient_aal %q", res.Request.Method, res.Request.URL, body, msg)
+	}
+}
+
+func TestAdminOperatorNeedsTwoStep(t *testing.T) {
+	eachEngine(t, nil, func(t *testing.T, env *testEnv) {
+		seedForms(t, env)
+		ctx := context.Background()
+		email := "founder@example.com"
+		aal1 := str(env.signUp(t, email, goodPassword), "access_token")
+		if err := env.DB.SetAdmin(ctx, email, true); err != nil {
+			t.Fatal(err)
+		}
+		var msgID string
+		env.DB.QueryRow(ctx, `SELECT id FROM contact_messages LIMIT 1`).Scan(&msgID)
+		patch := map[string]any{"status": "handled", "note": "called back"}
+		// An operator without a factor: every endpoint refuses, nothing changes nor is audited.
+		for _, p := range adminGets {
+			wantAAL403(t, env.admin(t, "GET", p, nil, aal1), mfa.ErrNoVerifiedFactor.Error())
+		}
+		wantAAL403(t, env.admin(t, "PATCH", "/admin/v1/messages/"+msgID, patch, aal1), mfa.ErrNoVerifiedFactor.Error())
+		// A factor enrolled but not verified yet is no factor.
+		res := env.authJSON(t, "POST", "/auth/v1/factors", map[string]any{"factor_type": "totp"}, aal1)
+		wantStatus(t, res, 200)
+		unverified := str(decode(t, res), "id")
+		wantAAL403(t, env.admin(t, "GET", "/admin/v1/overview", nil, aal1), mfa.ErrNoVerifiedFactor.Error())
+		wantStatus(t, env.authJSON(t, "DELETE", "/auth/v1/factors/"+unverified, nil, aal1), 200)
+
+		// With a verified factor, a password-only (aal1) session is still refused.
+		_, secret, raised := enrol(t, env, aal1)
+		factorID := str(obj(raised, "user")["factors"].([]any)[0].(map[string]any), "id")
+		fresh := str(env.signIn(t, email, goodPassword), "access_token")
+		for _, p := range adminGets {
+			wantAAL403(t, env.admin(t, "GET", p, nil, fresh), mfa.ErrInsufficientAAL.Error())
+		}
+		wantAAL403(t, env.admin(t, "PATCH", "/admin/v1/messages/"+msgID, patch, fresh), mfa.ErrInsufficientAAL.Error())
+		if n := countRows(t, env.DB, `SELECT COUNT(*) FROM audit_log`); n != 0 {
+			t.Fatalf("refused calls wrote %d audit rows", n)
+		}
+		if n := countRows(t, env.DB, `SELECT COUNT(*) FROM contact_messages WHERE status = 'handled'`); n != 0 {
+			t.Fatal("a refused PATCH changed a message")
+		}
+
+		// The code raises that session to aal2: 200 everywhere.
+		aal2 := str(verifyCode(t, env, fresh, factorID, secret, time.Now().Add(mfa.Period), 200), "access_token")
+		for _, p := range adminGets {
+			wantStatus(t, env.admin(t, "GET", p, nil, aal2), http.StatusOK)
+		}
+		wantStatus(t, env.admin(t, "PATCH", "/admin/v1/messages/"+msgID, patch, aal2), http.StatusOK)
+
+		// A non-operator with two-step sign-in on still gets the plain 403, without error_code.
+		shopper := str(env.signUp(t, "shopper@example.com", goodPassword), "access_token")
+		_, _, s := enrol(t, env, shopper)
+		res = env.admin(t, "GET", "/admin/v1/overview", nil, str(s, "access_token"))
+		wantStatus(t, res, http.StatusForbidden)
+		if body := decode(t, res); body["error"] != "This page is for the Salaula team" || body["error_code"] != nil {
+			t.Fatalf("non-operator 403 = %v", body)
+		}
+		// A non-operator without a factor is not told to enrol either.
+		wantAdminError(t, env.admin(t, "GET", "/admin/v1/overview", nil, str(env.signUp(t, "seller@example.com", goodPassword), "access_token")),
+			http.StatusForbidden, "This page is for the Salaula team")
+	})
 }
 
 // admin calls the console API with a bearer token.

@@ -185,20 +185,3 @@ func (s *Server) handleUnenrollFactor() http.Handler {
 		writeAuthJSON(w, http.StatusOK, map[string]string{"id": id})
 	})
 }
-
-// requireAAL2 is the operator rule for the founders' console (/admin/v1):
-// the caller must be signed in, have a verified second factor and have
-// passed it in this session. It answers 401/403 itself (403
-// insufficient_aal with a message saying what to do) and returns false
-// when the caller may not go on. The operator-role check is the console's.
-func (s *Server) requireAAL2(w http.ResponseWriter, r *http.Request) (*token.Claims, *store.User, bool) {
-	claims, u, ok := s.currentUser(w, r)
-	if !ok {
-		return nil, nil, false
-	}
-	if err := mfa.RequireAAL2(r.Context(), s.db, u.ID, claims.AAL); err != nil {
-		s.mfaError(w, err)
-		return nil, nil, false
-	}
-	return claims, u, true
-}

@@ -130,6 +130,52 @@ async function signedIn() {
   return { supabase, email };
 }
 
+/** GET /admin/v1/overview with the client's access token: status and JSON body. */
+async function adminOverview(supabase) {
+  const { data } = await supabase.auth.getSession();
+  const res = await fetch(`${server.url}/admin/v1/overview`, { headers: { Authorization: `Bearer ${data.session.access_token}` } });
+  return { status: res.status, body: await res.json() };
+}
+
+test('an operator without aal2 is refused by /admin/v1, and accepted after verifying a code', async () => {
+  const { supabase, email } = await signedIn();
+  const out = execFileSync(binary, ['admin', 'grant', email, '--data', server.dataDir], { encoding: 'utf8' });
+  assert.match(out, /two-step sign-in/);
+  // No factor yet: 403 insufficient_aal, telling the operator to enrol (not the non-operator's 403).
+  let r = await adminOverview(supabase);
+  assert.equal(r.status, 403);
+  assert.equal(r.body.error_code, 'insufficient_aal');
+  assert.equal(r.body.error, 'Two-step sign-in is required: enrol an authenticator app first');
+
+  const { data: f, error } = await supabase.auth.mfa.enroll({ factorType: 'totp' });
+  assert.equal(error, null);
+  assert.equal((await adminOverview(supabase)).body.error_code, 'insufficient_aal', 'an unverified factor is not enough');
+  assert.equal((await supabase.auth.mfa.challengeAndVerify({ factorId: f.id, code: totp(f.totp.secret) })).error, null);
+  r = await adminOverview(supabase);
+  assert.equal(r.status, 200, JSON.stringify(r.body));
+  assert.equal(typeof r.body.totals, 'object');
+
+  // A fresh password sign-in (aal1) is refused until it passes the code.
+  const again = client();
+  assert.equal((await again.auth.signInWithPassword({ email, password: PASSWORD })).error, null);
+  assert.equal((await again.auth.mfa.getAuthenticatorAssuranceLevel()).data.currentLevel, 'aal1');
+  r = await adminOverview(again);
+  assert.equal(r.status, 403);
+  assert.equal(r.body.error_code, 'insufficient_aal');
+  assert.equal(r.body.error, 'AAL2 required: verify your two-step sign-in code first');
+  const code = totp(f.totp.secret, Date.now() + 30000);
+  assert.equal((await again.auth.mfa.challengeAndVerify({ factorId: f.id, code })).error, null);
+  assert.equal((await adminOverview(again)).status, 200);
+
+  // A non-operator with two-step sign-in gets the plain 403.
+  const other = await signedIn();
+  const { data: g } = await other.supabase.auth.mfa.enroll({ factorType: 'totp' });
+  assert.equal((await other.supabase.auth.mfa.challengeAndVerify({ factorId: g.id, code: totp(g.totp.secret) })).error, null);
+  r = await adminOverview(other.supabase);
+  assert.equal(r.status, 403);
+  assert.deepEqual(r.body, { error: 'This page is for the Salaula team' });
+});
+
 test('two-step sign-in: enroll, scan, challenge, verify, AAL, reused code refused, unenroll', async () => {
   const { supabase, email } = await signedIn();
   let aal = (await supabase.auth.mfa.getAuthenticatorAssuranceLevel()).data;

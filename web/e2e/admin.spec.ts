@@ -4,6 +4,7 @@ import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import AxeBuilder from '@axe-core/playwright';
 import { expect as baseExpect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { totp } from './totp';
 
 /**
  * The founders' console in Chromium against the real `salaula serve`: an
@@ -12,6 +13,9 @@ import { expect as baseExpect, test, type APIRequestContext, type Page } from '@
  * waitlist, downloads its CSV, marks a message handled and finds that in the
  * audit log; on a 360 px phone and on a desktop. Anyone else gets the
  * "This page is for the Salaula team" screen.
+ * Operators must pass two-step sign-in: one enrols through the console's
+ * walkthrough on a phone and signs in again with password and code; the
+ * others are enrolled through the API and type the code at sign-in.
  * With SALAULA_SCREENSHOTS=1 it also saves the screenshots of docs/.
  */
 
@@ -29,29 +33,73 @@ async function anonKey(request: APIRequestContext): Promise<string> {
   return ((await res.json()) as { anonKey: string }).anonKey;
 }
 
-/** signUpByAPI makes an account through the auth API. */
-async function signUpByAPI(request: APIRequestContext, email: string) {
+/** signUpByAPI makes an account through the auth API and returns its access token. */
+async function signUpByAPI(request: APIRequestContext, email: string): Promise<string> {
   const res = await request.post('/auth/v1/signup', {
     headers: { apikey: await anonKey(request), 'Content-Type': 'application/json' },
     data: { email, password: PASSWORD },
   });
   expect(res.status(), await res.text()).toBe(200);
+  return ((await res.json()) as { access_token: string }).access_token;
 }
 
-/** makeOperator makes an account and grants it the operator role with `salaula admin grant`. Every console test makes its operators here. */
-async function makeOperator(request: APIRequestContext, email: string) {
-  await signUpByAPI(request, email);
-  execFileSync(binary, ['admin', 'grant', email, '--data', process.env.SALAULA_E2E_DATA!], { encoding: 'utf8' });
+/**
+ * nextCode is the code an authenticator app shows now, or the next step's
+ * (the server accepts one step of drift) when this step's code was already
+ * used: the server accepts a code only once.
+ */
+const usedSteps = new Map<string, number>();
+function nextCode(secret: string): string {
+  const now = Math.floor(Date.now() / 30_000);
+  const step = Math.max(now, (usedSteps.get(secret) ?? -1) + 1);
+  usedSteps.set(secret, step);
+  return totp(secret, step * 30_000);
 }
 
-/** openConsole opens /admin signed out, is sent to sign in, signs in and comes back. */
-async function openConsole(page: Page, email: string) {
+/** grantOperator makes an account and grants it the operator role with `salaula admin grant`, which says two-step sign-in comes next. */
+async function grantOperator(request: APIRequestContext, email: string): Promise<string> {
+  const access = await signUpByAPI(request, email);
+  const out = execFileSync(binary, ['admin', 'grant', email, '--data', process.env.SALAULA_E2E_DATA!], { encoding: 'utf8' });
+  expect(out).toMatch(/two-step sign-in/i);
+  return access;
+}
+
+/**
+ * makeOperator makes an operator who has two-step sign-in on (an
+ * authenticator app enrolled and verified through the auth API) and returns
+ * the app's secret. Every console test makes its operators here.
+ */
+async function makeOperator(request: APIRequestContext, email: string): Promise<string> {
+  const headers = { apikey: await anonKey(request), Authorization: `Bearer ${await grantOperator(request, email)}` };
+  const enrolled = await request.post('/auth/v1/factors', { headers, data: { factor_type: 'totp', friendly_name: 'Phone' } });
+  expect(enrolled.status(), await enrolled.text()).toBe(200);
+  const { id, totp: app } = (await enrolled.json()) as { id: string; totp: { secret: string } };
+  const challenge = await request.post(`/auth/v1/factors/${id}/challenge`, { headers, data: {} });
+  expect(challenge.status(), await challenge.text()).toBe(200);
+  const verified = await request.post(`/auth/v1/factors/${id}/verify`, {
+    headers,
+    data: { challenge_id: ((await challenge.json()) as { id: string }).id, code: nextCode(app.secret) },
+  });
+  expect(verified.status(), await verified.text()).toBe(200);
+  return app.secret;
+}
+
+/**
+ * openConsole opens /admin signed out, is sent to sign in, signs in (and types
+ * the authenticator app's code when secret is given) and comes back.
+ */
+async function openConsole(page: Page, email: string, secret?: string) {
   await page.goto('/admin');
   await expect(page).toHaveURL(/\/sign_up\?next=%2Fadmin$/);
   await expect(page.getByRole('heading', { name: 'WELCOME BACK!' })).toBeVisible();
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
   await page.getByRole('button', { name: 'SIGN IN' }).click();
+  if (secret) {
+    await expect(page.getByRole('heading', { name: 'TWO-STEP SIGN-IN' })).toBeVisible();
+    await page.getByLabel('6-digit code').fill(nextCode(secret));
+    await page.getByRole('button', { name: 'VERIFY' }).click();
+  }
   await expect(page).toHaveURL(/\/admin$/);
 }
 
@@ -78,7 +126,7 @@ for (const device of [
 
     test('an operator follows the launch, exports the waitlist and handles a message', async ({ page, request }) => {
       const founder = uniqueEmail('founder');
-      await makeOperator(request, founder);
+      const secret = await makeOperator(request, founder);
       const sender = uniqueEmail('ruth');
       const sent = await request.post('/functions/v1/contact-form-submit', {
         headers: { apikey: await anonKey(request), 'Content-Type': 'application/json' },
@@ -87,7 +135,7 @@ for (const device of [
       expect(sent.status()).toBe(200);
 
       await page.clock.install();
-      await openConsole(page, founder);
+      await openConsole(page, founder, secret);
       await expect(page.getByRole('heading', { name: 'Overview', level: 1 })).toBeVisible();
       const before = await cardValue(page, 'Wardrobe Clearance Program sign-ups');
       const results = await new AxeBuilder({ page }).analyze();
@@ -152,4 +200,41 @@ test('anyone but an operator sees the screen for the Salaula team', async ({ pag
   await openConsole(page, shopper);
   await expect(page.getByRole('heading', { name: 'This page is for the Salaula team' })).toBeVisible();
   await expect(page.getByRole('tab', { name: 'Waitlist' })).toHaveCount(0);
+});
+
+test.describe('on a 360 px phone', () => {
+  test.use({ viewport: { width: 360, height: 740 } });
+
+  test('a new operator turns on two-step sign-in at the first visit, then signs in with password and code', async ({ page, request }) => {
+    const founder = uniqueEmail('founder-enrol');
+    await grantOperator(request, founder);
+    await openConsole(page, founder);
+
+    // No authenticator app yet: the console walks the operator through enrolling, and shows nothing else.
+    await expect(page.getByRole('heading', { name: 'Two-step sign-in', level: 1 })).toBeVisible();
+    await expect(page.getByText('The Salaula console needs two-step sign-in.')).toBeVisible();
+    await expect(page.getByRole('tab', { name: 'Waitlist' })).toHaveCount(0);
+    await page.getByRole('button', { name: 'TURN ON TWO-STEP SIGN-IN' }).click();
+    await expect(page.getByRole('img', { name: 'QR code to scan with your authenticator app' })).toBeVisible();
+    const secret = (await page.getByTestId('totp-secret').textContent())?.trim() ?? '';
+    expect(secret).toMatch(/^[A-Z2-7]{32}$/);
+    const results = await new AxeBuilder({ page }).analyze();
+    expect(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target).join(' ')}`)).toEqual([]);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+    // A wrong code is refused with a message; the right one opens the console.
+    await page.getByLabel('6-digit code').fill('000000');
+    await page.getByRole('button', { name: 'TURN ON', exact: true }).click();
+    await expect(page.getByText('That code is not right.')).toBeVisible();
+    await page.getByLabel('6-digit code').fill(nextCode(secret));
+    await page.getByRole('button', { name: 'TURN ON', exact: true }).click();
+    await expect(page.getByRole('heading', { name: 'Overview', level: 1 })).toBeVisible();
+
+    // Signed out, the console asks for the password and then the code.
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await expect(page).toHaveURL(/\/sign_up/);
+    await openConsole(page, founder, secret);
+    await expect(page.getByRole('heading', { name: 'Overview', level: 1 })).toBeVisible();
+    await expect(page.getByRole('tab', { name: 'Waitlist' })).toBeVisible();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+  });
 });

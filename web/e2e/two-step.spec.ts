@@ -1,6 +1,6 @@
-import { createHmac } from 'node:crypto';
 import AxeBuilder from '@axe-core/playwright';
 import { expect as baseExpect, test, type Page } from '@playwright/test';
+import { totp } from './totp';
 
 /**
  * Two-step sign-in in Chromium on a 360 px phone against the real
@@ -12,19 +12,6 @@ const expect = baseExpect.configure({ timeout: 15_000 });
 test.describe.configure({ timeout: 120_000 });
 
 const PASSWORD = 'Chitenge-Market-77';
-
-/** RFC 6238 code of a base32 secret at time t (ms), as an authenticator app computes it. */
-function totp(secret: string, t: number): string {
-  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
-  let bits = '';
-  for (const c of secret) bits += alphabet.indexOf(c).toString(2).padStart(5, '0');
-  const key = Buffer.from((bits.match(/.{8}/g) ?? []).map((b) => parseInt(b, 2)));
-  const msg = Buffer.alloc(8);
-  msg.writeBigUInt64BE(BigInt(Math.floor(t / 30000)));
-  const h = createHmac('sha1', key).update(msg).digest();
-  const o = h[h.length - 1] & 0xf;
-  return String((h.readUInt32BE(o) & 0x7fffffff) % 1_000_000).padStart(6, '0');
-}
 
 async function signIn(page: Page, email: string) {
   await page.goto('/sign_up?mode=login');

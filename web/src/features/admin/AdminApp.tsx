@@ -1,14 +1,18 @@
-import { useEffect, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import { NavLink, Route, Routes, useLocation } from 'react-router';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Container from '@mui/material/Container';
+import Paper from '@mui/material/Paper';
 import Tab from '@mui/material/Tab';
 import Tabs from '@mui/material/Tabs';
 import Typography from '@mui/material/Typography';
 import { RequireAuth } from '../auth/RequireAuth';
 import { useAuth } from '../auth/AuthProvider';
+import { SecondStepForm } from '../auth/SecondStepForm';
+import { TwoStepSettings } from '../auth/SecurityPage';
+import { verifiedFactor } from '../auth/mfa';
 import { AdminError, adminGet } from './api';
 import { OverviewPage } from './OverviewPage';
 import { PersonPage } from './PersonPage';
@@ -21,6 +25,10 @@ const SECTIONS = [
   { to: '/admin/people', label: 'People' },
   { to: '/admin/audit', label: 'Audit log' },
 ];
+
+/** Why the console shows the two-step sign-in walkthrough to an operator without an authenticator app. */
+const ENROL_NOTICE =
+  'The Salaula console needs two-step sign-in. Turn it on with an authenticator app on your phone to continue; from then on, signing in asks for a code from the app.';
 
 /** The screen everyone but an operator sees. */
 function NotForYou() {
@@ -40,15 +48,36 @@ function NotForYou() {
 function Console() {
   const { pathname } = useLocation();
   const { user, logout } = useAuth();
-  const [access, setAccess] = useState<'checking' | 'ok' | 'denied' | string>('checking');
-  useEffect(() => {
-    // The server decides (role read on every call); this first call only picks the screen.
+  const [access, setAccess] = useState<'checking' | 'ok' | 'denied' | 'enrol' | 'code' | string>('checking');
+  const check = useCallback(() => {
+    // The server decides (role and two-step sign-in read on every call); this first call only picks the screen.
     adminGet('audit?limit=1')
       .then(() => setAccess('ok'))
-      .catch((e) => setAccess(e instanceof AdminError && (e.status === 403 || e.status === 401) ? 'denied' : (e as Error).message));
+      .catch(async (e) => {
+        if (e instanceof AdminError && e.code === 'insufficient_aal') {
+          // An operator who has not passed two-step sign-in: enrol first, or type the code.
+          try {
+            setAccess((await verifiedFactor()) ? 'code' : 'enrol');
+          } catch (err) {
+            setAccess((err as Error).message);
+          }
+          return;
+        }
+        setAccess(e instanceof AdminError && (e.status === 403 || e.status === 401) ? 'denied' : (e as Error).message);
+      });
   }, []);
+  useEffect(check, [check]);
   if (access === 'checking') return <Typography role="status" sx={{ p: 3 }}>Checking access…</Typography>;
   if (access === 'denied') return <NotForYou />;
+  if (access === 'enrol') return <TwoStepSettings notice={ENROL_NOTICE} onTurnedOn={check} />;
+  if (access === 'code')
+    return (
+      <Container component="main" maxWidth="xs" sx={{ py: { xs: 3, sm: 6 }, px: 2 }}>
+        <Paper variant="outlined" sx={{ p: { xs: 2.5, sm: 4 } }}>
+          <SecondStepForm onVerified={async () => check()} onOtherAccount={() => logout()} />
+        </Paper>
+      </Container>
+    );
   if (access !== 'ok') return <Alert severity="error">{access}</Alert>;
   const current = SECTIONS.slice().reverse().find((s) => pathname === s.to || pathname.startsWith(s.to + '/'))?.to ?? '/admin';
   return (

@@ -8,11 +8,16 @@ export interface Page<T> {
   total: number;
 }
 
-/** An answer the console shows as it is: 401, 403 (not an operator), 400 or 404 with the server's message. */
+/**
+ * An answer the console shows as it is: 401, 403 (not an operator), 400 or 404 with the server's message.
+ * code is the auth API's error code when there is one: 403 'insufficient_aal' is an operator who has not
+ * passed two-step sign-in yet.
+ */
 export class AdminError extends Error {
   constructor(
     public status: number,
     message: string,
+    public code?: string,
   ) {
     super(message);
   }
@@ -32,13 +37,15 @@ async function call(path: string, init: RequestInit = {}): Promise<Response> {
   });
   if (!res.ok) {
     let msg = `The server answered ${res.status}`;
+    let code: string | undefined;
     try {
-      const body = (await res.json()) as { error?: string };
+      const body = (await res.json()) as { error?: string; error_code?: string };
       if (body.error) msg = body.error;
+      code = body.error_code;
     } catch {
       /* not JSON */
     }
-    throw new AdminError(res.status, msg);
+    throw new AdminError(res.status, msg, code);
   }
   return res;
 }

@@ -22,9 +22,11 @@ function messageOf(err: unknown): string {
  * Two-step sign-in settings (/account/security): turn it on by scanning a
  * QR code with any authenticator app (or typing the secret) and confirming
  * a code; turn it off with a current code. Self-contained, so the account
- * page can link to it.
+ * page can link to it. The founders' console shows it as its enrolment
+ * walkthrough: notice says why it is asked, onTurnedOn runs once the code
+ * is confirmed (the session is then two-step, aal2).
  */
-function Security() {
+export function TwoStepSettings({ notice, onTurnedOn }: { notice?: string; onTurnedOn?: () => void } = {}) {
   const [view, setView] = useState<View>({ kind: 'loading' });
   const [code, setCode] = useState('');
   const [codeError, setCodeError] = useState<string | undefined>();
@@ -86,6 +88,7 @@ function Security() {
       setCode('');
       setView({ kind: 'on', factor: { id: view.enrolment.factorId, friendlyName: 'Authenticator app' } });
       setSuccess('Two-step sign-in is on. From now on, signing in asks for a code from your app.');
+      onTurnedOn?.();
     });
   }
 
@@ -142,6 +145,7 @@ function Security() {
               password alone cannot open your account.
             </Typography>
           </Box>
+          {notice && <Alert severity="info">{notice}</Alert>}
           {error && <Alert severity="error">{error}</Alert>}
           {success && (
             <Alert severity="success" role="status">
@@ -201,7 +205,7 @@ function Security() {
 export default function SecurityPage() {
   return (
     <RequireAuth>
-      <Security />
+      <TwoStepSettings />
     </RequireAuth>
   );
 }

@@ -22,8 +22,8 @@ import { BusyMessage } from './BusyMessage';
 import { EmailField } from './EmailField';
 import { ForgotPasswordForm } from './ForgotPasswordForm';
 import { PasswordField } from './PasswordField';
-import { CodeField } from './CodeField';
-import { isSixDigits, needsSecondStep, verifySecondStep } from './mfa';
+import { SecondStepForm } from './SecondStepForm';
+import { needsSecondStep } from './mfa';
 import { NeedsConnection } from '../../lib/offline';
 
 type Mode = 'login' | 'signup' | 'forgot' | 'code';
@@ -71,8 +71,6 @@ export default function SignInPage() {
   const [error, setError] = useState(linkError);
   const [success, setSuccess] = useState(notice);
   const [loading, setLoading] = useState(false);
-  const [code, setCode] = useState('');
-  const [codeError, setCodeError] = useState<string | undefined>();
 
   // On load: a signed-in user is sent on; a failed profile call signs out and shows the form.
   useEffect(() => {
@@ -184,36 +182,24 @@ export default function SignInPage() {
     await finishSignIn();
   }
 
-  /** After sign-in (and the code, when asked): on to the next page. */
-  async function finishSignIn() {
+  /** After sign-in (and the code, when asked): on to the next page; throws what to show when the profile cannot be read. */
+  async function goOn() {
     login();
     try {
       const { role } = await fetchMyProfile();
       navigate(next ?? (role ? AUTH_ROUTES.index : AUTH_ROUTES.selectRole), { replace: true });
     } catch (err) {
-      setError(`Login successful, but could not fetch profile: ${messageOf(err)}`);
-      setLoading(false);
+      throw new Error(`Login successful, but could not fetch profile: ${messageOf(err)}`);
     }
   }
 
-  async function handleCode(e: FormEvent) {
-    e.preventDefault();
-    if (loading) return;
-    if (!isSixDigits(code)) {
-      setCodeError('Type the 6 digits your authenticator app shows.');
-      return;
-    }
-    setCodeError(undefined);
-    setError('');
-    setLoading(true);
+  async function finishSignIn() {
     try {
-      await verifySecondStep(code.replace(/\s/g, ''));
+      await goOn();
     } catch (err) {
       setError(messageOf(err));
       setLoading(false);
-      return;
     }
-    await finishSignIn();
   }
 
   if (checking) {
@@ -231,50 +217,13 @@ export default function SignInPage() {
         {mode === 'forgot' ? (
           <ForgotPasswordForm initialEmail={email} onBack={() => switchMode('login')} />
         ) : mode === 'code' ? (
-          <Stack component="form" noValidate onSubmit={handleCode} spacing={2.5} aria-label="Two-step sign-in">
-            <Box>
-              <Typography variant="h4" component="h1" sx={{ fontWeight: 800 }}>
-                TWO-STEP SIGN-IN
-              </Typography>
-              <Typography color="text.secondary" sx={{ mt: 0.5 }}>
-                Open your authenticator app and type the 6-digit code it shows for Salaula.
-              </Typography>
-            </Box>
-            {error && <Alert severity="error">{error}</Alert>}
-            <CodeField
-              id="code"
-              value={code}
-              onChange={(v) => {
-                setCode(v);
-                setCodeError(undefined);
-              }}
-              error={codeError}
-              disabled={loading}
-            />
-            <Button
-              type="submit"
-              variant="contained"
-              size="large"
-              disabled={loading}
-              aria-busy={loading}
-              startIcon={loading ? <CircularProgress size={18} color="inherit" aria-hidden /> : undefined}
-              fullWidth
-            >
-              VERIFY
-            </Button>
-            <Link
-              component="button"
-              type="button"
-              variant="body2"
-              onClick={async () => {
-                await signOut();
-                switchMode('login');
-              }}
-              disabled={loading}
-            >
-              Use another account
-            </Link>
-          </Stack>
+          <SecondStepForm
+            onVerified={goOn}
+            onOtherAccount={async () => {
+              await signOut();
+              switchMode('login');
+            }}
+          />
         ) : (
           <Stack spacing={2.5}>
             <Box>
