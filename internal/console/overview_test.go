@@ -212,7 +212,7 @@ func TestWaitlistRollUpMigrationCountsExistingSignUps(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		for _, q := range []string{`DROP TABLE waitlist_counts`, `DROP TABLE waitlist_daily`, `DELETE FROM schema_migrations WHERE name = '0014_waitlist_counts.sql'`} {
+		for _, q := range []string{`DROP TABLE waitlist_counts`, `DROP TABLE waitlist_daily`, `DELETE FROM goose_db_version WHERE version_id = 1400`} {
 			if _, err := db.Exec(ctx, q); err != nil {
 				t.Fatal(err)
 			}
