@@ -62,6 +62,8 @@ const (
 	// pollEvery is how often the sender looks for due e-mails without being
 	// woken (retries, e-mails queued by other instances or commands).
 	pollEvery = time.Second
+	// coalesce is the pause after a delivery round before the next one.
+	coalesce = 200 * time.Millisecond
 	// smtpTimeout bounds one SMTP conversation.
 	smtpTimeout = time.Minute
 )
@@ -128,13 +130,27 @@ func (o *Outbox) Run(ctx context.Context) {
 	t := time.NewTicker(pollEvery)
 	defer t.Stop()
 	for {
+		delivered := 0
 		for {
 			n, err := o.DeliverDue(ctx)
+			delivered += n
 			if err != nil && ctx.Err() == nil {
 				o.Logger.Error("mail: deliver", "err", err)
 			}
 			if err != nil || n < batchSize {
 				break
+			}
+		}
+		if delivered > 0 {
+			// Under load every group commit wakes the sender; pausing a
+			// moment after a delivery lets the next round take many
+			// e-mails in one write instead of competing with the
+			// sign-ups for the single SQLite writer once per commit.
+			// A lone e-mail after a quiet spell still goes out at once.
+			select {
+			case <-ctx.Done():
+				return
+			case <-time.After(coalesce):
 			}
 		}
 		select {

@@ -253,7 +253,7 @@ func (db *DB) UseOneTimeToken(ctx context.Context, kind, tokenHash string, now t
 // refresh token, records the time as the user's last sign-in, and fills in
 // s.ID and times: one commit for the whole sign-in.
 func (db *DB) StartSession(ctx context.Context, s *Session, method, refreshHash string) error {
-	s.ID = NewID()
+	s.ID = newOrderedID()
 	s.CreatedAt = Now()
 	s.UpdatedAt = s.CreatedAt
 	return db.InTx(ctx, func(tx *Tx) error {
@@ -265,7 +265,7 @@ func (db *DB) StartSession(ctx context.Context, s *Session, method, refreshHash 
 			return err
 		}
 		_, err := tx.Exec(ctx, `INSERT INTO refresh_tokens (id, token_hash, session_id, user_id, created_at) VALUES (?, ?, ?, ?, ?)`,
-			NewID(), refreshHash, s.ID, s.UserID, s.CreatedAt)
+			newOrderedID(), refreshHash, s.ID, s.UserID, s.CreatedAt)
 		return err
 	})
 }

@@ -24,7 +24,7 @@ type ContactMessage struct {
 // e-mail about m), so both are kept or neither is.
 func (db *DB) CreateContactMessage(ctx context.Context, m *ContactMessage, then func(*Tx) error) error {
 	if m.ID == "" {
-		m.ID = NewID()
+		m.ID = newOrderedID()
 	}
 	if m.CreatedAt.IsZero() {
 		m.CreatedAt = Now()
@@ -117,7 +117,7 @@ func scanWaitlist(row interface{ Scan(...any) error }) (*WaitlistSignup, error) 
 // as it is.
 func (db *DB) JoinWaitlist(ctx context.Context, s *WaitlistSignup, onJoin func(*Tx) error) (joined bool, err error) {
 	if s.ID == "" {
-		s.ID = NewID()
+		s.ID = newOrderedID()
 	}
 	if s.CreatedAt.IsZero() {
 		s.CreatedAt = Now()

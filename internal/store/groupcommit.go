@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"sync/atomic"
 )
 
 // maxBatch is the most writes one group commit takes.
@@ -28,6 +29,89 @@ type groupWriter struct {
 	quit    chan struct{}
 	stopped chan struct{}
 	once    sync.Once
+	stats   groupStats
+	// Statements prepared once on the writer connection, by query text,
+	// and the queries seen in the last batch that are to be prepared once
+	// the connection is free again. Only the writer goroutine uses them.
+	stmts  map[string]*sql.Stmt
+	wanted map[string]bool
+}
+
+// maxStmts bounds the writer's prepared statements; queries seen after the
+// cache is full are parsed each time, as before.
+const maxStmts = 128
+
+// stmt returns query prepared on the writer connection for use in tx, or
+// nil when it is not prepared yet (it will be after this batch).
+func (w *groupWriter) stmt(ctx context.Context, tx *sql.Tx, query string) *sql.Stmt {
+	if st, ok := w.stmts[query]; ok {
+		return tx.StmtContext(ctx, st)
+	}
+	if w.db.dialect == SQLite && len(w.stmts)+len(w.wanted) < maxStmts {
+		w.wanted[query] = true
+	}
+	return nil
+}
+
+// prepareWanted prepares the queries the last batch ran unprepared; the
+// connection is free between batches, so this never waits for a write.
+func (w *groupWriter) prepareWanted() {
+	for q := range w.wanted {
+		if st, err := w.conn.Prepare(q); err == nil {
+			w.stmts[q] = st
+		}
+		delete(w.wanted, q)
+	}
+}
+
+// groupStats counts the commits and how many writes each one carried.
+type groupStats struct {
+	commits, writes, largest atomic.Int64
+	sizes                    [len(GroupSizeBounds) + 1]atomic.Int64
+}
+
+// GroupSizeBounds are the upper bounds of the group-size histogram buckets
+// in WriteStats.Sizes; the last bucket counts the larger groups.
+var GroupSizeBounds = [...]int{1, 2, 4, 8, 16, 32, 64, 128}
+
+// WriteStats tells how well SQLite's group commit shares disk flushes: the
+// commits made, the writes they carried, the largest group and a histogram
+// of group sizes (Sizes[i] counts groups of at most GroupSizeBounds[i]
+// writes and more than the bound before it; the last entry, larger ones).
+type WriteStats struct {
+	Commits, Writes, Largest int64
+	Sizes                    [len(GroupSizeBounds) + 1]int64
+}
+
+func (s *groupStats) add(n int) {
+	s.commits.Add(1)
+	s.writes.Add(int64(n))
+	for {
+		l := s.largest.Load()
+		if int64(n) <= l || s.largest.CompareAndSwap(l, int64(n)) {
+			break
+		}
+	}
+	i := 0
+	for i < len(GroupSizeBounds) && n > GroupSizeBounds[i] {
+		i++
+	}
+	s.sizes[i].Add(1)
+}
+
+// WriteStats reports the group commits made so far (zero on PostgreSQL,
+// which commits each transaction itself).
+func (db *DB) WriteStats() WriteStats {
+	var out WriteStats
+	if db.writer == nil {
+		return out
+	}
+	s := &db.writer.stats
+	out.Commits, out.Writes, out.Largest = s.commits.Load(), s.writes.Load(), s.largest.Load()
+	for i := range s.sizes {
+		out.Sizes[i] = s.sizes[i].Load()
+	}
+	return out
 }
 
 type writeReq struct {
@@ -42,7 +126,8 @@ type writeResult struct {
 }
 
 func newGroupWriter(db *DB, conn *sql.DB) *groupWriter {
-	w := &groupWriter{db: db, conn: conn, reqs: make(chan *writeReq), quit: make(chan struct{}), stopped: make(chan struct{})}
+	w := &groupWriter{db: db, conn: conn, reqs: make(chan *writeReq), quit: make(chan struct{}), stopped: make(chan struct{}),
+		stmts: map[string]*sql.Stmt{}, wanted: map[string]bool{}}
 	go w.loop()
 	return w
 }
@@ -87,11 +172,17 @@ func (w *groupWriter) loop() {
 			}
 		}
 		w.commit(batch)
+		w.prepareWanted()
 	}
 }
 
 // commit runs one batch in one transaction and answers every request.
 func (w *groupWriter) commit(batch []*writeReq) {
+	w.stats.add(len(batch))
+	if len(batch) == 1 {
+		w.commitOne(batch[0])
+		return
+	}
 	results := make([]writeResult, len(batch))
 	answer := func() {
 		for i, r := range batch {
@@ -108,21 +199,22 @@ func (w *groupWriter) commit(batch []*writeReq) {
 		return
 	}
 	hooks := make([][]func(), len(batch))
+	own := &Tx{tx: tx, db: w.db, w: w}
 	for i, r := range batch {
-		if _, err := tx.ExecContext(ctx, "SAVEPOINT w"); err != nil {
+		if _, err := own.Exec(ctx, "SAVEPOINT w"); err != nil {
 			results[i].err = err
 			continue
 		}
-		t := &Tx{tx: tx, db: w.db, ctx: r.ctx}
+		t := &Tx{tx: tx, db: w.db, ctx: r.ctx, w: w}
 		results[i] = run(r.fn, t)
 		if results[i].err != nil || results[i].panic != nil {
-			if _, err := tx.ExecContext(ctx, "ROLLBACK TO w"); err != nil {
+			if _, err := own.Exec(ctx, "ROLLBACK TO w"); err != nil {
 				results[i].err = errors.Join(results[i].err, err)
 			}
 		} else {
 			hooks[i] = t.afterCommit
 		}
-		if _, err := tx.ExecContext(ctx, "RELEASE w"); err != nil && results[i].err == nil {
+		if _, err := own.Exec(ctx, "RELEASE w"); err != nil && results[i].err == nil {
 			results[i].err = err
 			hooks[i] = nil
 		}
@@ -143,6 +235,30 @@ func (w *groupWriter) commit(batch []*writeReq) {
 	answer()
 }
 
+// commitOne runs a lone write in a transaction of its own: no savepoint is
+// needed, since undoing the transaction undoes only this write.
+func (w *groupWriter) commitOne(r *writeReq) {
+	var res writeResult
+	defer func() { r.done <- res }()
+	tx, err := w.conn.BeginTx(context.Background(), nil)
+	if err != nil {
+		res.err = err
+		return
+	}
+	t := &Tx{tx: tx, db: w.db, ctx: r.ctx, w: w}
+	if res = run(r.fn, t); res.err != nil || res.panic != nil {
+		tx.Rollback()
+		return
+	}
+	if err := tx.Commit(); err != nil {
+		res.err = fmt.Errorf("commit: %w", err)
+		return
+	}
+	for _, h := range t.afterCommit {
+		h()
+	}
+}
+
 // run calls fn, turning a panic into a result that do re-raises in the
 // caller's goroutine.
 func run(fn func(*Tx) error, t *Tx) (res writeResult) {
@@ -159,5 +275,8 @@ func run(fn func(*Tx) error, t *Tx) (res writeResult) {
 func (w *groupWriter) close() error {
 	w.once.Do(func() { close(w.quit) })
 	<-w.stopped
+	for _, st := range w.stmts {
+		st.Close()
+	}
 	return w.conn.Close()
 }

@@ -31,7 +31,7 @@ type OutboxEmail struct {
 // filled in when empty.
 func (t *Tx) EnqueueEmail(ctx context.Context, e *OutboxEmail) error {
 	if e.ID == "" {
-		e.ID = NewID()
+		e.ID = newOrderedID()
 	}
 	if e.CreatedAt.IsZero() {
 		e.CreatedAt = Now()
