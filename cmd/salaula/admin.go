@@ -92,6 +92,8 @@ func admin(ctx context.Context, args []string, getenv func(string) string, stdou
 		return printMail(ctx, args[1:], getenv, stdout, stderr)
 	case "user":
 		return adminUser(ctx, args[1:], getenv, stdout, stderr)
+	case "settings":
+		return adminSettings(ctx, args[1:], getenv, stdout, stderr)
 	default:
 		return fmt.Errorf("admin: unknown subcommand %q", args[0])
 	}

@@ -36,6 +36,8 @@ Usage:
   salaula admin keys rotate [--data DIR]                          new access-token signing key; old ones verify until their tokens expire
   salaula admin user export EMAIL [--data DIR]                   everything held about an account, as JSON on stdout
   salaula admin user delete EMAIL [--data DIR]                   delete an account and everything held about it
+  salaula admin settings show [--data DIR]                       the site settings (contact details, social, team)
+  salaula admin settings set KEY VALUE [--data DIR]              change one site setting (audited)
   salaula version                                                 print the version
 
 DATABASE_URL=postgres://... switches every command from SQLite to PostgreSQL.
