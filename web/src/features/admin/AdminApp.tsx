@@ -12,6 +12,7 @@ import { useAuth } from '../auth/AuthProvider';
 import { AdminError, adminGet } from './api';
 import { OverviewPage } from './OverviewPage';
 import { PersonPage } from './PersonPage';
+import { SettingsPage } from './SettingsPage';
 import { AuditPage, MessagesPage, PeoplePage, WaitlistPage } from './pages';
 
 const SECTIONS = [
@@ -20,6 +21,7 @@ const SECTIONS = [
   { to: '/admin/messages', label: 'Messages' },
   { to: '/admin/people', label: 'People' },
   { to: '/admin/audit', label: 'Audit log' },
+  { to: '/admin/settings', label: 'Settings' },
 ];
 
 /** The screen everyone but an operator sees. */
@@ -81,6 +83,7 @@ function Console() {
           <Route path="people" element={<PeoplePage />} />
           <Route path="people/:id" element={<PersonPage />} />
           <Route path="audit" element={<AuditPage />} />
+          <Route path="settings" element={<SettingsPage />} />
           <Route path="*" element={<Typography>No such page in the console.</Typography>} />
         </Routes>
       </Container>
