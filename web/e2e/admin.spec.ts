@@ -181,7 +181,17 @@ test('on a 360 px phone an operator changes the phone number and the contact pag
   const link = info.getByRole('link', { name: fresh });
   await expect(link).toBeVisible();
   await expect(link).toHaveAttribute('href', `tel:+260${fresh.replace(/^0|\s/g, '')}`);
-  // The change is in the audit log.
+  // A portrait is uploaded like a profile photo and shows on the About page.
+  await page.goto('/admin/settings');
+  const portrait = page.getByRole('form', { name: 'First team member: portrait address' });
+  await portrait.locator('input[type=file]').setInputFiles(resolve(dirname(fileURLToPath(import.meta.url)), '../public/icons/icon-192.png'));
+  await expect(portrait.getByRole('status')).toContainText('/storage/v1/object/public/user-media/');
+  await page.goto('/about');
+  const img = page.getByRole('img', { name: /^Portrait of / });
+  await expect(img).toHaveAttribute('src', /\/storage\/v1\/object\/public\/user-media\/.+\/portraits\//);
+  await img.scrollIntoViewIfNeeded();
+  await expect.poll(() => img.evaluate((i: HTMLImageElement) => i.complete && i.naturalWidth > 0)).toBe(true);
+  // The changes are in the audit log.
   await page.goto('/admin/audit');
   await expect(page.getByText(`Setting phone changed to +260${fresh.replace(/^0|\s/g, '')}`).first()).toBeVisible();
 });

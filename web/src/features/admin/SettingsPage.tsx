@@ -6,6 +6,8 @@ import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useLeadToProblem } from '../../lib/leadToProblem';
+import { useAuth } from '../auth/AuthProvider';
+import { uploadImage } from '../onboarding/api';
 import { adminGet, adminSend } from './api';
 
 /** GET /admin/v1/settings. */
@@ -45,18 +47,38 @@ function SettingField({ name, value, fallback, onSaved }: { name: string; value:
   const [saved, setSaved] = useState(false);
   const [busy, setBusy] = useState(false);
   useEffect(() => setDraft(value), [value]);
+  const { user } = useAuth();
   const [label, hint] = LABELS[name] ?? [name];
-  const save = async (e: FormEvent) => {
-    e.preventDefault();
+  const store = async (value: string) => {
     setBusy(true);
     setError('');
     setSaved(false);
     try {
-      onSaved(await adminSend<AdminSettings>('PUT', `settings/${encodeURIComponent(name)}`, { value: draft }));
+      onSaved(await adminSend<AdminSettings>('PUT', `settings/${encodeURIComponent(name)}`, { value }));
       setSaved(true);
     } catch (err) {
       setError(err instanceof Error ? err.message : String(err));
     } finally {
+      setBusy(false);
+    }
+  };
+  const save = (e: FormEvent) => {
+    e.preventDefault();
+    void store(draft);
+  };
+  // A portrait is uploaded like a profile photo (shrunk in the browser, checked and resized by the
+  // server) into the operator's media folder; the setting keeps its public path.
+  const upload = async (file: File | undefined) => {
+    if (!file || !user) return;
+    setBusy(true);
+    setError('');
+    try {
+      const url = await uploadImage(file, (fileName) => `${user.id}/portraits/${Date.now()}-${fileName}`);
+      const path = new URL(url, window.location.origin).pathname;
+      setDraft(path);
+      await store(path);
+    } catch (err) {
+      setError(err instanceof Error ? err.message : String(err));
       setBusy(false);
     }
   };
@@ -80,6 +102,12 @@ function SettingField({ name, value, fallback, onSaved }: { name: string; value:
           Save
         </Button>
       </Stack>
+      {name.endsWith('.portrait') && (
+        <Button component="label" variant="text" disabled={busy} sx={{ alignSelf: 'flex-start' }}>
+          Upload a portrait
+          <input type="file" accept="image/jpeg,image/png,image/webp" hidden onChange={(e) => void upload(e.target.files?.[0])} />
+        </Button>
+      )}
       {saved && (
         <Typography role="status" variant="body2" color="success.main">
           Saved: {label} is now {value || '(empty)'}
