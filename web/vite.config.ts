@@ -106,6 +106,7 @@ export default defineConfig({
       '/functions/v1': 'http://localhost:8080',
       '/storage/v1': 'http://localhost:8080',
       '/config.json': 'http://localhost:8080',
+      '/settings.json': 'http://localhost:8080',
     },
   },
   test: {

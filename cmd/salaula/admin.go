@@ -23,7 +23,7 @@ import (
 func admin(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
 	if len(args) == 0 {
 		fmt.Fprint(stderr, usage)
-		return errors.New("admin: missing subcommand (grant, revoke, export, mail, user, reset-mfa, keys, backup or restore)")
+		return errors.New("admin: missing subcommand (grant, revoke, export, mail, user, settings, reset-mfa, keys, backup or restore)")
 	}
 	switch args[0] {
 	case "grant", "revoke":
@@ -96,6 +96,8 @@ func admin(ctx context.Context, args []string, getenv func(string) string, stdou
 		return backupCmd(ctx, args[1:], getenv, stdout, stderr)
 	case "restore":
 		return restoreCmd(ctx, args[1:], stdout, stderr)
+	case "settings":
+		return adminSettings(ctx, args[1:], getenv, stdout, stderr)
 	default:
 		return fmt.Errorf("admin: unknown subcommand %q", args[0])
 	}

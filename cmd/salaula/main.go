@@ -38,6 +38,8 @@ Usage:
   salaula admin user delete EMAIL [--data DIR]                   delete an account and everything held about it
   salaula admin backup --out FILE [--data DIR]                    a consistent backup archive, while the server runs
   salaula admin restore --from FILE --data DIR                    restore a backup into a new, empty data folder
+  salaula admin settings show [--data DIR]                       the site settings (contact details, social, team)
+  salaula admin settings set KEY VALUE [--data DIR]              change one site setting (audited)
   salaula version                                                 print the version
 
 DATABASE_URL=postgres://... switches every command from SQLite to PostgreSQL.

@@ -8,6 +8,7 @@ func (s *Server) routes(mux *http.ServeMux) {
 	mux.Handle("GET /healthz", s.handleHealth())
 	mux.Handle("GET /metrics", s.handleMetrics())
 	mux.Handle("GET /config.json", s.handleConfig())
+	mux.Handle("GET /settings.json", s.handleSettings())
 
 	// Auth: the Supabase Auth contract used by supabase-js v2.
 	mux.Handle("GET /auth/v1/settings", s.handleAuthSettings())
@@ -72,6 +73,8 @@ func (s *Server) routes(mux *http.ServeMux) {
 	mux.Handle("GET /admin/v1/people/{id}", s.handleAdminPerson())
 	mux.Handle("POST /admin/v1/people/{id}/sign-out", s.handleAdminSignOutPerson())
 	mux.Handle("GET /admin/v1/audit", s.handleAdminAudit())
+	mux.Handle("GET /admin/v1/settings", s.handleAdminSettings())
+	mux.Handle("PUT /admin/v1/settings/{key}", s.handleAdminSetSetting())
 	mux.Handle("/admin/v1/", s.handleAPINotFound())
 
 	// CORS preflight for every API path.

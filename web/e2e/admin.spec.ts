@@ -238,3 +238,45 @@ test.describe('on a 360 px phone', () => {
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
   });
 });
+
+test('on a 360 px phone an operator changes the phone number and the contact page shows it after a reload', async ({ page, request }) => {
+  await page.setViewportSize({ width: 360, height: 740 });
+  const founder = uniqueEmail('settings');
+  const secret = await makeOperator(request, founder);
+  await page.goto('/contact');
+  const info = page.getByRole('region', { name: 'Contact Information' });
+  const before = await info.getByRole('link', { name: /^0\d\d \d{3} \d{4}$/ }).innerText();
+  const fresh = before === '097 712 3456' ? '096 555 0101' : '097 712 3456';
+
+  await openConsole(page, founder, secret);
+  await page.goto('/admin/settings');
+  const phone = page.getByRole('form', { name: 'Phone number' });
+  const field = phone.getByRole('textbox', { name: 'Phone number' });
+  // A number that is not Zambian is refused with a message, and the field is focused.
+  await field.fill('+44 20 7946 0958');
+  await phone.getByRole('button', { name: 'Save' }).click();
+  await expect(phone.getByText('phone must be a Zambian phone number')).toBeVisible();
+  await expect(field).toBeFocused();
+  await field.fill(fresh);
+  await phone.getByRole('button', { name: 'Save' }).click();
+  await expect(phone.getByRole('status')).toContainText(`Phone number is now +260${fresh.replace(/^0|\s/g, '')}`);
+
+  await page.goto('/contact');
+  await page.reload();
+  const link = info.getByRole('link', { name: fresh });
+  await expect(link).toBeVisible();
+  await expect(link).toHaveAttribute('href', `tel:+260${fresh.replace(/^0|\s/g, '')}`);
+  // A portrait is uploaded like a profile photo and shows on the About page.
+  await page.goto('/admin/settings');
+  const portrait = page.getByRole('form', { name: 'First team member: portrait address' });
+  await portrait.locator('input[type=file]').setInputFiles(resolve(dirname(fileURLToPath(import.meta.url)), '../public/icons/icon-192.png'));
+  await expect(portrait.getByRole('status')).toContainText('/storage/v1/object/public/user-media/');
+  await page.goto('/about');
+  const img = page.getByRole('img', { name: /^Portrait of / });
+  await expect(img).toHaveAttribute('src', /\/storage\/v1\/object\/public\/user-media\/.+\/portraits\//);
+  await img.scrollIntoViewIfNeeded();
+  await expect.poll(() => img.evaluate((i: HTMLImageElement) => i.complete && i.naturalWidth > 0)).toBe(true);
+  // The changes are in the audit log.
+  await page.goto('/admin/audit');
+  await expect(page.getByText(`Setting phone changed to +260${fresh.replace(/^0|\s/g, '')}`).first()).toBeVisible();
+});

@@ -201,6 +201,23 @@ test.describe('onboarding', () => {
     await expect(page).toHaveURL(/\/index$/);
   });
 
+  test("on a 360 px phone, the seller form's empty submit leaves the first wrong field focused and in view", async ({ page }) => {
+    await page.setViewportSize({ width: 360, height: 740 });
+    await signUp(page, `seller-empty-${Date.now()}@example.com`);
+    await chooseRole(page, 'Become a Seller');
+    await expect(page).toHaveURL(/\/sellersignup\?role=seller$/);
+    // Submit from the bottom of the form, as a person who scrolled down does.
+    const submit = page.getByRole('button', { name: 'FINISH & CREATE PROFILE' });
+    await submit.scrollIntoViewIfNeeded();
+    await submit.click();
+    const first = page.getByLabel('Full name', { exact: true });
+    await expect(first).toBeFocused();
+    await expect(first).toBeInViewport();
+    await expect(first).toHaveAttribute('aria-invalid', 'true');
+    // The error summary is announced: it is an alert with the messages.
+    await expect(page.getByRole('alert').filter({ hasText: 'Full name is required' })).toBeVisible();
+  });
+
   test('a new seller completes the seller form with two logos and lands on /thanks', async ({ page, request }) => {
     const email = `seller-${Date.now()}@example.com`;
     await signUp(page, email);

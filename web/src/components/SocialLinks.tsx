@@ -7,7 +7,8 @@ import XIcon from '@mui/icons-material/X';
 import LinkedInIcon from '@mui/icons-material/LinkedIn';
 import YouTubeIcon from '@mui/icons-material/YouTube';
 import WhatsAppIcon from '@mui/icons-material/WhatsApp';
-import { SOCIAL_LINKS, SOCIAL_POPUP_CLOSE_MS, type SocialLink } from '../config/constants';
+import { SOCIAL_POPUP_CLOSE_MS, type SocialLink } from '../config/constants';
+import { socialLinks, useSiteSettings } from '../lib/siteSettings';
 
 const ICONS: Record<SocialLink['name'], (p: SvgIconProps) => React.ReactNode> = {
   Facebook: FacebookIcon,
@@ -47,10 +48,12 @@ function onTemporaryClick(e: MouseEvent<HTMLAnchorElement>, url: string) {
 /**
  * The social block: each network opens in a new tab (rel="noopener
  * noreferrer"); an account that is not open yet ('#') is shown as coming
- * soon rather than as a link that goes nowhere. `only` picks some networks.
+ * soon rather than as a link that goes nowhere; a hidden one is left out.
+ * The accounts are the site settings'. `only` picks some networks.
  */
 export function SocialLinks({ light = false, only }: { light?: boolean; only?: SocialLink['name'][] }) {
-  const links = only ? SOCIAL_LINKS.filter((l) => only.includes(l.name)) : SOCIAL_LINKS;
+  const all = socialLinks(useSiteSettings());
+  const links = only ? all.filter((l) => only.includes(l.name)) : all;
   const color = light ? '#ffffff' : 'primary.main';
   const itemSx = {
     display: 'inline-flex',

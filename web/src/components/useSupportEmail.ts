@@ -1,21 +1,9 @@
-import { useEffect, useState } from 'react';
-import { DEFAULT_SUPPORT_EMAIL } from '../config/constants';
-import { loadConfig } from '../lib/supabase';
+import { useSiteSettings } from '../lib/siteSettings';
 
 /**
- * The support e-mail address the server announces in /config.json
- * (SALAULA_SUPPORT_EMAIL); the default until it arrives or if it cannot be read.
+ * The support e-mail address of the site settings (/settings.json: the one
+ * an operator set, else SALAULA_SUPPORT_EMAIL); the default until it arrives.
  */
 export function useSupportEmail(): string {
-  const [email, setEmail] = useState(DEFAULT_SUPPORT_EMAIL);
-  useEffect(() => {
-    let live = true;
-    loadConfig()
-      .then((cfg) => live && cfg.supportEmail && setEmail(cfg.supportEmail))
-      .catch(() => {}); // keep the default: the page works without the settings
-    return () => {
-      live = false;
-    };
-  }, []);
-  return email;
+  return useSiteSettings().supportEmail;
 }

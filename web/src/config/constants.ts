@@ -105,8 +105,8 @@ export const SPACING_UNIT_PX = 8;
 /** Paths that show the top navigation bar. */
 export const TOP_NAV_PATHS = ['/', '/sign_up'] as const;
 
-/** Contact Us: the phone line of the Contact Information panel. */
-export const CONTACT_PHONE = '+260 970 000 000';
+/** Contact Us: the phone line's default, until the site settings (/settings.json) arrive. */
+export const CONTACT_PHONE = '097 000 0000';
 
 /** Upper bounds of the public forms (the server enforces the same, in characters). */
 export const FORM_LIMITS = { name: 100, email: 254, phone: 30, message: 5000 } as const;
@@ -141,7 +141,7 @@ export interface SocialLink {
   temporaryWindow?: boolean;
 }
 
-/** The social block: five networks (one still a placeholder '#') and a messaging channel. */
+/** The social block's defaults (the site settings, /settings.json, replace them): five networks (YouTube coming soon) and a messaging channel. */
 export const SOCIAL_LINKS: readonly SocialLink[] = [
   { name: 'Facebook', href: 'https://www.facebook.com/salaulazm' },
   { name: 'Instagram', href: 'https://www.instagram.com/salaulazm' },
@@ -151,7 +151,3 @@ export const SOCIAL_LINKS: readonly SocialLink[] = [
   { name: 'WhatsApp', href: 'https://wa.me/message/SALAULAZM', temporaryWindow: true },
 ];
 
-/** The four networks of the Contact Us page's Contact Information panel (the same accounts as the footer). */
-export const CONTACT_SOCIAL_LINKS = SOCIAL_LINKS.filter((l) =>
-  (['Facebook', 'Instagram', 'X', 'LinkedIn'] as const).some((n) => n === l.name),
-);

@@ -17,6 +17,7 @@ import { PasswordField } from '../auth/PasswordField';
 import { fetchSavedProfile, type SavedProfile } from '../onboarding/savedProfile';
 import { changePassword, deleteMyAccount, downloadMyData, forgetSession, signOutOf } from './api';
 import { useAction, type ActionState } from './useAction';
+import { useLeadToProblem } from '../../lib/leadToProblem';
 
 /** How each role reads on the page. */
 const ROLE_LABELS: Record<string, string> = { buyer: 'Buyer', seller: 'Seller', buyer_and_seller: 'Buyer and seller' };
@@ -122,6 +123,7 @@ function ProfileDetails({ p }: { p: SavedProfile }) {
 
 /** Change password: the current one and the new one; the server judges the new one's strength. */
 function ChangePasswordForm() {
+  const leadRef = useLeadToProblem();
   const [current, setCurrent] = useState('');
   const [next, setNext] = useState('');
   const [missing, setMissing] = useState<{ current?: string; next?: string }>({});
@@ -137,7 +139,7 @@ function ChangePasswordForm() {
     }
   };
   return (
-    <Box component="form" noValidate aria-label="Change password" onSubmit={onSubmit} sx={{ display: 'flex', flexDirection: 'column', gap: 1.5 }}>
+    <Box component="form" ref={leadRef} noValidate aria-label="Change password" onSubmit={onSubmit} sx={{ display: 'flex', flexDirection: 'column', gap: 1.5 }}>
       <ActionMessage state={action.state} done="Your password has been changed. Your other devices have been signed out." />
       <PasswordField id="current-password" label="Current password" value={current} onChange={setCurrent} error={missing.current} autoComplete="current-password" disabled={action.busy} />
       <PasswordField id="new-password" label="New password" value={next} onChange={setNext} error={missing.next} autoComplete="new-password" disabled={action.busy} />
@@ -148,6 +150,7 @@ function ChangePasswordForm() {
 
 /** Delete my account: a confirmation that says what goes and asks for the password. */
 function DeleteAccount({ onDeleted }: { onDeleted: () => void }) {
+  const leadRef = useLeadToProblem();
   const [open, setOpen] = useState(false);
   const [password, setPassword] = useState('');
   const [missing, setMissing] = useState('');
@@ -170,7 +173,7 @@ function DeleteAccount({ onDeleted }: { onDeleted: () => void }) {
       <Typography>Deleting your account removes everything Salaula holds about you. It cannot be undone.</Typography>
       <Button variant="outlined" color="error" onClick={() => setOpen(true)}>Delete my account</Button>
       <Dialog open={open} onClose={close} aria-labelledby="delete-title" fullWidth maxWidth="xs">
-        <Box component="form" noValidate onSubmit={onSubmit}>
+        <Box component="form" ref={leadRef} noValidate onSubmit={onSubmit}>
           <DialogTitle id="delete-title">Delete your account?</DialogTitle>
           <DialogContent sx={{ display: 'flex', flexDirection: 'column', gap: 1.5 }}>
             <Typography component="div">

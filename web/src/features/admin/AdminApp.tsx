@@ -16,6 +16,7 @@ import { verifiedFactor } from '../auth/mfa';
 import { AdminError, adminGet } from './api';
 import { OverviewPage } from './OverviewPage';
 import { PersonPage } from './PersonPage';
+import { SettingsPage } from './SettingsPage';
 import { AuditPage, MessagesPage, PeoplePage, WaitlistPage } from './pages';
 
 const SECTIONS = [
@@ -24,6 +25,7 @@ const SECTIONS = [
   { to: '/admin/messages', label: 'Messages' },
   { to: '/admin/people', label: 'People' },
   { to: '/admin/audit', label: 'Audit log' },
+  { to: '/admin/settings', label: 'Settings' },
 ];
 
 /** Why the console shows the two-step sign-in walkthrough to an operator without an authenticator app. */
@@ -110,6 +112,7 @@ function Console() {
           <Route path="people" element={<PeoplePage />} />
           <Route path="people/:id" element={<PersonPage />} />
           <Route path="audit" element={<AuditPage />} />
+          <Route path="settings" element={<SettingsPage />} />
           <Route path="*" element={<Typography>No such page in the console.</Typography>} />
         </Routes>
       </Container>

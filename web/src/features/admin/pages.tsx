@@ -182,6 +182,7 @@ function actionLabel(e: AuditEntry): string {
     if (e.detail.note) parts.push('Changed the note');
     return parts.join('; ') || 'Updated message';
   }
+  if (e.action === 'settings.update') return `Setting ${e.targetId} changed to ${String(e.detail.to ?? '')}`;
   if (e.action === 'person.sign_out') return `Signed out everywhere (${String(e.detail.sessions ?? 0)} sessions)`;
   return e.action;
 }

@@ -25,6 +25,7 @@ import { PasswordField } from './PasswordField';
 import { SecondStepForm } from './SecondStepForm';
 import { needsSecondStep } from './mfa';
 import { NeedsConnection } from '../../lib/offline';
+import { useLeadToProblem } from '../../lib/leadToProblem';
 
 type Mode = 'login' | 'signup' | 'forgot' | 'code';
 
@@ -52,6 +53,7 @@ function messageOf(err: unknown): string {
  * goes instead of the usual page; ?mode=login opens it in sign-in mode.
  */
 export default function SignInPage() {
+  const leadRef = useLeadToProblem();
   const navigate = useNavigate();
   const location = useLocation();
   const [params] = useSearchParams();
@@ -213,7 +215,7 @@ export default function SignInPage() {
   const isLogin = mode === 'login';
   return (
     <Container component="main" maxWidth="xs" sx={{ py: { xs: 3, sm: 6 }, px: 2 }}>
-      <Paper variant="outlined" sx={{ p: { xs: 2.5, sm: 4 } }}>
+      <Paper ref={leadRef} variant="outlined" sx={{ p: { xs: 2.5, sm: 4 } }}>
         {mode === 'forgot' ? (
           <ForgotPasswordForm initialEmail={email} onBack={() => switchMode('login')} />
         ) : mode === 'code' ? (

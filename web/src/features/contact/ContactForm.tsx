@@ -16,6 +16,7 @@ import { FunctionCallError } from '../../lib/functionError';
 import { WaitingForConnection, useSendWhenOnline } from '../../lib/offline';
 import { sendContactMessage } from './api';
 import { validateContact, type ContactField, type ContactValues } from './validation';
+import { useLeadToProblem } from '../../lib/leadToProblem';
 
 const EMPTY: ContactValues = { firstName: '', lastName: '', email: '', phoneNumber: '', subject: '', message: '' };
 
@@ -27,6 +28,7 @@ type Status = { kind: 'success' | 'error'; text: string } | null;
  * all) and sent when the connection comes back.
  */
 export function ContactForm() {
+  const leadRef = useLeadToProblem();
   const [values, setValues] = useState<ContactValues>(EMPTY);
   const [errors, setErrors] = useState<FieldErrors<ContactField>>({});
   const [status, setStatus] = useState<Status>(null);
@@ -84,7 +86,7 @@ export function ContactForm() {
   );
 
   return (
-    <Box component="form" noValidate onSubmit={submit} aria-label="Contact form" sx={{ position: 'relative', display: 'grid', gap: 3 }}>
+    <Box component="form" ref={leadRef} noValidate onSubmit={submit} aria-label="Contact form" sx={{ position: 'relative', display: 'grid', gap: 3 }}>
       <Box sx={{ display: 'grid', gap: 3, gridTemplateColumns: { xs: '1fr', sm: '1fr 1fr' } }}>
         {text('firstName', 'First Name', { autoComplete: 'given-name', slotProps: { htmlInput: { maxLength: FORM_LIMITS.name } } })}
         {text('lastName', 'Last Name', { autoComplete: 'family-name', slotProps: { htmlInput: { maxLength: FORM_LIMITS.name } } })}

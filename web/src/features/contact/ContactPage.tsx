@@ -4,44 +4,33 @@ import InstagramIcon from '@mui/icons-material/Instagram';
 import LinkedInIcon from '@mui/icons-material/LinkedIn';
 import LocationOnIcon from '@mui/icons-material/LocationOn';
 import PhoneIcon from '@mui/icons-material/Phone';
+import WhatsAppIcon from '@mui/icons-material/WhatsApp';
 import XIcon from '@mui/icons-material/X';
 import Box from '@mui/material/Box';
 import IconButton from '@mui/material/IconButton';
 import Link from '@mui/material/Link';
 import Paper from '@mui/material/Paper';
 import Typography from '@mui/material/Typography';
-import { useEffect, useState, type ReactNode } from 'react';
+import type { ReactNode } from 'react';
 import { Footer } from '../../components/Footer';
 import { PageHeader } from '../../components/PageHeader';
-import { CONTACT_ADDRESS, CONTACT_PHONE, CONTACT_SOCIAL_LINKS, DEFAULT_SUPPORT_EMAIL } from '../../config/constants';
-import { loadConfig } from '../../lib/supabase';
+import type { SocialLink } from '../../config/constants';
+import { socialLinks, useSiteSettings } from '../../lib/siteSettings';
 import { ContactForm } from './ContactForm';
 
-const SOCIAL_ICONS: Partial<Record<(typeof CONTACT_SOCIAL_LINKS)[number]['name'], ReactNode>> = {
+const SOCIAL_ICONS: Partial<Record<SocialLink['name'], ReactNode>> = {
   Facebook: <FacebookIcon />,
   Instagram: <InstagramIcon />,
   X: <XIcon />,
   LinkedIn: <LinkedInIcon />,
 };
 
-/** useSupportEmail is the support address from /config.json (the default until it loads). */
-function useSupportEmail(): string {
-  const [email, setEmail] = useState(DEFAULT_SUPPORT_EMAIL);
-  useEffect(() => {
-    let live = true;
-    loadConfig()
-      .then((cfg) => live && setEmail(cfg.supportEmail))
-      .catch(() => {});
-    return () => {
-      live = false;
-    };
-  }, []);
-  return email;
-}
-
 /** The Contact Us page (/contact): contact information on the left, the message form on the right. */
 export default function ContactPage() {
-  const supportEmail = useSupportEmail();
+  const site = useSiteSettings();
+  const supportEmail = site.supportEmail;
+  // The panel's four networks (the same accounts as the footer), those open now.
+  const social = socialLinks(site).filter((l) => SOCIAL_ICONS[l.name] && l.href !== '#');
   const line = { display: 'flex', alignItems: 'center', gap: 1.5, color: 'inherit' } as const;
   return (
     <Box sx={{ minHeight: '100vh', display: 'flex', flexDirection: 'column' }}>
@@ -59,9 +48,13 @@ export default function ContactPage() {
             <Typography id="contact-info-heading" component="h2" variant="h5" sx={{ fontWeight: 700 }}>
               Contact Information
             </Typography>
-            <Link href={`tel:${CONTACT_PHONE.replace(/\s+/g, '')}`} underline="hover" sx={line}>
+            <Link href={site.phone.link} underline="hover" sx={line}>
               <PhoneIcon aria-hidden />
-              {CONTACT_PHONE}
+              {site.phone.display}
+            </Link>
+            <Link href={site.whatsapp.link} target="_blank" rel="noopener noreferrer" underline="hover" sx={line}>
+              <WhatsAppIcon aria-hidden />
+              WhatsApp {site.whatsapp.display}
             </Link>
             <Link href={`mailto:${supportEmail}`} underline="hover" sx={line}>
               <EmailIcon aria-hidden />
@@ -69,10 +62,10 @@ export default function ContactPage() {
             </Link>
             <Typography component="address" sx={{ ...line, fontStyle: 'normal' }}>
               <LocationOnIcon aria-hidden />
-              {CONTACT_ADDRESS}
+              {site.address}
             </Typography>
             <Box component="nav" aria-label="Social networks" sx={{ display: 'flex', gap: 1, mt: 'auto' }}>
-              {CONTACT_SOCIAL_LINKS.map((s) => (
+              {social.map((s) => (
                 <IconButton
                   key={s.name}
                   component="a"

@@ -9,6 +9,7 @@ import StorefrontIcon from '@mui/icons-material/StorefrontOutlined';
 import { ResponsiveImage } from '../../components/ResponsiveImage';
 import { Band, Eyebrow, PublicPage, SectionTitle, PillLink } from './PublicPage';
 import { TEAM } from './content';
+import { useSiteSettings } from '../../lib/siteSettings';
 
 const BLURBS = [
   { icon: StraightenIcon, title: 'Clothes that fit', text: 'Save your sizes once and see only what fits you. In Phase 2 you will try pieces on a 3D avatar of yourself.' },
@@ -24,6 +25,15 @@ const PILLARS = [
 
 /** About Us: mission, what we offer, our story, the team and our vision. */
 export default function AboutPage() {
+  const site = useSiteSettings();
+  // The founders' names, roles, texts and portraits (site settings) over the drawn defaults.
+  const team = TEAM.map((d, i) => {
+    const m = site.team[i];
+    if (!m) return { ...d, uploaded: false };
+    return m.portrait
+      ? { ...d, name: m.name, role: m.role, text: m.text, image: m.portrait, srcSet: '', uploaded: true }
+      : { ...d, name: m.name, role: m.role, text: m.text, uploaded: false };
+  });
   return (
     <PublicPage title="About Us">
       <Band tone="green" label="mission-title">
@@ -73,14 +83,14 @@ export default function AboutPage() {
       <Band tone="sand" label="team-title">
         <SectionTitle id="team-title" center>Meet Our Team</SectionTitle>
         <Box sx={{ display: 'grid', gap: 3, mt: 3, gridTemplateColumns: { xs: '1fr', md: '1fr 1fr' }, maxWidth: 960, mx: 'auto' }}>
-          {TEAM.map((m) => (
+          {team.map((m) => (
             <Box key={m.name} component="article" sx={{ bgcolor: 'background.paper', borderRadius: 4, p: 3, display: 'flex', gap: 2.5, flexDirection: { xs: 'column', sm: 'row' }, alignItems: { xs: 'center', sm: 'flex-start' } }}>
               <ResponsiveImage
                 src={m.image}
                 srcSet={m.srcSet}
                 sizes="160px"
                 placeholder={m.placeholder}
-                alt={`Illustrated portrait of ${m.name}`}
+                alt={m.uploaded ? `Portrait of ${m.name}` : `Illustrated portrait of ${m.name}`}
                 width={200}
                 height={200}
                 sx={{ width: 160, height: 160, flexShrink: 0, borderRadius: '50%' }}

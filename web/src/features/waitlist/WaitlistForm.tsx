@@ -11,6 +11,7 @@ import { isBlank } from '../../lib/validation';
 import { WaitingForConnection, useSendWhenOnline } from '../../lib/offline';
 import { joinWaitlist } from './api';
 import { validateWaitlist } from './validation';
+import { useLeadToProblem } from '../../lib/leadToProblem';
 
 /** Props of the waitlist e-mail form used on the Impact and Wardrobe Clearance pages. */
 export interface WaitlistFormProps {
@@ -31,6 +32,7 @@ type Status = 'idle' | 'success' | 'error';
  * connection the e-mail is kept and sent when the connection comes back.
  */
 export function WaitlistForm({ programName, errorMessage, successDetail }: WaitlistFormProps) {
+  const leadRef = useLeadToProblem();
   const [email, setEmail] = useState('');
   const [status, setStatus] = useState<Status>('idle');
   const [emailError, setEmailError] = useState<string>();
@@ -65,7 +67,7 @@ export function WaitlistForm({ programName, errorMessage, successDetail }: Waitl
   const submitting = sender.sending;
   const locked = sender.sending || sender.waiting;
   return (
-    <Box component="form" onSubmit={submit} aria-label={`Join the ${programName} waitlist`} sx={{ position: 'relative', width: '100%' }}>
+    <Box component="form" ref={leadRef} onSubmit={submit} aria-label={`Join the ${programName} waitlist`} sx={{ position: 'relative', width: '100%' }}>
       <Box sx={{ display: 'flex', flexDirection: { xs: 'column', sm: 'row' }, gap: 1.5, alignItems: { sm: 'flex-start' } }}>
         <TextField
           id={`${id}-email`}

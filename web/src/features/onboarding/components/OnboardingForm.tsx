@@ -10,6 +10,7 @@ import type { useFields } from '../useFields';
 import type { BuyerErrorKey, BuyerFields } from '../validation';
 import { SELLER_ERRORS, SubmitError } from '../flows';
 import { NeedsConnection } from '../../../lib/offline';
+import { useLeadToProblem } from '../../../lib/leadToProblem';
 
 /** What one onboarding submit does: check the fields, send, then move on. */
 export interface SubmitSteps {
@@ -98,6 +99,7 @@ export function OnboardingPage({
   onSubmit: () => void;
   children: ReactNode;
 }) {
+  const leadRef = useLeadToProblem();
   return (
     <RequireAuth>
       <PageHeader title={title} />
@@ -105,6 +107,7 @@ export function OnboardingPage({
         <NeedsConnection what="Signing up" />
         <Box
           component="form"
+          ref={leadRef}
           noValidate
           aria-label={title}
           onSubmit={(e: FormEvent) => {

@@ -1,0 +1,84 @@
+package server
+
+import (
+	"encoding/json"
+	"errors"
+	"net/http"
+
+	"salaula/internal/console"
+	"salaula/internal/settings"
+)
+
+// The site settings (internal/settings): the app reads them from
+// /settings.json at run time; operators read and change them under
+// /admin/v1/settings.
+
+// handleSettings answers GET /settings.json, the settings the app shows.
+// Browsers revalidate it on every visit (no-cache), so a change shows on
+// the next page load.
+func (s *Server) handleSettings() http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		v, err := settings.All(r.Context(), s.db, s.cfg.SupportEmail)
+		if err != nil {
+			s.logger.Error("read settings", "err", err)
+			writeJSON(w, http.StatusServiceUnavailable, map[string]string{"error": msgServiceBusy})
+			return
+		}
+		w.Header().Set("Content-Type", "application/json; charset=utf-8")
+		w.Header().Set("Cache-Control", "no-cache") // kept, but checked with the server on every visit
+		json.NewEncoder(w).Encode(settings.MakePublic(v))
+	})
+}
+
+// adminSettings is what the console's Settings page shows.
+type adminSettings struct {
+	Keys     []string          `json:"keys"`
+	Values   map[string]string `json:"values"`
+	Defaults map[string]string `json:"defaults"`
+	Public   settings.Public   `json:"public"`
+}
+
+func (s *Server) readAdminSettings(w http.ResponseWriter, r *http.Request) {
+	v, err := settings.All(r.Context(), s.db, s.cfg.SupportEmail)
+	if err != nil {
+		s.adminFail(w, "settings", err)
+		return
+	}
+	defaults, _ := settings.All(r.Context(), nil, s.cfg.SupportEmail)
+	writeJSON(w, http.StatusOK, adminSettings{Keys: settings.Keys(), Values: v, Defaults: defaults, Public: settings.MakePublic(v)})
+}
+
+func (s *Server) handleAdminSettings() http.Handler {
+	return s.operator(func(w http.ResponseWriter, r *http.Request, _ console.Actor) {
+		s.readAdminSettings(w, r)
+	})
+}
+
+// handleAdminSetSetting answers PUT /admin/v1/settings/{key} with body
+// {"value": "..."}: 400 with a message for an unknown key or a bad value,
+// else the settings as they now are.
+func (s *Server) handleAdminSetSetting() http.Handler {
+	return s.operator(func(w http.ResponseWriter, r *http.Request, by console.Actor) {
+		var body struct {
+			Value *string `json:"value"`
+		}
+		if err := decodeJSON(w, r, &body); err != nil {
+			writeRequestError(w, err)
+			return
+		}
+		if body.Value == nil {
+			writeFunctionError(w, http.StatusBadRequest, `Send the new value as {"value": "..."}`, nil)
+			return
+		}
+		_, err := settings.Set(r.Context(), s.db, settings.Actor{ID: by.ID, Email: by.Email, IP: by.IP}, r.PathValue("key"), *body.Value)
+		var bad *settings.BadInput
+		switch {
+		case errors.As(err, &bad):
+			writeFunctionError(w, http.StatusBadRequest, bad.Message, nil)
+		case err != nil:
+			s.adminFail(w, "set setting", err)
+		default:
+			s.readAdminSettings(w, r)
+		}
+	})
+}

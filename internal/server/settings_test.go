@@ -1,0 +1,93 @@
+package server
+
+import (
+	"net/http"
+	"strings"
+	"testing"
+)
+
+func TestSiteSettingsDefaultsOperatorChangesAuditedAndBadValuesRefused(t *testing.T) {
+	eachEngine(t, nil, func(t *testing.T, env *testEnv) {
+		// Before any change, the app gets the shipped defaults.
+		res := env.do(t, "GET", "/settings.json", nil, nil)
+		wantStatus(t, res, http.StatusOK)
+		if cc := res.Header.Get("Cache-Control"); cc != "no-cache" {
+			t.Fatalf("Cache-Control %q", cc)
+		}
+		pub := decode(t, res)
+		phone := pub["phone"].(map[string]any)
+		if phone["display"] != "097 000 0000" || phone["link"] != "tel:+260970000000" {
+			t.Fatalf("default phone %v", phone)
+		}
+		if pub["address"] != "New Kasama, Lusaka Zambia" || len(pub["team"].([]any)) != 2 {
+			t.Fatalf("defaults %v", pub)
+		}
+
+		op := env.newOperator(t, "founder@example.com")
+		user := str(env.signUp(t, "shopper@example.com", goodPassword), "access_token")
+		set := func(key, value, bearer string) *http.Response {
+			return env.admin(t, "PUT", "/admin/v1/settings/"+key, map[string]any{"value": value}, bearer)
+		}
+		// Only operators.
+		wantAdminError(t, env.admin(t, "GET", "/admin/v1/settings", nil, ""), http.StatusUnauthorized, "sign in")
+		wantAdminError(t, set("phone", "0971234567", ""), http.StatusUnauthorized, "sign in")
+		wantAdminError(t, set("phone", "0971234567", env.anonKey(t)), http.StatusUnauthorized, "not the anon key")
+		wantAdminError(t, set("phone", "0971234567", user), http.StatusForbidden, "This page is for the Salaula team")
+		wantAdminError(t, env.admin(t, "GET", "/admin/v1/settings", nil, user), http.StatusForbidden, "This page is for the Salaula team")
+
+		// Bad values: 400 with a message, nothing stored or audited.
+		for _, c := range []struct{ key, value, want string }{
+			{"phone", "+1 555 123 4567", "must be a Zambian phone number"},
+			{"whatsapp", "12345", "must be a Zambian phone number"},
+			{"support_email", "not-an-address", "must be an e-mail address"},
+			{"social.facebook", "http://facebook.com/x", "https://"},
+			{"social.x", "javascript:alert(1)", "https://"},
+			{"team.1.name", "   ", "cannot be empty"},
+			{"team.2.text", strings.Repeat("a", 601), "at most 600 characters"},
+			{"team.1.portrait", "data:image/png;base64,AAAA", "uploaded image"},
+			{"colour", "green", `Unknown setting "colour"`},
+		} {
+			wantAdminError(t, set(c.key, c.value, op), http.StatusBadRequest, c.want)
+		}
+		wantAdminError(t, env.admin(t, "PUT", "/admin/v1/settings/phone", map[string]any{}, op), http.StatusBadRequest, `{"value"`)
+		wantAdminError(t, env.admin(t, "PUT", "/admin/v1/settings/phone", "{not json", op), http.StatusBadRequest, "not valid JSON")
+		if n := countRows(t, env.DB, `SELECT COUNT(*) FROM site_settings`) + countRows(t, env.DB, `SELECT COUNT(*) FROM audit_log`); n != 0 {
+			t.Fatalf("%d rows stored by refused calls", n)
+		}
+
+		// A good change: canonical form stored, audited, shown to the public in the local format.
+		res = set("phone", "0977 123 456", op)
+		wantStatus(t, res, http.StatusOK)
+		if v := decode(t, res)["values"].(map[string]any)["phone"]; v != "+260977123456" {
+			t.Fatalf("stored phone %v", v)
+		}
+		wantStatus(t, set("whatsapp", "+260 96 555 0101", op), http.StatusOK)
+		wantStatus(t, set("social.youtube", "hidden", op), http.StatusOK)
+		wantStatus(t, set("phone", "+260977123456", op), http.StatusOK) // the same again: no second audit row
+		pub = decode(t, env.do(t, "GET", "/settings.json", nil, nil))
+		phone, wa := pub["phone"].(map[string]any), pub["whatsapp"].(map[string]any)
+		if phone["display"] != "097 712 3456" || phone["link"] != "tel:+260977123456" ||
+			wa["display"] != "096 555 0101" || wa["link"] != "https://wa.me/260965550101" {
+			t.Fatalf("public numbers %v %v", phone, wa)
+		}
+		for _, s := range pub["social"].([]any) {
+			if s.(map[string]any)["network"] == "youtube" {
+				t.Fatalf("hidden network still shown: %v", pub["social"])
+			}
+		}
+		log := env.adminGet(t, "/admin/v1/audit", op)
+		if log["total"] != float64(3) {
+			t.Fatalf("audit %v", log)
+		}
+		var phoneEntry map[string]any
+		for _, e := range items(log) {
+			if e["targetId"] == "phone" {
+				phoneEntry = e
+			}
+		}
+		if phoneEntry == nil || phoneEntry["action"] != "settings.update" || phoneEntry["actorEmail"] != "founder@example.com" ||
+			phoneEntry["detail"].(map[string]any)["from"] != "+260970000000" || phoneEntry["detail"].(map[string]any)["to"] != "+260977123456" {
+			t.Fatalf("audit entry %v", phoneEntry)
+		}
+	})
+}

@@ -1,0 +1,280 @@
+// Package settings holds the site settings the founders own: support
+// e-mail, phone and WhatsApp numbers, postal address, the social accounts
+// and the two team members on the About page. Every key has a built-in
+// default (what the app showed before); a value an operator sets wins.
+// The console API and `salaula admin settings` both change them here, and
+// each change is appended to the audit log in the same transaction.
+package settings
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"net/url"
+	"slices"
+	"strings"
+	"unicode/utf8"
+
+	"salaula/internal/audit"
+	"salaula/internal/store"
+	"salaula/internal/validate"
+)
+
+// Networks are the social accounts, in the order the app shows them.
+var Networks = []string{"facebook", "instagram", "x", "linkedin", "youtube", "whatsapp"}
+
+// Social values other than a URL.
+const (
+	Hidden     = "hidden"      // the network is not shown at all
+	ComingSoon = "coming-soon" // shown as "(coming soon)", not as a link
+)
+
+// Defaults are the values shipped before the founders set theirs.
+var Defaults = map[string]string{
+	"support_email":    "support@salaula.co.zm",
+	"phone":            "+260970000000",
+	"whatsapp":         "+260970000000",
+	"address":          "New Kasama, Lusaka Zambia",
+	"social.facebook":  "https://www.facebook.com/salaulazm",
+	"social.instagram": "https://www.instagram.com/salaulazm",
+	"social.x":         "https://x.com/salaulazm",
+	"social.linkedin":  "https://www.linkedin.com/company/salaulazm",
+	"social.youtube":   ComingSoon,
+	"social.whatsapp":  "https://wa.me/message/SALAULAZM",
+	"team.1.name":      "Mwila Chanda",
+	"team.1.role":      "Founder & CEO",
+	"team.1.text":      "Grew up bargaining at Soweto Market with her mother and still believes the best jacket in town is hiding at the bottom of a bale. She started Salaula so that finding it takes a phone, not a whole Saturday.",
+	"team.1.portrait":  "",
+	"team.2.name":      "Bwalya Mulenga",
+	"team.2.role":      "Senior Founding Engineer",
+	"team.2.text":      "Builds Salaula to work on the phones people really carry and the networks they really have. If a page is slow on a bus to Matero, he takes it personally.",
+	"team.2.portrait":  "",
+}
+
+// Keys lists every setting, in a stable order.
+func Keys() []string {
+	keys := []string{"support_email", "phone", "whatsapp", "address"}
+	for _, n := range Networks {
+		keys = append(keys, "social."+n)
+	}
+	for _, m := range []string{"1", "2"} {
+		for _, f := range []string{"name", "role", "text", "portrait"} {
+			keys = append(keys, "team."+m+"."+f)
+		}
+	}
+	return keys
+}
+
+// BadInput is a value or key a person must correct; Message says how.
+type BadInput struct{ Message string }
+
+func (e *BadInput) Error() string { return e.Message }
+
+// Limits on free text, in characters.
+const (
+	maxShort = 100
+	maxText  = 600
+	maxURL   = 500
+)
+
+// Clean checks value for key and returns it as stored: trimmed, phone
+// numbers in their canonical +260 form.
+func Clean(key, value string) (string, error) {
+	if _, ok := Defaults[key]; !ok {
+		return "", &BadInput{Message: fmt.Sprintf("Unknown setting %q: the settings are %s", key, strings.Join(Keys(), ", "))}
+	}
+	v := strings.TrimSpace(value)
+	switch {
+	case key == "support_email":
+		if !validate.Email(v) || len(v) > 254 {
+			return "", &BadInput{Message: "support_email must be an e-mail address, e.g. support@salaula.co.zm"}
+		}
+		return validate.NormaliseEmail(v), nil
+	case key == "phone" || key == "whatsapp":
+		canon, ok := validate.ZambianPhone(v)
+		if !ok {
+			return "", &BadInput{Message: key + " must be a Zambian phone number, e.g. +260 97 123 4567 or 097 123 4567"}
+		}
+		return canon, nil
+	case key == "address":
+		return text(key, v, maxShort*2, true)
+	case strings.HasPrefix(key, "social."):
+		if v == Hidden || v == ComingSoon {
+			return v, nil
+		}
+		if !webURL(v) {
+			return "", &BadInput{Message: key + " must be the account's https:// address, " + Hidden + " or " + ComingSoon}
+		}
+		return v, nil
+	case strings.HasSuffix(key, ".portrait"):
+		if v == "" || (webURL(v) || strings.HasPrefix(v, "/storage/v1/object/public/")) && !strings.ContainsAny(v, " \"'<>") {
+			if utf8.RuneCountInString(v) > maxURL {
+				return "", &BadInput{Message: fmt.Sprintf("%s must be at most %d characters", key, maxURL)}
+			}
+			return v, nil
+		}
+		return "", &BadInput{Message: key + " must be an uploaded image's address, or empty for the drawn portrait"}
+	case strings.HasSuffix(key, ".text"):
+		return text(key, v, maxText, true)
+	default: // team name and role
+		return text(key, v, maxShort, true)
+	}
+}
+
+func text(key, v string, max int, required bool) (string, error) {
+	if required && v == "" {
+		return "", &BadInput{Message: key + " cannot be empty"}
+	}
+	if utf8.RuneCountInString(v) > max {
+		return "", &BadInput{Message: fmt.Sprintf("%s must be at most %d characters", key, max)}
+	}
+	if strings.ContainsAny(v, "\x00<>") {
+		return "", &BadInput{Message: key + " cannot contain < or >"}
+	}
+	return v, nil
+}
+
+func webURL(v string) bool {
+	if len(v) > maxURL || strings.ContainsAny(v, " \"'<>") {
+		return false
+	}
+	u, err := url.Parse(v)
+	return err == nil && u.Scheme == "https" && u.Host != ""
+}
+
+// All returns every key's current value: the operator's where set, else the
+// default; supportEmail, when not empty, is the default support_email (the
+// server's SALAULA_SUPPORT_EMAIL).
+func All(ctx context.Context, db *store.DB, supportEmail string) (map[string]string, error) {
+	out := make(map[string]string, len(Defaults))
+	for k, v := range Defaults {
+		out[k] = v
+	}
+	if supportEmail != "" {
+		out["support_email"] = supportEmail
+	}
+	if db == nil {
+		return out, nil // the defaults alone
+	}
+	rows, err := db.Query(ctx, `SELECT name, value FROM site_settings`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var k, v string
+		if err := rows.Scan(&k, &v); err != nil {
+			return nil, err
+		}
+		if _, known := Defaults[k]; known {
+			out[k] = v
+		}
+	}
+	return out, rows.Err()
+}
+
+// Actor is who changes a setting, as the audit log records them.
+type Actor struct{ ID, Email, IP string }
+
+// Set checks value, stores it for key and appends "settings.update" to the
+// audit log in the same transaction. It returns the value as stored.
+func Set(ctx context.Context, db *store.DB, by Actor, key, value string) (string, error) {
+	clean, err := Clean(key, value)
+	if err != nil {
+		return "", err
+	}
+	err = db.InTx(ctx, func(tx *store.Tx) error {
+		old := Defaults[key]
+		if err := tx.QueryRow(ctx, `SELECT value FROM site_settings WHERE name = ?`, key).Scan(&old); err != nil && !errors.Is(err, sql.ErrNoRows) {
+			return err
+		}
+		if old == clean {
+			return nil // nothing changes, nothing to audit
+		}
+		if _, err := tx.Exec(ctx, `INSERT INTO site_settings (name, value, updated_by, updated_at) VALUES (?, ?, ?, ?)
+			ON CONFLICT (name) DO UPDATE SET value = excluded.value, updated_by = excluded.updated_by, updated_at = excluded.updated_at`,
+			key, clean, by.Email, store.Now()); err != nil {
+			return err
+		}
+		return audit.Append(ctx, tx, &audit.Entry{ActorID: by.ID, ActorEmail: by.Email, IP: by.IP,
+			Action: "settings.update", TargetType: "setting", TargetID: key,
+			Detail: map[string]any{"from": old, "to": clean}})
+	})
+	if err != nil {
+		return "", err
+	}
+	return clean, nil
+}
+
+// Known says whether key is a setting.
+func Known(key string) bool { return slices.Contains(Keys(), key) }
+
+// Number is a phone number as the app shows and links it.
+type Number struct {
+	E164    string `json:"e164"`    // +260971234567
+	Display string `json:"display"` // 097 123 4567, the local format
+	Link    string `json:"link"`    // tel:+260971234567 or https://wa.me/260971234567
+}
+
+// Social is one shown social account; ComingSoon accounts have no URL.
+type Social struct {
+	Network    string `json:"network"`
+	URL        string `json:"url,omitempty"`
+	ComingSoon bool   `json:"comingSoon,omitempty"`
+}
+
+// Member is one person on the About page; an empty Portrait means the drawn one.
+type Member struct {
+	Name     string `json:"name"`
+	Role     string `json:"role"`
+	Text     string `json:"text"`
+	Portrait string `json:"portrait"`
+}
+
+// Public is what the app reads at run time (GET /settings.json).
+type Public struct {
+	SupportEmail string   `json:"supportEmail"`
+	Phone        Number   `json:"phone"`
+	WhatsApp     Number   `json:"whatsapp"`
+	Address      string   `json:"address"`
+	Social       []Social `json:"social"`
+	Team         []Member `json:"team"`
+}
+
+// LocalFormat writes a canonical +260 number the way Zambians write it:
+// 097 123 4567 for a mobile, 0211 123 456 for a landline.
+func LocalFormat(e164 string) string {
+	d := strings.TrimPrefix(e164, "+260")
+	if len(d) != 9 {
+		return e164
+	}
+	if strings.HasPrefix(d, "2") {
+		return "0" + d[:3] + " " + d[3:6] + " " + d[6:]
+	}
+	return "0" + d[:2] + " " + d[2:5] + " " + d[5:]
+}
+
+// MakePublic turns the values of All into what the app shows.
+func MakePublic(v map[string]string) Public {
+	p := Public{
+		SupportEmail: v["support_email"],
+		Phone:        Number{E164: v["phone"], Display: LocalFormat(v["phone"]), Link: "tel:" + v["phone"]},
+		WhatsApp:     Number{E164: v["whatsapp"], Display: LocalFormat(v["whatsapp"]), Link: "https://wa.me/" + strings.TrimPrefix(v["whatsapp"], "+")},
+		Address:      v["address"],
+		Social:       []Social{},
+	}
+	for _, n := range Networks {
+		switch u := v["social."+n]; u {
+		case Hidden:
+		case ComingSoon:
+			p.Social = append(p.Social, Social{Network: n, ComingSoon: true})
+		default:
+			p.Social = append(p.Social, Social{Network: n, URL: u})
+		}
+	}
+	for _, m := range []string{"1", "2"} {
+		p.Team = append(p.Team, Member{Name: v["team."+m+".name"], Role: v["team."+m+".role"], Text: v["team."+m+".text"], Portrait: v["team."+m+".portrait"]})
+	}
+	return p
+}
