@@ -3,6 +3,8 @@ package media
 import (
 	"bytes"
 	"context"
+	"crypto/md5"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -121,8 +123,90 @@ func (s *S3) Open(ctx context.Context, key string) (io.ReadSeekCloser, Object, e
 		}
 		return nil, Object{}, fmt.Errorf("media: S3 get %s: %w", key, err)
 	}
-	return o, Object{Key: key, Size: info.Size, ContentType: info.ContentType, ETag: quoteETag(info.ETag), ModTime: info.LastModified}, nil
+	return &oneGetReader{obj: o, size: info.Size, etag: info.ETag}, Object{Key: key, Size: info.Size, ContentType: info.ContentType, ETag: quoteETag(info.ETag), ModTime: info.LastModified}, nil
 }
+
+// wholeReadLimit is the largest object a read from its start takes in one
+// piece and checks against its ETag (uploads are at most 10 MB by default).
+const wholeReadLimit = 16 << 20
+
+// oneGetReader reads an S3 object from the response of its first GET, the
+// one its metadata came from: a seek only notes the position. A read from
+// the start takes the whole object at once and checks it against the ETag
+// (the MD5 of a single-part upload) before giving any of it out, so a reader
+// sees one upload or the other, whole, even while it is being replaced and
+// with an S3 server that rewrites objects in place or ignores If-Match. A
+// read elsewhere (a Range request) asks S3 for that range, with If-Match.
+type oneGetReader struct {
+	obj  *minio.Object
+	size int64
+	etag string
+	buf  []byte // the whole object, once read and checked
+	pos  int64  // where the next read starts
+	at   int64  // where the object's own stream stands
+}
+
+func (r *oneGetReader) Read(p []byte) (int, error) {
+	if r.buf == nil && r.pos == 0 && r.at == 0 && r.size <= wholeReadLimit {
+		data := make([]byte, r.size)
+		if _, err := io.ReadFull(r.obj, data); err != nil {
+			return 0, fmt.Errorf("media: S3 read: %w", err)
+		}
+		r.at = r.size
+		if sum := md5.Sum(data); isMD5(r.etag) && hex.EncodeToString(sum[:]) != strings.ToLower(strings.Trim(r.etag, `"`)) {
+			return 0, errors.New("media: the object changed while it was read")
+		}
+		r.buf = data
+	}
+	if r.buf != nil {
+		if r.pos >= int64(len(r.buf)) {
+			return 0, io.EOF
+		}
+		n := copy(p, r.buf[r.pos:])
+		r.pos += int64(n)
+		return n, nil
+	}
+	if r.pos != r.at {
+		if _, err := r.obj.Seek(r.pos, io.SeekStart); err != nil {
+			return 0, err
+		}
+		r.at = r.pos
+	}
+	n, err := r.obj.Read(p)
+	r.pos += int64(n)
+	r.at = r.pos
+	return n, err
+}
+
+// isMD5 reports whether an ETag is a plain MD5 (not a multipart upload's).
+func isMD5(etag string) bool {
+	e := strings.Trim(etag, `"`)
+	if len(e) != 32 {
+		return false
+	}
+	_, err := hex.DecodeString(e)
+	return err == nil
+}
+
+func (r *oneGetReader) Seek(offset int64, whence int) (int64, error) {
+	abs := offset
+	switch whence {
+	case io.SeekStart:
+	case io.SeekCurrent:
+		abs += r.pos
+	case io.SeekEnd:
+		abs += r.size
+	default:
+		return 0, fmt.Errorf("media: seek: bad whence %d", whence)
+	}
+	if abs < 0 {
+		return 0, fmt.Errorf("media: seek to a negative position")
+	}
+	r.pos = abs
+	return abs, nil
+}
+
+func (r *oneGetReader) Close() error { return r.obj.Close() }
 
 // Delete removes an object; removing a missing one is not an error.
 func (s *S3) Delete(ctx context.Context, key string) error {
