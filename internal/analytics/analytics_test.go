@@ -181,6 +181,12 @@ func TestRollupKeepsTheFiguresAndDeletesRawEventsAfter30Days(t *testing.T) {
 		if got := mustJSON(t, after.Referrers); got != `[{"host":"facebook.com","visitors":1}]` {
 			t.Fatalf("referrers %s", got)
 		}
+		// A range of whole months reads the monthly roll-up: the same lists.
+		months := report(t, db, "2026-09-01", "2026-11-30")
+		months.From, months.To, months.Days = after.From, after.To, after.Days
+		if a, b := mustJSON(t, months), mustJSON(t, after); a != b {
+			t.Fatalf("report over whole months\n%s\nover the day\n%s", a, b)
+		}
 		// Raw events stay 30 days, then go; the daily figures stay.
 		clk.t = time.Date(2026, 10, 31, 12, 0, 0, 0, time.UTC)
 		if rep, err := c.Rollup(ctx); err != nil || rep.Deleted != 0 {
@@ -286,6 +292,25 @@ func TestIsBot(t *testing.T) {
 	} {
 		if got := IsBot(ua); got != want {
 			t.Errorf("IsBot(%q) = %v, want %v", ua, got, want)
+		}
+	}
+}
+
+func TestSplitMonths(t *testing.T) {
+	d := func(s string) time.Time { return mustDay(s) }
+	for _, c := range []struct{ from, to, want string }{
+		{"2026-11-01", "2026-11-23", `["",""] [["2026-11-01","2026-11-23"]]`},
+		{"2026-11-01", "2026-11-30", `["2026-11","2026-11"] []`},
+		{"2025-11-23", "2026-11-23", `["2025-12","2026-10"] [["2025-11-23","2025-11-30"],["2026-11-01","2026-11-23"]]`},
+		{"2026-01-31", "2026-02-01", `["",""] [["2026-01-31","2026-02-01"]]`},
+		{"2026-01-15", "2026-02-28", `["2026-02","2026-02"] [["2026-01-15","2026-01-31"]]`},
+	} {
+		months, ends := splitMonths(d(c.from), d(c.to))
+		if ends == nil {
+			ends = [][2]string{}
+		}
+		if got := mustJSON(t, months) + " " + mustJSON(t, ends); got != c.want {
+			t.Errorf("splitMonths(%s, %s) = %s, want %s", c.from, c.to, got, c.want)
 		}
 	}
 }
