@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"salaula/internal/account"
+	"salaula/internal/analytics"
 	"salaula/internal/backup"
 	"salaula/internal/config"
 	"salaula/internal/mail"
@@ -90,7 +91,8 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	senderDone := make(chan struct{})
 	go func() { defer close(senderDone); mailer.Run(senderCtx) }()
 	defer func() { stopSender(); <-senderDone }()
-	handler, metricsHandler, err := server.NewWithMetrics(server.Deps{Config: cfg, DB: db, Secret: secret, Mailer: mailer, Media: mediaStore, Logger: logger, App: appFS()})
+	stats := analytics.New(db, nil)
+	handler, metricsHandler, err := server.NewWithMetrics(server.Deps{Config: cfg, DB: db, Secret: secret, Mailer: mailer, Media: mediaStore, Logger: logger, App: appFS(), Analytics: stats})
 	if err != nil {
 		return err
 	}
@@ -106,6 +108,7 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	}
 	rules := &account.Rules{DB: db, Media: mediaStore, Mailer: mailer, SupportEmail: cfg.SupportEmail, Logger: logger}
 	go rules.SweepEvery(ctx, account.DefaultRetention(cfg.ConfirmEmail), sweepInterval)
+	go stats.RollupEvery(ctx, sweepInterval, logger)
 	ln, err := net.Listen("tcp", cfg.HTTPAddr)
 	if err != nil {
 		return err

@@ -36,6 +36,7 @@ type Config struct {
 	AuthRateLimit   Rate          // SALAULA_RATE_AUTH: sign-in/sign-up attempts per client IP ("30/5m")
 	FormRateLimit   Rate          // SALAULA_RATE_FORMS: contact/waitlist submissions per client IP ("20/10m")
 	UploadRateLimit Rate          // SALAULA_RATE_UPLOADS: uploads per client IP ("60/10m")
+	AnalyticsRate   Rate          // SALAULA_RATE_ANALYTICS: analytics events per client IP ("600/10m")
 	TrustProxy      bool          // SALAULA_TRUST_PROXY: take the client IP from X-Forwarded-For (false)
 	MaxUploadBytes  int64         // SALAULA_MAX_UPLOAD_BYTES: largest accepted image (10 MB)
 	ShutdownTimeout time.Duration // SALAULA_SHUTDOWN_TIMEOUT: how long in-flight requests may finish (15s)
@@ -180,6 +181,7 @@ func Parse(name string, args []string, getenv func(string) string, stderr io.Wri
 	c.AuthRateLimit = rate("SALAULA_RATE_AUTH", "30/5m")
 	c.FormRateLimit = rate("SALAULA_RATE_FORMS", "20/10m")
 	c.UploadRateLimit = rate("SALAULA_RATE_UPLOADS", "60/10m")
+	c.AnalyticsRate = rate("SALAULA_RATE_ANALYTICS", "600/10m")
 	c.MaxUploadBytes = 10 << 20
 	if v := getenv("SALAULA_MAX_UPLOAD_BYTES"); v != "" {
 		n, err := strconv.ParseInt(v, 10, 64)

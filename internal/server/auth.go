@@ -10,6 +10,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"salaula/internal/analytics"
 	"salaula/internal/mail"
 	"salaula/internal/password"
 	"salaula/internal/store"
@@ -285,6 +286,7 @@ func (s *Server) handleSignup() http.Handler {
 			s.fail(w, "create user", err)
 			return
 		}
+		s.countMilestone(r.Context(), analytics.AccountCreated)
 		if s.cfg.ConfirmEmail {
 			var sentAt *time.Time
 			if s.mayEmail(r.Context(), u.Email, "confirmation") {

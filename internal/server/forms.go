@@ -10,6 +10,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"salaula/internal/analytics"
 	"salaula/internal/mail"
 	"salaula/internal/store"
 	"salaula/internal/validate"
@@ -171,7 +172,13 @@ func (s *Server) handleWaitlistSignup() http.Handler {
 		// The confirmation goes out with the first sign-up of this address
 		// for this program only, in the same transaction: never twice, never lost.
 		msg := s.waitlistMail(su, tok)
-		_, err = s.db.JoinWaitlist(r.Context(), su, func(tx *store.Tx) error { return s.queueMail(r.Context(), tx, msg) })
+		// The analytics funnel counts the new sign-up in the same transaction.
+		_, err = s.db.JoinWaitlist(r.Context(), su, func(tx *store.Tx) error {
+			if err := s.stats.MilestoneTx(r.Context(), tx, analytics.WaitlistJoined); err != nil {
+				return err
+			}
+			return s.queueMail(r.Context(), tx, msg)
+		})
 		if err != nil {
 			s.logger.Error("store waitlist sign-up", "err", err)
 			writeFunctionError(w, http.StatusInternalServerError, "We could not add you to the waitlist. Please try again in a few minutes.", nil)

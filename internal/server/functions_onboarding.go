@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"salaula/internal/account"
+	"salaula/internal/analytics"
 	"salaula/internal/media"
 	"salaula/internal/store"
 	"salaula/internal/token"
@@ -171,12 +172,27 @@ func (f onboardingFunction[In, Out]) handle(s *Server) http.Handler {
 		if !s.checkImages(w, r, f.imagesField, f.images(out)) {
 			return
 		}
+		first := s.withoutRole(r.Context(), claims.Subject)
 		before, err := f.save(r.Context(), claims.Subject, out)
+		if err == nil && first {
+			// The profile has its role now: onboarding is finished.
+			s.countMilestone(r.Context(), analytics.OnboardingFinished)
+		}
 		if err == nil {
 			err = s.account.RecordTicks(r.Context(), claims.Subject, f.ticks(in))
 		}
 		s.finishOnboarding(w, r, claims.Subject, f.done, before, err)
 	})
+}
+
+// withoutRole reports whether userID has no profile with a role yet (false
+// when that cannot be read, so that a milestone is never counted twice).
+func (s *Server) withoutRole(ctx context.Context, userID string) bool {
+	p, err := s.db.ProfileByUser(ctx, userID)
+	if errors.Is(err, store.ErrNotFound) {
+		return true
+	}
+	return err == nil && p.Role == nil
 }
 
 // handleOnboardNewUser saves the buyer (style) half of the caller's profile

@@ -61,6 +61,10 @@ func (s *Server) routes(mux *http.ServeMux) {
 	mux.Handle("DELETE /storage/v1/object/{bucket}", s.handleRemoveObjects())
 	mux.Handle("/storage/v1/", s.handleAPINotFound())
 
+	// First-party analytics: page views the app sends (no anon key).
+	mux.Handle("POST /analytics/v1/event", s.limitAnalytics(s.handleAnalyticsEvent()))
+	mux.Handle("/analytics/v1/", s.handleAPINotFound())
+
 	// The founders' console (operators only; same-origin, no CORS).
 	mux.Handle("GET /admin/v1/overview", s.handleAdminOverview())
 	mux.Handle("GET /admin/v1/waitlist", s.handleAdminWaitlist())
@@ -75,6 +79,7 @@ func (s *Server) routes(mux *http.ServeMux) {
 	mux.Handle("GET /admin/v1/audit", s.handleAdminAudit())
 	mux.Handle("GET /admin/v1/settings", s.handleAdminSettings())
 	mux.Handle("PUT /admin/v1/settings/{key}", s.handleAdminSetSetting())
+	mux.Handle("GET /admin/v1/analytics", s.handleAdminAnalytics())
 	mux.Handle("/admin/v1/", s.handleAPINotFound())
 
 	// CORS preflight for every API path.

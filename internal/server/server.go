@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"salaula/internal/account"
+	"salaula/internal/analytics"
 	"salaula/internal/config"
 	"salaula/internal/mail"
 	"salaula/internal/media"
@@ -31,6 +32,10 @@ type Deps struct {
 	Logger *slog.Logger     // one line per request goes here
 	App    fs.FS            // the built React app (index.html, assets/...)
 	Now    func() time.Time // clock; time.Now when nil
+	// Analytics records page views and milestones; one is made when nil.
+	// Give the one whose RollupEvery runs, so that it also drops the
+	// day's salt from this server's memory when the day ends.
+	Analytics *analytics.Collector
 }
 
 // Server holds the dependencies shared by the handlers.
@@ -47,11 +52,13 @@ type Server struct {
 	refresh *seal.Box      // seals rotated refresh tokens' successors
 	factors *seal.Box      // seals TOTP secrets
 	account *account.Rules // export and delete a person
+	stats   *analytics.Collector
 
-	authLimiter   ratelimit.Limiter
-	formLimiter   ratelimit.Limiter
-	uploadLimiter ratelimit.Limiter
-	verifyLimiter ratelimit.Limiter // second-factor codes tried, per person
+	analyticsLimiter ratelimit.Limiter
+	authLimiter      ratelimit.Limiter
+	formLimiter      ratelimit.Limiter
+	uploadLimiter    ratelimit.Limiter
+	verifyLimiter    ratelimit.Limiter // second-factor codes tried, per person
 }
 
 // New builds the server's handler from its dependencies.
@@ -74,10 +81,15 @@ func NewWithMetrics(d Deps) (app, metrics http.Handler, err error) {
 	s := &Server{
 		cfg: d.Config, db: d.DB, mailer: d.Mailer, media: d.Media,
 		logger: d.Logger, app: files, metrics: newMetrics(d.DB.Stats, d.DB.OutboxCounts), now: d.Now,
-		authLimiter:   ratelimit.For(d.DB, d.Config.AuthRateLimit.Count, d.Config.AuthRateLimit.Window, d.Logger),
-		formLimiter:   ratelimit.For(d.DB, d.Config.FormRateLimit.Count, d.Config.FormRateLimit.Window, d.Logger),
-		uploadLimiter: ratelimit.For(d.DB, d.Config.UploadRateLimit.Count, d.Config.UploadRateLimit.Window, d.Logger),
-		verifyLimiter: ratelimit.For(d.DB, 10, 5*time.Minute, d.Logger),
+		authLimiter:      ratelimit.For(d.DB, d.Config.AuthRateLimit.Count, d.Config.AuthRateLimit.Window, d.Logger),
+		formLimiter:      ratelimit.For(d.DB, d.Config.FormRateLimit.Count, d.Config.FormRateLimit.Window, d.Logger),
+		uploadLimiter:    ratelimit.For(d.DB, d.Config.UploadRateLimit.Count, d.Config.UploadRateLimit.Window, d.Logger),
+		verifyLimiter:    ratelimit.For(d.DB, 10, 5*time.Minute, d.Logger),
+		analyticsLimiter: ratelimit.For(d.DB, d.Config.AnalyticsRate.Count, d.Config.AnalyticsRate.Window, d.Logger),
+		stats:            d.Analytics,
+	}
+	if s.stats == nil {
+		s.stats = analytics.New(d.DB, d.Now)
 	}
 	s.account = &account.Rules{DB: d.DB, Media: d.Media, Mailer: d.Mailer, SupportEmail: d.Config.SupportEmail, Logger: d.Logger, Now: d.Now}
 	if s.refresh, err = seal.New(d.Secret, "salaula refresh-token successor"); err != nil {

@@ -1,0 +1,271 @@
+package analytics
+
+import (
+	"context"
+	"log/slog"
+	"sort"
+	"strings"
+	"time"
+
+	"salaula/internal/store"
+)
+
+// rollupGrace is how long after a UTC day ends its roll-up waits, so that
+// the last events of the day (another instance's clock a little behind)
+// are in.
+const rollupGrace = time.Hour
+
+// maxValuesPerDay bounds how many pages, referrer hosts, sources and
+// campaigns one rolled-up day keeps (each, by page views then visitors),
+// so that a flood of made-up paths cannot grow the roll-up without end.
+const maxValuesPerDay = 200
+
+// Dimensions of the roll-up (analytics_daily_dims.dim).
+const (
+	dimPage     = "page"
+	dimReferrer = "referrer"
+	dimSource   = "utm_source"
+	dimCampaign = "utm_campaign"
+)
+
+// dimColumns maps each dimension to its raw-event column.
+var dimColumns = []struct{ dim, col string }{
+	{dimPage, "path"}, {dimReferrer, "referrer_host"}, {dimSource, "utm_source"}, {dimCampaign, "utm_campaign"},
+}
+
+// dayCounts are one day's figures.
+type dayCounts struct {
+	Visitors, PageViews, Waitlist, Accounts, Roles, Onboarded int
+}
+
+func (d *dayCounts) add(o dayCounts) {
+	d.Visitors += o.Visitors
+	d.PageViews += o.PageViews
+	d.Waitlist += o.Waitlist
+	d.Accounts += o.Accounts
+	d.Roles += o.Roles
+	d.Onboarded += o.Onboarded
+}
+
+// dimKey names one value of one dimension.
+type dimKey struct{ dim, value string }
+
+// dimCounts are the visitors and page views of one dimension value.
+type dimCounts struct{ Visitors, PageViews int }
+
+// rawDays computes, from the raw events of the days from lo to hi, each
+// day's figures and each day's counts by dimension.
+func rawDays(ctx context.Context, q *store.DB, lo, hi string) (map[string]dayCounts, map[string]map[dimKey]dimCounts, error) {
+	roles := "'" + strings.Join(RolePaths, "', '") + "'"
+	rows, err := q.Query(ctx, `SELECT day,
+		COUNT(DISTINCT CASE WHEN name = 'pageview' THEN visitor END),
+		SUM(CASE WHEN name = 'pageview' THEN 1 ELSE 0 END),
+		SUM(CASE WHEN name = 'waitlist_joined' THEN 1 ELSE 0 END),
+		SUM(CASE WHEN name = 'account_created' THEN 1 ELSE 0 END),
+		COUNT(DISTINCT CASE WHEN name = 'pageview' AND path IN (`+roles+`) THEN visitor END),
+		SUM(CASE WHEN name = 'onboarding_finished' THEN 1 ELSE 0 END)
+		FROM analytics_events WHERE day >= ? AND day <= ? GROUP BY day`, lo, hi)
+	if err != nil {
+		return nil, nil, err
+	}
+	days := map[string]dayCounts{}
+	for rows.Next() {
+		var day string
+		var c dayCounts
+		if err := rows.Scan(&day, &c.Visitors, &c.PageViews, &c.Waitlist, &c.Accounts, &c.Roles, &c.Onboarded); err != nil {
+			rows.Close()
+			return nil, nil, err
+		}
+		days[day] = c
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, nil, err
+	}
+	var parts []string
+	var args []any
+	for _, d := range dimColumns {
+		parts = append(parts, `SELECT day, '`+d.dim+`', `+d.col+`, COUNT(DISTINCT visitor), COUNT(*)
+			FROM analytics_events WHERE name = 'pageview' AND day >= ? AND day <= ? AND `+d.col+` <> ''
+			GROUP BY day, `+d.col)
+		args = append(args, lo, hi)
+	}
+	rows, err = q.Query(ctx, strings.Join(parts, " UNION ALL "), args...)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer rows.Close()
+	dims := map[string]map[dimKey]dimCounts{}
+	for rows.Next() {
+		var day string
+		var k dimKey
+		var c dimCounts
+		if err := rows.Scan(&day, &k.dim, &k.value, &c.Visitors, &c.PageViews); err != nil {
+			return nil, nil, err
+		}
+		if dims[day] == nil {
+			dims[day] = map[dimKey]dimCounts{}
+		}
+		dims[day][k] = c
+	}
+	return days, dims, rows.Err()
+}
+
+// RollupReport tells what one Rollup did.
+type RollupReport struct {
+	Days    int   // days rolled up
+	Deleted int64 // raw events deleted
+}
+
+// Rollup rolls up every finished day whose raw events are not rolled up
+// yet, deletes the raw events older than RawRetention of rolled-up days,
+// and deletes salts of past days. Several instances may run it at once:
+// a day is rolled up once.
+func (c *Collector) Rollup(ctx context.Context) (RollupReport, error) {
+	var rep RollupReport
+	now := c.now().UTC()
+	if err := c.salts.rotate(ctx, Day(now)); err != nil {
+		return rep, err
+	}
+	// Days before this one are finished (with the grace period).
+	open := Day(now.Add(-rollupGrace))
+	pending, err := c.pendingDays(ctx, open)
+	if err != nil {
+		return rep, err
+	}
+	for _, day := range pending {
+		done, err := c.rollupDay(ctx, day)
+		if err != nil {
+			return rep, err
+		}
+		if done {
+			rep.Days++
+		}
+	}
+	cutoff := Day(now.Add(-RawRetention))
+	res, err := c.db.Exec(ctx, `DELETE FROM analytics_events WHERE day < ?
+		AND day IN (SELECT day FROM analytics_daily WHERE day < ?)`, cutoff, cutoff)
+	if err != nil {
+		return rep, err
+	}
+	rep.Deleted, _ = res.RowsAffected()
+	return rep, nil
+}
+
+// pendingDays are the days before open that have raw events and no roll-up.
+func (c *Collector) pendingDays(ctx context.Context, open string) ([]string, error) {
+	rows, err := c.db.Query(ctx, `SELECT DISTINCT day FROM analytics_events
+		WHERE day < ? AND day NOT IN (SELECT day FROM analytics_daily WHERE day < ?) ORDER BY day`, open, open)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var days []string
+	for rows.Next() {
+		var d string
+		if err := rows.Scan(&d); err != nil {
+			return nil, err
+		}
+		days = append(days, d)
+	}
+	return days, rows.Err()
+}
+
+// rollupDay writes day's roll-up from its raw events, unless another
+// instance did so first (false then).
+func (c *Collector) rollupDay(ctx context.Context, day string) (bool, error) {
+	days, dims, err := rawDays(ctx, c.db, day, day)
+	if err != nil {
+		return false, err
+	}
+	d := days[day]
+	kept := top(dims[day], maxValuesPerDay, byPageViews)
+	done := false
+	err = c.db.InTx(ctx, func(tx *store.Tx) error {
+		done = false
+		res, err := tx.Exec(ctx, `INSERT INTO analytics_daily (day, visitors, pageviews, waitlist_joined, account_created, role_chosen, onboarding_finished)
+			VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (day) DO NOTHING`,
+			day, d.Visitors, d.PageViews, d.Waitlist, d.Accounts, d.Roles, d.Onboarded)
+		if err != nil {
+			return err
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return nil
+		}
+		for _, kc := range kept {
+			if _, err := tx.Exec(ctx, `INSERT INTO analytics_daily_dims (day, dim, value, visitors, pageviews) VALUES (?, ?, ?, ?, ?)`,
+				day, kc.key.dim, kc.key.value, kc.counts.Visitors, kc.counts.PageViews); err != nil {
+				return err
+			}
+		}
+		done = true
+		return nil
+	})
+	return done, err
+}
+
+type keyCounts struct {
+	key    dimKey
+	counts dimCounts
+}
+
+// Orders of the top lists.
+const (
+	byPageViews = iota // page views, then visitors
+	byVisitors         // visitors, then page views
+)
+
+// top keeps the n values of each dimension that come first in order (ties
+// by name), "" left out.
+func top(m map[dimKey]dimCounts, n int, order int) []keyCounts {
+	all := make([]keyCounts, 0, len(m))
+	for k, c := range m {
+		if k.value != "" {
+			all = append(all, keyCounts{k, c})
+		}
+	}
+	sort.Slice(all, func(i, j int) bool {
+		a, b := all[i], all[j]
+		if a.key.dim != b.key.dim {
+			return a.key.dim < b.key.dim
+		}
+		first, second := [2]int{a.counts.PageViews, a.counts.Visitors}, [2]int{b.counts.PageViews, b.counts.Visitors}
+		if order == byVisitors {
+			first[0], first[1] = first[1], first[0]
+			second[0], second[1] = second[1], second[0]
+		}
+		if first != second {
+			return first[0] > second[0] || first[0] == second[0] && first[1] > second[1]
+		}
+		return a.key.value < b.key.value
+	})
+	out := all[:0]
+	per := map[string]int{}
+	for _, kc := range all {
+		if per[kc.key.dim] < n {
+			per[kc.key.dim]++
+			out = append(out, kc)
+		}
+	}
+	return out
+}
+
+// RollupEvery runs Rollup at once and then every interval until ctx ends,
+// logging what it did and any failure.
+func (c *Collector) RollupEvery(ctx context.Context, interval time.Duration, logger *slog.Logger) {
+	t := time.NewTicker(interval)
+	defer t.Stop()
+	for {
+		rep, err := c.Rollup(ctx)
+		if err != nil && ctx.Err() == nil {
+			logger.Error("analytics roll-up", "err", err)
+		} else if rep.Days > 0 || rep.Deleted > 0 {
+			logger.Info("analytics roll-up", "days", rep.Days, "raw_events_deleted", rep.Deleted)
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+	}
+}
