@@ -37,11 +37,13 @@ async function figures(page: Page): Promise<Figures> {
   const summary = panel.getByText(/\(UTC days\): [\d,]+ visitors/);
   await expect(summary).toBeVisible();
   const visitors = toNumber(/: ([\d,]+) visitors/.exec(await summary.innerText())![1]);
-  if (visitors === 0) return { visitors, today: 0, radio: 0, joined: 0 };
+  // The funnel shows when anything was counted (a waitlist join is counted even without page views).
+  const funnel = panel.getByRole('list', { name: 'Funnel' });
+  const step = funnel.getByRole('listitem', { name: /^Joined a waitlist: / });
+  const joined = (await funnel.count()) ? toNumber(/^Joined a waitlist: ([\d,]+)/.exec((await step.getAttribute('aria-label')) ?? '')![1]) : 0;
+  if (visitors === 0) return { visitors, today: 0, radio: 0, joined };
   const radioRow = panel.getByRole('table', { name: 'UTM sources' }).getByRole('row').filter({ has: page.getByRole('rowheader', { name: 'radio', exact: true }) });
   const radio = (await radioRow.count()) ? toNumber(await radioRow.getByRole('cell').last().innerText()) : 0;
-  const step = panel.getByRole('list', { name: 'Funnel' }).getByRole('listitem', { name: /^Joined a waitlist: / });
-  const joined = toNumber(/^Joined a waitlist: ([\d,]+)/.exec((await step.getAttribute('aria-label')) ?? '')![1]);
   const details = panel.locator('details');
   if (!(await details.evaluate((d: HTMLDetailsElement) => d.open))) await panel.getByText('The figures per day').click();
   const todayRow = panel
