@@ -89,7 +89,7 @@ test('a visitor from a radio link who joins a waitlist shows up in the console t
     .toEqual({ visitors: before.visitors + 1, today: before.today + 1, radio: before.radio + 1, joined: before.joined + 1 });
 
   const panel = page.getByRole('region', { name: 'Visits and sign-ups' });
-  await expect(panel.getByRole('figure', { name: /^Visitors and waitlist sign-ups per day from / })).toBeVisible();
+  await expect(panel.getByRole('figure', { name: /^Visitors and waitlist sign-ups per day From / })).toBeVisible();
   await expect(panel.getByRole('table', { name: 'Top pages' }).getByRole('rowheader', { name: '/wardrobeclearance', exact: true })).toBeVisible();
   // The 7-day range asks again and still has today's visitor.
   await page.getByRole('button', { name: '7 days' }).click();

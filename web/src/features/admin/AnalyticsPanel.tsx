@@ -74,7 +74,7 @@ function SmallTable({ label, head, rows, level = 'h4' }: { label: string; head: 
             <TableHead>
               <TableRow>
                 {head.map((h, i) => (
-                  <TableCell key={h} align={i === 0 ? 'left' : 'right'} sx={i === 0 ? undefined : { width: '5.5rem', px: 1 }}>
+                  <TableCell key={h} align={i === 0 ? 'left' : 'right'} sx={i === 0 ? undefined : { width: '6rem', px: 1 }}>
                     {h}
                   </TableCell>
                 ))}
@@ -137,16 +137,20 @@ function Funnel({ steps }: { steps: Analytics['funnel'] }) {
 
 /** DailyChart plots visitors (left axis) and waitlist sign-ups (right axis) per day; the figures are also in a table below it. */
 function DailyChart({ a }: { a: Analytics }) {
+  const headingId = useId();
   const captionId = useId();
   const days = a.days.map((d) => new Date(d.day + 'T00:00:00Z'));
   const signups = a.days.reduce((n, d) => n + d.waitlist, 0);
   const busiest = a.days.reduce((b, d) => (d.visitors > b.visitors ? d : b), a.days[0]);
   const summary =
-    `Visitors and waitlist sign-ups per day from ${longDay(a.from)} to ${longDay(a.to)}: ` +
+    `From ${longDay(a.from)} to ${longDay(a.to)}: ` +
     `${num(a.totals.visitors)} visitors and ${num(signups)} waitlist sign-ups in all` +
     (busiest && busiest.visitors > 0 ? `; the busiest day was ${longDay(busiest.day)} with ${num(busiest.visitors)} visitors.` : '.');
   return (
-    <Box component="figure" aria-labelledby={captionId} sx={{ m: 0 }}>
+    <Box component="figure" aria-labelledby={`${headingId} ${captionId}`} sx={{ m: 0 }}>
+      <Typography id={headingId} component="h3" variant="subtitle1" sx={{ fontWeight: 700 }}>
+        Visitors and waitlist sign-ups per day
+      </Typography>
       <Typography id={captionId} component="figcaption" variant="body2" color="text.secondary">
         {summary}
       </Typography>
@@ -155,12 +159,12 @@ function DailyChart({ a }: { a: Analytics }) {
         margin={{ left: 0, right: 0 }}
         xAxis={[{ data: days, scaleType: 'time', valueFormatter: (d: Date) => d.toISOString().slice(5, 10) }]}
         yAxis={[
-          { id: 'visitors', label: 'Visitors', width: 44 },
-          { id: 'signups', label: 'Sign-ups', position: 'right', width: 44 },
+          { id: 'visitors', label: 'Visitors', width: 44, min: 0, tickMinStep: 1 },
+          { id: 'signups', label: 'Sign-ups', position: 'right', width: 44, min: 0, tickMinStep: 1 },
         ]}
         series={[
-          { data: a.days.map((d) => d.visitors), label: 'Visitors', yAxisId: 'visitors', showMark: false },
-          { data: a.days.map((d) => d.waitlist), label: 'Waitlist sign-ups', yAxisId: 'signups', showMark: false },
+          { data: a.days.map((d) => d.visitors), label: 'Visitors', yAxisId: 'visitors', showMark: false, curve: 'linear' },
+          { data: a.days.map((d) => d.waitlist), label: 'Waitlist sign-ups', yAxisId: 'signups', showMark: false, curve: 'linear' },
         ]}
       />
       <details>
@@ -321,9 +325,6 @@ export function AnalyticsPanel() {
           ) : (
             <Card variant="outlined" sx={{ mb: 2 }}>
               <CardContent sx={{ px: { xs: 1, sm: 2 } }}>
-                <Typography component="h3" variant="subtitle1" sx={{ fontWeight: 700 }}>
-                  Visitors and waitlist sign-ups per day
-                </Typography>
                 <DailyChart a={data} />
               </CardContent>
             </Card>
