@@ -159,24 +159,40 @@ func GetReport(ctx context.Context, db *store.DB, from, to time.Time) (*Report, 
 	if err := rows.Err(); err != nil {
 		return nil, err
 	}
+	// The rolled-up counts by dimension: whole calendar months from the
+	// monthly roll-up, the days at either end from the daily one.
 	dims := map[dimKey]dimCounts{}
-	rows, err = db.Query(ctx, `SELECT dim, value, SUM(visitors), SUM(pageviews) FROM analytics_daily_dims
-		WHERE day >= ? AND day <= ? GROUP BY dim, value`, lo, hi)
-	if err != nil {
-		return nil, err
+	months, ends := splitMonths(from, to)
+	sums := func(query string, args ...any) error {
+		rows, err := db.Query(ctx, query, args...)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var k dimKey
+			var c dimCounts
+			if err := rows.Scan(&k.dim, &k.value, &c.Visitors, &c.PageViews); err != nil {
+				return err
+			}
+			sum := dims[k]
+			sum.Visitors += c.Visitors
+			sum.PageViews += c.PageViews
+			dims[k] = sum
+		}
+		return rows.Err()
 	}
-	for rows.Next() {
-		var k dimKey
-		var c dimCounts
-		if err := rows.Scan(&k.dim, &k.value, &c.Visitors, &c.PageViews); err != nil {
-			rows.Close()
+	if months[0] != "" {
+		if err := sums(`SELECT dim, value, SUM(visitors), SUM(pageviews) FROM analytics_monthly_dims
+			WHERE month >= ? AND month <= ? GROUP BY dim, value`, months[0], months[1]); err != nil {
 			return nil, err
 		}
-		dims[k] = c
 	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return nil, err
+	for _, e := range ends {
+		if err := sums(`SELECT dim, value, SUM(visitors), SUM(pageviews) FROM analytics_daily_dims
+			WHERE day >= ? AND day <= ? GROUP BY dim, value`, e[0], e[1]); err != nil {
+			return nil, err
+		}
 	}
 	// Days not rolled up: days are rolled up in order, so only the days
 	// after the range's last rolled-up day can have raw events to count.
@@ -243,4 +259,29 @@ func GetReport(ctx context.Context, db *store.DB, from, to time.Time) (*Report, 
 func mustDay(day string) time.Time {
 	t, _ := time.Parse(time.DateOnly, day)
 	return t
+}
+
+// splitMonths splits the days from..to into the whole calendar months
+// inside it (first and last as YYYY-MM, "" when none) and the runs of days
+// before and after them (first and last day each).
+func splitMonths(from, to time.Time) (months [2]string, ends [][2]string) {
+	first := time.Date(from.Year(), from.Month(), 1, 0, 0, 0, 0, time.UTC)
+	if !first.Equal(from) {
+		first = first.AddDate(0, 1, 0)
+	}
+	after := time.Date(to.Year(), to.Month(), 1, 0, 0, 0, 0, time.UTC) // first day after the last whole month
+	if to.AddDate(0, 0, 1).Month() != to.Month() {
+		after = after.AddDate(0, 1, 0)
+	}
+	if !first.Before(after) {
+		return months, [][2]string{{Day(from), Day(to)}}
+	}
+	months = [2]string{first.Format("2006-01"), after.AddDate(0, -1, 0).Format("2006-01")}
+	if from.Before(first) {
+		ends = append(ends, [2]string{Day(from), Day(first.AddDate(0, 0, -1))})
+	}
+	if !after.After(to) {
+		ends = append(ends, [2]string{Day(after), Day(to)})
+	}
+	return months, ends
 }

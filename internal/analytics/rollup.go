@@ -3,8 +3,8 @@ package analytics
 import (
 	"context"
 	"log/slog"
+	"slices"
 	"sort"
-	"strings"
 	"time"
 
 	"salaula/internal/store"
@@ -28,10 +28,9 @@ const (
 	dimCampaign = "utm_campaign"
 )
 
-// dimColumns maps each dimension to its raw-event column.
-var dimColumns = []struct{ dim, col string }{
-	{dimPage, "path"}, {dimReferrer, "referrer_host"}, {dimSource, "utm_source"}, {dimCampaign, "utm_campaign"},
-}
+// dimNames are the dimensions, in the order of their raw-event columns
+// (path, referrer_host, utm_source, utm_campaign).
+var dimNames = [4]string{dimPage, dimReferrer, dimSource, dimCampaign}
 
 // dayCounts are one day's figures.
 type dayCounts struct {
@@ -54,59 +53,66 @@ type dimKey struct{ dim, value string }
 type dimCounts struct{ Visitors, PageViews int }
 
 // rawDays computes, from the raw events of the days from lo to hi, each
-// day's figures and each day's counts by dimension.
-func rawDays(ctx context.Context, q *store.DB, lo, hi string) (map[string]dayCounts, map[string]map[dimKey]dimCounts, error) {
-	roles := "'" + strings.Join(RolePaths, "', '") + "'"
-	rows, err := q.Query(ctx, `SELECT day,
-		COUNT(DISTINCT CASE WHEN name = 'pageview' THEN visitor END),
-		SUM(CASE WHEN name = 'pageview' THEN 1 ELSE 0 END),
-		SUM(CASE WHEN name = 'waitlist_joined' THEN 1 ELSE 0 END),
-		SUM(CASE WHEN name = 'account_created' THEN 1 ELSE 0 END),
-		COUNT(DISTINCT CASE WHEN name = 'pageview' AND path IN (`+roles+`) THEN visitor END),
-		SUM(CASE WHEN name = 'onboarding_finished' THEN 1 ELSE 0 END)
-		FROM analytics_events WHERE day >= ? AND day <= ? GROUP BY day`, lo, hi)
-	if err != nil {
-		return nil, nil, err
-	}
-	days := map[string]dayCounts{}
-	for rows.Next() {
-		var day string
-		var c dayCounts
-		if err := rows.Scan(&day, &c.Visitors, &c.PageViews, &c.Waitlist, &c.Accounts, &c.Roles, &c.Onboarded); err != nil {
-			rows.Close()
-			return nil, nil, err
-		}
-		days[day] = c
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return nil, nil, err
-	}
-	var parts []string
-	var args []any
-	for _, d := range dimColumns {
-		parts = append(parts, `SELECT day, '`+d.dim+`', `+d.col+`, COUNT(DISTINCT visitor), COUNT(*)
-			FROM analytics_events WHERE name = 'pageview' AND day >= ? AND day <= ? AND `+d.col+` <> ''
-			GROUP BY day, `+d.col)
-		args = append(args, lo, hi)
-	}
-	rows, err = q.Query(ctx, strings.Join(parts, " UNION ALL "), args...)
+// day's figures and each day's counts by dimension. It reads the events
+// once, in one index range scan, and counts in memory (one day holds a few
+// thousand events; every GROUP BY in SQL would read them again).
+func rawDays(ctx context.Context, db *store.DB, lo, hi string) (map[string]dayCounts, map[string]map[dimKey]dimCounts, error) {
+	rows, err := db.Query(ctx, `SELECT day, name, visitor, path, referrer_host, utm_source, utm_campaign
+		FROM analytics_events WHERE day >= ? AND day <= ?`, lo, hi)
 	if err != nil {
 		return nil, nil, err
 	}
 	defer rows.Close()
+	type seenKey struct {
+		day, dim, value, visitor string
+	}
+	days := map[string]dayCounts{}
 	dims := map[string]map[dimKey]dimCounts{}
+	seen := map[seenKey]bool{} // (day, dimension value, visitor) already counted
+	var day, name, visitor string
+	var values [4]string // in the order of dimNames
 	for rows.Next() {
-		var day string
-		var k dimKey
-		var c dimCounts
-		if err := rows.Scan(&day, &k.dim, &k.value, &c.Visitors, &c.PageViews); err != nil {
+		if err := rows.Scan(&day, &name, &visitor, &values[0], &values[1], &values[2], &values[3]); err != nil {
 			return nil, nil, err
 		}
-		if dims[day] == nil {
-			dims[day] = map[dimKey]dimCounts{}
+		c := days[day]
+		switch name {
+		case WaitlistJoined:
+			c.Waitlist++
+		case AccountCreated:
+			c.Accounts++
+		case OnboardingFinished:
+			c.Onboarded++
+		case PageView:
+			c.PageViews++
+			if k := (seenKey{day, "", "", visitor}); !seen[k] {
+				seen[k] = true
+				c.Visitors++
+			}
+			if slices.Contains(RolePaths, values[0]) {
+				if k := (seenKey{day, "role", "", visitor}); !seen[k] {
+					seen[k] = true
+					c.Roles++
+				}
+			}
+			if dims[day] == nil {
+				dims[day] = map[dimKey]dimCounts{}
+			}
+			for i, dim := range dimNames {
+				if values[i] == "" {
+					continue
+				}
+				k := dimKey{dim, values[i]}
+				dc := dims[day][k]
+				dc.PageViews++
+				if sk := (seenKey{day, dim, values[i], visitor}); !seen[sk] {
+					seen[sk] = true
+					dc.Visitors++
+				}
+				dims[day][k] = dc
+			}
 		}
-		dims[day][k] = c
+		days[day] = c
 	}
 	return days, dims, rows.Err()
 }
@@ -195,6 +201,12 @@ func (c *Collector) rollupDay(ctx context.Context, day string) (bool, error) {
 		for _, kc := range kept {
 			if _, err := tx.Exec(ctx, `INSERT INTO analytics_daily_dims (day, dim, value, visitors, pageviews) VALUES (?, ?, ?, ?, ?)`,
 				day, kc.key.dim, kc.key.value, kc.counts.Visitors, kc.counts.PageViews); err != nil {
+				return err
+			}
+			if _, err := tx.Exec(ctx, `INSERT INTO analytics_monthly_dims (month, dim, value, visitors, pageviews) VALUES (?, ?, ?, ?, ?)
+				ON CONFLICT (month, dim, value) DO UPDATE SET visitors = analytics_monthly_dims.visitors + excluded.visitors,
+				pageviews = analytics_monthly_dims.pageviews + excluded.pageviews`,
+				day[:7], kc.key.dim, kc.key.value, kc.counts.Visitors, kc.counts.PageViews); err != nil {
 				return err
 			}
 		}

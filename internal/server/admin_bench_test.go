@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"salaula/internal/analytics/analyticstest"
 	"salaula/internal/config"
 	"salaula/internal/console/consoletest"
 	"salaula/internal/mfa"
@@ -19,12 +20,12 @@ import (
 	"salaula/internal/store/storetest"
 )
 
-// benchConsole is the server on a database of the engine with 100,000
-// waitlist sign-ups, and an operator's access token.
-func benchConsole(b *testing.B, engine store.Dialect) (http.Handler, string) {
+// benchConsole is the server on a database of the engine filled by seed,
+// and an operator's access token.
+func benchConsole(b *testing.B, engine store.Dialect, seed func(*store.DB)) (http.Handler, string) {
 	b.Helper()
 	db := storetest.Open(b, engine)
-	consoletest.SeedWaitlist(b, db, 100_000)
+	seed(db)
 	cfg, err := config.Parse("serve", nil, func(string) string { return "" }, io.Discard)
 	if err != nil {
 		b.Fatal(err)
@@ -92,7 +93,7 @@ func BenchmarkAdminWaitlistPage(b *testing.B) {
 }
 
 func benchWaitlistPage(b *testing.B, engine store.Dialect) {
-	h, tok := benchConsole(b, engine)
+	h, tok := benchConsole(b, engine, seedWaitlist(b))
 	// A cursor from the middle of the list.
 	req := httptest.NewRequest("GET", "/admin/v1/waitlist?limit=200&sort=created_at", nil)
 	req.Header.Set("Authorization", "Bearer "+tok)
@@ -112,7 +113,25 @@ func benchWaitlistPage(b *testing.B, engine store.Dialect) {
 // Target: p99 under 200 ms.
 func BenchmarkAdminOverview(b *testing.B) {
 	storetest.EachBench(b, func(b *testing.B, engine store.Dialect) {
-		h, tok := benchConsole(b, engine)
+		h, tok := benchConsole(b, engine, seedWaitlist(b))
 		benchP99(b, h, tok, "/admin/v1/overview")
+	})
+}
+
+// seedWaitlist seeds 100,000 waitlist sign-ups.
+func seedWaitlist(b *testing.B) func(*store.DB) {
+	return func(db *store.DB) { consoletest.SeedWaitlist(b, db, 100_000) }
+}
+
+// BenchmarkAdminAnalytics answers the analytics of 366 days over a busy
+// year (analyticstest.BusyYear: 2,000 page views a day; 30 days of raw
+// events, today's not rolled up) and of the default 30 days.
+// Target: p99 under 200 ms.
+func BenchmarkAdminAnalytics(b *testing.B) {
+	storetest.EachBench(b, func(b *testing.B, engine store.Dialect) {
+		h, tok := benchConsole(b, engine, func(db *store.DB) { analyticstest.SeedYear(b, db, time.Now(), analyticstest.BusyYear) })
+		today := time.Now().UTC()
+		year := "/admin/v1/analytics?from=" + today.AddDate(0, 0, -365).Format(time.DateOnly) + "&to=" + today.Format(time.DateOnly)
+		benchP99(b, h, tok, year)
 	})
 }

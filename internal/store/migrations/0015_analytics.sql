@@ -46,3 +46,15 @@ CREATE TABLE analytics_salts (
     day TEXT PRIMARY KEY,
     salt TEXT NOT NULL
 );
+
+-- The same counts added up per calendar month (month: YYYY-MM), kept by
+-- the roll-up with each day, so that a year's report reads twelve months
+-- instead of 366 days.
+CREATE TABLE analytics_monthly_dims (
+    month TEXT NOT NULL,
+    dim TEXT NOT NULL,
+    value TEXT NOT NULL,
+    visitors INTEGER NOT NULL DEFAULT 0,
+    pageviews INTEGER NOT NULL DEFAULT 0,
+    PRIMARY KEY (month, dim, value)
+);

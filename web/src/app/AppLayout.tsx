@@ -5,6 +5,7 @@ import { FIRST_LOAD_SKELETON_MS, ROUTE_LOADING_BAR_MS, SCROLL_RESET_DELAYS_MS, T
 import { PageSkeleton } from '../components/PageSkeleton';
 import { TopNav } from '../components/TopNav';
 import { rememberPage } from '../lib/serviceWorker';
+import { sendPageView } from '../lib/analytics';
 
 /** True for the paths that show the top navigation bar (/ and /sign_up). */
 export function showsTopNav(pathname: string): boolean {
@@ -41,6 +42,13 @@ export function AppLayout() {
   useEffect(() => {
     void rememberPage(pathname + search);
   }, [pathname, search]);
+
+  // One page view per route (the production build only, like the service worker).
+  useEffect(() => {
+    if (import.meta.env.PROD) sendPageView(pathname, search);
+    // Runs on path changes only; search is read, not watched.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [pathname]);
 
   useEffect(() => {
     const timers = SCROLL_RESET_DELAYS_MS.map((ms) => window.setTimeout(() => window.scrollTo(0, 0), ms));

@@ -21,14 +21,24 @@ export default function PrivacyPage() {
     {
       title: 'What we collect',
       body: (
-        <ul>
-          <li>Account details: your e-mail address and a password (stored only as a secure hash).</li>
-          <li>Profile details you give us: name, location, age, phone number, gender, height, waist size, your style description and the aesthetics you pick.</li>
-          <li>Photos you upload: full-body pictures for fitting, and sellers&apos; logos or brand images.</li>
-          <li>Seller details: business name, registration number if you have one, and how you sell today.</li>
-          <li>Messages you send through the contact form, and waitlist sign-ups (your e-mail and the programme).</li>
-          <li>Technical data: your IP address and basic request logs, used to keep the service safe.</li>
-        </ul>
+        <>
+          <ul>
+            <li>Account details: your e-mail address and a password (stored only as a secure hash).</li>
+            <li>Profile details you give us: name, location, age, phone number, gender, height, waist size, your style description and the aesthetics you pick.</li>
+            <li>Photos you upload: full-body pictures for fitting, and sellers&apos; logos or brand images.</li>
+            <li>Seller details: business name, registration number if you have one, and how you sell today.</li>
+            <li>Messages you send through the contact form, and waitlist sign-ups (your e-mail and the programme).</li>
+            <li>Technical data: your IP address and basic request logs, used to keep the service safe.</li>
+          </ul>
+          <p>
+            Visit counts: our own server counts page views to learn how many people visit and which link, campaign or
+            radio mention brought them. We use no cookies and store nothing on your device. A visit is counted with a
+            code made from your IP address, your browser&apos;s name and a random value that we replace and delete every
+            day, so no visit can be tied to you afterwards; your IP address and browser are not kept. We keep only the
+            page, the website that sent you and the campaign named in the link, delete these records after 30 days and
+            keep only daily totals. If your browser sends Do Not Track or Global Privacy Control, we count nothing.
+          </p>
+        </>
       ),
     },
     {
