@@ -9,6 +9,7 @@ import ListItemText from '@mui/material/ListItemText';
 import Typography from '@mui/material/Typography';
 import { LineChart } from '@mui/x-charts/LineChart';
 import { PROGRAMS } from '../../config/constants';
+import { AnalyticsPanel } from './AnalyticsPanel';
 import { adminGet, when, type Overview } from './api';
 
 /** How often the overview reloads itself (until realtime updates land). */
@@ -117,6 +118,7 @@ export function OverviewPage() {
           />
         </CardContent>
       </Card>
+      <AnalyticsPanel />
       <Typography component="h2" variant="h6" sx={{ mb: 1 }}>
         Sign-ups by source
       </Typography>
