@@ -15,7 +15,7 @@ const PASSWORD = 'Kabulonga-Thrift-2026!';
 test('offline, sign-in and onboarding say they need a connection and keep what was typed', async ({ page, context }) => {
   test.setTimeout(120_000);
   await page.goto('/sign_up');
-  await expect(page.getByRole('heading', { name: 'JOIN US!' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'JOIN US!' })).toBeVisible({ timeout: 60_000 });
   await expect(page.getByText(/needs a connection/)).toHaveCount(0);
 
   await context.setOffline(true);
