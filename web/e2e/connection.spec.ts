@@ -86,3 +86,61 @@ test('after a new version is deployed, a page still open loads the new version w
   await expect(page.getByRole('heading', { name: 'JOIN US!' })).toBeVisible();
   await expect(page).toHaveURL(/\/sign_up$/);
 });
+
+/** The public pages Lighthouse is run on (issue 14). */
+const PUBLIC_PAGES = ['/', '/about', '/impact', '/contact', '/wardrobeclearance', '/sign_up', '/buyersignup', '/sellersignup'];
+
+/** A Lighthouse mobile phone: 412 px wide at a device pixel ratio of 1.75. */
+test.describe('images on the public pages', () => {
+  test.use({ viewport: { width: 412, height: 823 }, deviceScaleFactor: 1.75, isMobile: true, hasTouch: true });
+
+  test('are in a modern format (WebP or SVG) and no larger than the screen needs', async ({ page }) => {
+    test.setTimeout(240_000);
+    const sizes = new Map<string, { type: string; bytes: number }>();
+    page.on('response', async (res) => {
+      const type = res.headers()['content-type'] ?? '';
+      if (!type.startsWith('image/')) return;
+      const body = await res.body().catch(() => Buffer.alloc(0));
+      sizes.set(new URL(res.url()).pathname, { type, bytes: body.length });
+    });
+    const findings: string[] = [];
+    let raster = 0;
+    for (const path of PUBLIC_PAGES) {
+      await page.goto(path);
+      await expect(page.locator('main')).toBeVisible({ timeout: 60_000 });
+      // Scroll through the page so lazy images load, then back.
+      const height = await page.evaluate(() => document.documentElement.scrollHeight);
+      for (let y = 0; y < height; y += 600) await page.evaluate((top) => window.scrollTo(0, top), y);
+      await page.waitForLoadState('networkidle');
+      const images = await page.evaluate(() =>
+        Array.from(document.images)
+          .filter((img) => img.complete && img.naturalWidth > 0 && img.getBoundingClientRect().width > 0)
+          .map((img) => ({
+            src: img.currentSrc || img.src,
+            natural: [img.naturalWidth, img.naturalHeight],
+            shown: [img.getBoundingClientRect().width, img.getBoundingClientRect().height],
+          })),
+      );
+      for (const img of images) {
+        const url = new URL(img.src, page.url());
+        if (url.protocol === 'data:') continue;
+        const got = sizes.get(url.pathname);
+        const type = got?.type ?? '';
+        if (!/^image\/(webp|avif|svg\+xml)/.test(type)) findings.push(`${path}: ${url.pathname} is ${type || 'of unknown type'}`);
+        if (type.startsWith('image/svg')) continue;
+        raster++;
+        // Lighthouse's "properly size images": the bytes beyond what the shown size at this
+        // pixel ratio needs, flagged above 4 KiB.
+        const needed = img.shown[0] * 1.75 * img.shown[1] * 1.75;
+        const wasted = (got?.bytes ?? 0) * Math.max(0, 1 - needed / (img.natural[0] * img.natural[1]));
+        if (wasted > 4096) {
+          findings.push(`${path}: ${url.pathname} is ${img.natural.join('x')} shown at ${img.shown.map((n) => Math.round(n * 1.75)).join('x')} (${Math.round(wasted / 1024)} KiB too many)`);
+        }
+      }
+    }
+    expect(findings).toEqual([]);
+    // The check saw the pages' photos (brand strip, team portraits), not only drawings.
+    expect(raster).toBeGreaterThan(5);
+    console.log(`public pages: ${raster} raster images checked, all WebP and sized for the screen`);
+  });
+});
