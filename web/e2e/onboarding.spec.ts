@@ -201,6 +201,90 @@ test.describe('onboarding', () => {
     await expect(page).toHaveURL(/\/index$/);
   });
 
+  test('a photo whose upload fails shows why with Retry; the retry alone is sent and the onboarding completes', async ({ page, request }) => {
+    await page.setViewportSize({ width: 360, height: 740 });
+    const email = `retry-${Date.now()}@example.com`;
+    await signUp(page, email);
+    await chooseRole(page, 'Become a Buyer');
+    await expect(page.getByRole('heading', { name: 'Create Your Buyer Profile' })).toBeVisible();
+
+    // Every upload request, by file; the first one of the second photo is cut off (as a weak
+    // signal does), and the first photo's is held a moment so its progress bar can be seen.
+    const attempts: string[] = [];
+    let cutOnce = false;
+    await page.route('**/storage/v1/object/user-media/**', async (route) => {
+      const path = new URL(route.request().url()).pathname;
+      attempts.push(path);
+      if (/-side-view\.\w+$/.test(path) && !cutOnce) {
+        cutOnce = true;
+        await route.abort('connectionreset');
+        return;
+      }
+      if (/-front\.\w+$/.test(path)) await new Promise((r) => setTimeout(r, 1500));
+      await route.continue();
+    });
+
+    await page.getByLabel('Full name', { exact: true }).fill('Natasha Phiri');
+    await page.getByLabel('Height', { exact: true }).fill('170 cm');
+    await page.getByLabel('Waist size', { exact: true }).fill('30 in');
+    await page.getByLabel('Location', { exact: true }).fill('Chelstone, Lusaka');
+    await page.getByLabel('Age', { exact: true }).fill('29');
+    await page.getByLabel('Phone number', { exact: true }).fill('0971234567');
+    await page.getByLabel('Describe the clothes you like', { exact: true }).fill('Denim and bright prints');
+    await page.getByRole('radio', { name: 'Female' }).click();
+    const photos = await makePictures(page, [
+      { name: 'front.jpg', width: 1200, height: 1600, type: 'image/jpeg' },
+      { name: 'side view.png', width: 600, height: 900, type: 'image/png' },
+      { name: 'back.jpg', width: 480, height: 640, type: 'image/jpeg' },
+    ]);
+    await page.getByLabel('Add full-body photos').setInputFiles(photos);
+    await page.getByRole('checkbox', { name: 'DENIM WEAR' }).click();
+    await page.getByRole('checkbox', { name: /I accept the Terms and Conditions/ }).check();
+
+    const done = page.getByRole('button', { name: 'DONE' });
+    await done.click();
+    // While a photo uploads it has a labelled progress bar with its percentage.
+    await expect(page.getByRole('progressbar', { name: 'Photo 1 upload progress' })).toBeVisible();
+    const lost = 'The connection was lost during the upload. Check your connection and retry.';
+    await expect(page.getByText(`Failed to upload image: ${lost}`)).toBeVisible();
+    await expect(page.getByTestId('upload-state')).toHaveText(['Uploaded', 'Failed', 'Uploaded']);
+    await expect(page.getByRole('alert').filter({ hasText: lost }).first()).toBeVisible();
+    await expect(page).toHaveURL(/\/buyersignup/);
+    expect(attempts).toHaveLength(3);
+
+    // Sending again is refused until the failed photo is retried or removed.
+    await done.click();
+    await expect(page.getByText('Photo 2 did not upload. Retry it or remove it, then submit again.')).toBeVisible();
+    expect(attempts).toHaveLength(3);
+
+    await page.getByRole('button', { name: 'Retry photo 2' }).click();
+    await expect(page.getByTestId('upload-state')).toHaveText(['Uploaded', 'Uploaded', 'Uploaded']);
+    await expect(page.getByRole('button', { name: /^Retry/ })).toHaveCount(0);
+    expect(attempts).toHaveLength(4);
+    expect(attempts[3]).toMatch(/-side-view\.\w+$/);
+    expect(attempts[3]).not.toBe(attempts[1]);
+
+    const dialog = new Promise<string>((resolve) =>
+      page.once('dialog', (d) => {
+        resolve(d.message());
+        void d.accept();
+      }),
+    );
+    await done.click();
+    expect(await dialog).toBe('Profile created successfully!');
+    await expect(page).toHaveURL(/\/thanks$/);
+    // The photos uploaded before the failure were not sent again.
+    expect(attempts).toHaveLength(4);
+
+    const profile = await profileMe(page, request);
+    const urls = profile.body_photo_urls as string[];
+    expect(urls.map((u) => new URL(u).pathname.replace('/object/public/', '/object/'))).toEqual([attempts[0], attempts[3], attempts[2]]);
+    await storedImages(page, request, urls);
+    // The cut-off attempt stored nothing.
+    const cut = await request.get(attempts[1].replace('/object/', '/object/public/'));
+    expect(cut.status()).toBe(404);
+  });
+
   test("on a 360 px phone, the seller form's empty submit leaves the first wrong field focused and in view", async ({ page }) => {
     await page.setViewportSize({ width: 360, height: 740 });
     await signUp(page, `seller-empty-${Date.now()}@example.com`);

@@ -2,6 +2,7 @@ import { useEffect, useState, type FormEvent } from 'react';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
+import LinearProgress from '@mui/material/LinearProgress';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
@@ -46,6 +47,8 @@ function SettingField({ name, value, fallback, onSaved }: { name: string; value:
   const [error, setError] = useState('');
   const [saved, setSaved] = useState(false);
   const [busy, setBusy] = useState(false);
+  /** The portrait's upload, 0 to 100, while it goes. */
+  const [sent, setSent] = useState<number>();
   useEffect(() => setDraft(value), [value]);
   const { user } = useAuth();
   const [label, hint] = LABELS[name] ?? [name];
@@ -73,11 +76,16 @@ function SettingField({ name, value, fallback, onSaved }: { name: string; value:
     setBusy(true);
     setError('');
     try {
-      const url = await uploadImage(file, (fileName) => `${user.id}/portraits/${Date.now()}-${fileName}`);
+      setSent(0);
+      const url = await uploadImage(file, (fileName) => `${user.id}/portraits/${Date.now()}-${fileName}`, {
+        onProgress: ({ loaded, total }) => setSent(total > 0 ? Math.round((loaded / total) * 100) : 0),
+      });
+      setSent(undefined);
       const path = new URL(url, window.location.origin).pathname;
       setDraft(path);
       await store(path);
     } catch (err) {
+      setSent(undefined);
       setError(err instanceof Error ? err.message : String(err));
       setBusy(false);
     }
@@ -107,6 +115,9 @@ function SettingField({ name, value, fallback, onSaved }: { name: string; value:
           Upload a portrait
           <input type="file" accept="image/jpeg,image/png,image/webp" hidden onChange={(e) => void upload(e.target.files?.[0])} />
         </Button>
+      )}
+      {sent !== undefined && (
+        <LinearProgress variant="determinate" value={sent} aria-label="Portrait upload progress" aria-valuetext={`${sent}%`} sx={{ maxWidth: 240 }} />
       )}
       {saved && (
         <Typography role="status" variant="body2" color="success.main">

@@ -27,6 +27,7 @@ export default function BuyerAndSellerSignupPage() {
   const logos = useImagePicker(MAX_SELLER_LOGOS);
   const { busy, banner, onSubmit } = useOnboardingSubmit(setErrors, {
     validate: () => validateBuyerAndSeller(values, logos.items.length, photos.items.length),
+    blocked: () => logos.blocker('Logo') ?? photos.blocker('Photo'),
     send: () => submitBuyerAndSeller(values, photos, logos),
     done: () => {
       login();

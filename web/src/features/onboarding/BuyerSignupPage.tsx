@@ -25,6 +25,7 @@ export default function BuyerSignupPage() {
   const photos = useImagePicker(BUYER_PHOTOS);
   const { busy, banner, onSubmit } = useOnboardingSubmit(setErrors, {
     validate: () => validateBuyer(values, photos.items.length),
+    blocked: () => photos.blocker('Photo'),
     send: () => submitProfile(role, values, photos),
     done: () => {
       window.alert('Profile created successfully!');

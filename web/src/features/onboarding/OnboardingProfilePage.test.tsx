@@ -157,19 +157,68 @@ describe('OnboardingProfilePage', { timeout: 60_000 }, () => {
     expect(calls[0].body.profile_pic_url).toBeNull();
   });
 
-  it('aborts the whole submit when an upload fails', async () => {
+  it('a failed photo stops the submit, can be retried alone, and then the form is sent with every photo', async () => {
     const fake = fakeSupabase();
-    fake.upload.mockResolvedValueOnce({ data: { path: '' }, error: { message: 'The object exceeded the maximum allowed size' } });
-    const { fetchMock } = fakeFetch([200, {}]);
+    fake.upload.mockResolvedValueOnce({ data: { path: '' }, error: { message: 'The file is too large: at most 10 MB per image', status: 413 } });
+    const { calls, fetchMock } = fakeFetch([200, {}]);
     const user = open();
     await fillValid(user);
     await user.upload(screen.getByLabelText('Add photos'), [imageFile('a.png'), imageFile('b.png')]);
     await user.click(screen.getByRole('button', { name: 'SUBMIT' }));
-    expect(await screen.findByText('Failed to upload image: The object exceeded the maximum allowed size')).toBeInTheDocument();
-    expect(screen.getByText('Failed')).toBeInTheDocument();
-    expect(fake.upload).toHaveBeenCalledTimes(1);
+    const tooLarge = 'This photo is too large: The file is too large: at most 10 MB per image';
+    expect(await screen.findByText(`Failed to upload image: ${tooLarge}`)).toBeInTheDocument();
+    // The other photo was still uploaded; the failed one says why, with a Retry button.
+    expect(fake.upload).toHaveBeenCalledTimes(2);
+    expect(screen.getAllByTestId('upload-state').map((e) => e.textContent)).toEqual(['Failed', 'Uploaded']);
+    expect(screen.getAllByRole('alert').map((a) => a.textContent)).toContain(tooLarge);
     expect(fetchMock).not.toHaveBeenCalled();
     expect(screen.getByLabelText('Full name')).toHaveValue('  Mwila Banda ');
+
+    // Sending again while a photo has failed is refused, with what to do.
+    await user.click(screen.getByRole('button', { name: 'SUBMIT' }));
+    expect(await screen.findByText('Photo 1 did not upload. Retry it or remove it, then submit again.')).toBeInTheDocument();
+    expect(fake.upload).toHaveBeenCalledTimes(2);
+    expect(fetchMock).not.toHaveBeenCalled();
+
+    await user.click(screen.getByRole('button', { name: 'Retry photo 1' }));
+    await waitFor(() => expect(screen.getAllByTestId('upload-state').map((e) => e.textContent)).toEqual(['Uploaded', 'Uploaded']));
+    expect(screen.queryByRole('button', { name: /Retry/ })).toBeNull();
+    expect(fake.upload).toHaveBeenCalledTimes(3);
+
+    await user.click(screen.getByRole('button', { name: 'SUBMIT' }));
+    expect(await where()).toBe('/thanks');
+    // b.png went once; a.png's retry is the photo sent, at a path of its own.
+    expect(fake.upload).toHaveBeenCalledTimes(3);
+    const tried = fake.upload.mock.calls.map(([, path, file]) => ({ path, name: file.name }));
+    expect(tried.map((t) => t.name)).toEqual(['a.png', 'b.png', 'a.png']);
+    expect(tried[2].path).not.toBe(tried[0].path);
+    const url = (path: string) => `${TEST_CONFIG.url}/storage/v1/object/public/user-media/${path}`;
+    expect(calls[0].body.body_photo_urls).toEqual([url(tried[2].path), url(tried[1].path)]);
+  });
+
+  it('shows each photo upload progress with a labelled progress bar', async () => {
+    const fake = fakeSupabase();
+    let release: () => void = () => {};
+    fake.upload.mockImplementationOnce(
+      (bucket, path, file, options) =>
+        new Promise((resolve) => {
+          fake.uploads.push({ bucket, path, file, options });
+          release = () => resolve({ data: { path }, error: null });
+        }),
+    );
+    fakeFetch([200, {}]);
+    const user = open();
+    await fillValid(user);
+    await user.upload(screen.getByLabelText('Add photos'), [new File([new Uint8Array(4000)], 'big.png', { type: 'image/png' })]);
+    await user.click(screen.getByRole('button', { name: 'SUBMIT' }));
+    const bar = await screen.findByRole('progressbar', { name: 'Photo 1 upload progress' });
+    await waitFor(() => expect(bar).toHaveAttribute('aria-valuenow', '50'));
+    expect(bar).toHaveAttribute('aria-valuetext', '50%');
+    expect(screen.getByTestId('upload-state')).toHaveTextContent('Uploading... 50%');
+    // The photo cannot be removed while it uploads.
+    expect(screen.getByRole('button', { name: /Remove photo 1/ })).toBeDisabled();
+    release();
+    expect(await where()).toBe('/thanks');
   });
 
   it("shows the server's error field, with its field messages", async () => {

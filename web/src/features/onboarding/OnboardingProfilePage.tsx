@@ -35,6 +35,7 @@ export default function OnboardingProfilePage() {
   const [editingAesthetics, setEditingAesthetics] = useState(true);
   const { busy, banner, onSubmit } = useOnboardingSubmit(setErrors, {
     validate: () => validateBuyer(values, photos.items.length),
+    blocked: () => photos.blocker('Photo'),
     send: () => submitProfile(role, values, photos),
     done: () => navigate(edit.editing ? ACCOUNT_PATH : '/thanks', edit.editing ? { state: { saved: true } } : undefined),
   });

@@ -123,7 +123,7 @@ describe('SellerSignupPage', { timeout: 60_000 }, () => {
   it.each([
     ['no session', 'session-none', 'Error: You must be logged in.'],
     ['a session error', 'session-error', 'Error: Session error: Refresh Token Not Found'],
-    ['an upload failure', 'upload', 'Error: Image upload failed: The file is not a JPEG, PNG or WebP image'],
+    ['an upload failure', 'upload', 'Error: Image upload failed: This file is not a photo we can take: The file is not a JPEG, PNG or WebP image'],
     ['a function error', 'function-error', 'Error: Business name is required'],
     ['a function status', 'function-status', 'Error: Function returned a non-2xx status code: 503'],
     ['a network failure', 'network', 'Error: An unexpected error occurred.'],
@@ -145,7 +145,7 @@ describe('SellerSignupPage', { timeout: 60_000 }, () => {
       fake.getSession.mockResolvedValue({ data: { session: null }, error: { message: 'Refresh Token Not Found' } });
     }
     if (kind === 'upload') {
-      fake.upload.mockResolvedValue({ data: { path: '' }, error: { message: 'The file is not a JPEG, PNG or WebP image' } });
+      fake.upload.mockResolvedValue({ data: { path: '' }, error: { message: 'The file is not a JPEG, PNG or WebP image', status: 415 } });
     }
     vi.spyOn(console, 'error').mockImplementation(() => {});
     await user.click(screen.getByRole('button', { name: 'FINISH & CREATE PROFILE' }));

@@ -46,6 +46,7 @@ export default function SellerSignupPage() {
   });
   const { busy, banner, onSubmit } = useOnboardingSubmit(setErrors, {
     validate: () => validateSeller(values, logos.items.length),
+    blocked: () => logos.blocker('Logo'),
     send: () => submitSeller(role, values, logos),
     done: () => {
       if (edit.editing) {

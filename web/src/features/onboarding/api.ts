@@ -5,6 +5,7 @@
  */
 import { getSupabase, loadConfig } from '../../lib/supabase';
 import { safeFileName, shrinkImage } from '../../lib/images';
+import { publicObjectUrl, StorageUploadError, uploadFailureMessage, uploadObject, type UploadProgress } from '../../lib/upload';
 import { FUNCTIONS, STORAGE_BUCKET } from '../../config/constants';
 
 /** The signed-in user's id and access token. */
@@ -42,26 +43,59 @@ export function logoPath(userId: string, fileName: string, timestamp: number): s
   return `${userId}/logos/${timestamp}-${safeFileName(fileName)}`;
 }
 
-/** UploadError carries the storage service's reason. */
-export class UploadError extends Error {}
+/** UploadError carries the storage service's reason, in words a person can act on. */
+export class UploadError extends Error {
+  /** The HTTP status of the refusal (0 when no answer came). */
+  readonly status: number;
+  constructor(message: string, status = 0) {
+    super(message);
+    this.status = status;
+  }
+}
+
+/** Options of uploadImage. */
+export interface UploadImageOptions {
+  /** Follows the upload of the shrunk file, in bytes sent. */
+  onProgress?: (progress: UploadProgress) => void;
+  /** Stops the upload (it then rejects with UploadError). */
+  signal?: AbortSignal;
+}
 
 /**
  * uploadImage shrinks a picked image in the browser, uploads it to
  * user-media at the path pathFor gives (called with the final file name),
- * and returns its public URL.
+ * and returns its public URL. The upload is the request supabase-js's
+ * storage upload sends, made with XMLHttpRequest so that its progress can be
+ * shown (lib/upload.ts); the access token is the current session's.
  */
-export async function uploadImage(file: File, pathFor: (fileName: string) => string): Promise<string> {
-  const supabase = await getSupabase();
+export async function uploadImage(
+  file: File,
+  pathFor: (fileName: string) => string,
+  options: UploadImageOptions = {},
+): Promise<string> {
+  const [config, session] = await Promise.all([loadConfig(), readSession()]);
+  if (session.kind === 'error') throw new UploadError(session.message);
+  if (session.kind === 'none') throw new UploadError(uploadFailureMessage('http', 401), 401);
   const small = await shrinkImage(file);
   const path = pathFor(small.name);
-  const bucket = supabase.storage.from(STORAGE_BUCKET);
-  const { error } = await bucket.upload(path, small, {
-    contentType: small.type || 'application/octet-stream',
-    cacheControl: '3600',
-    upsert: false,
-  });
-  if (error) throw new UploadError(error.message);
-  return bucket.getPublicUrl(path).data.publicUrl;
+  try {
+    await uploadObject({
+      baseUrl: config.url,
+      anonKey: config.anonKey,
+      accessToken: session.session.accessToken,
+      bucket: STORAGE_BUCKET,
+      path,
+      file: small,
+      cacheControl: '3600',
+      upsert: false,
+      onProgress: options.onProgress,
+      signal: options.signal,
+    });
+  } catch (err) {
+    if (err instanceof StorageUploadError) throw new UploadError(err.message, err.status);
+    throw err;
+  }
+  return publicObjectUrl(config.url, STORAGE_BUCKET, path);
 }
 
 /** The answer of an onboarding function that was not OK. */

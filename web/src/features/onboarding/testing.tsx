@@ -28,27 +28,67 @@ export interface FakeUpload {
   options: Record<string, unknown>;
 }
 
-/** fakeSupabase installs a fake client; the returned mocks let a test steer and inspect it. */
+/** What the fake storage answers an upload: no error, or a refusal (status 400 unless given). */
+type FakeUploadAnswer = { data: { path: string }; error: null | { message: string; status?: number } };
+
+/**
+ * fakeSupabase installs a fake client, and a fake XMLHttpRequest for the
+ * uploads (lib/upload.ts sends them as supabase-js would, with progress);
+ * the returned mocks let a test steer and inspect them. Each upload reports
+ * half of its bytes sent, then the whole, then the answer of the upload mock.
+ */
 export function fakeSupabase() {
   const uploads: FakeUpload[] = [];
   const getSession = vi.fn(async () => ({ data: { session: SESSION as unknown }, error: null as null | { message: string } }));
-  const upload = vi.fn(async (bucket: string, path: string, file: File, options: Record<string, unknown>) => {
+  const upload = vi.fn(async (bucket: string, path: string, file: File, options: Record<string, unknown>): Promise<FakeUploadAnswer> => {
     uploads.push({ bucket, path, file, options });
-    return { data: { path }, error: null as null | { message: string } };
+    return { data: { path }, error: null };
   });
+  const storagePrefix = `${TEST_CONFIG.url}/storage/v1/object/`;
+  class FakeStorageXHR {
+    status = 0;
+    responseText = '';
+    upload: { onprogress: ((e: { loaded: number; total: number; lengthComputable: boolean }) => void) | null } = { onprogress: null };
+    onload: (() => void) | null = null;
+    onerror: (() => void) | null = null;
+    ontimeout: (() => void) | null = null;
+    onabort: (() => void) | null = null;
+    private url = '';
+    private headers: Record<string, string> = {};
+    open(_method: string, url: string) {
+      this.url = url;
+    }
+    setRequestHeader(name: string, value: string) {
+      this.headers[name] = value;
+    }
+    abort() {
+      this.onabort?.();
+    }
+    send(form: FormData) {
+      const [bucket, ...rest] = this.url.slice(storagePrefix.length).split('/');
+      const file = form.get('') as File;
+      const options = { cacheControl: form.get('cacheControl'), upsert: this.headers['x-upsert'] === 'true', headers: this.headers };
+      void (async () => {
+        this.upload.onprogress?.({ loaded: file.size / 2, total: file.size, lengthComputable: true });
+        const answer = await upload(bucket, rest.join('/'), file, options);
+        this.upload.onprogress?.({ loaded: file.size, total: file.size, lengthComputable: true });
+        if (answer.error) {
+          this.status = answer.error.status ?? 400;
+          this.responseText = JSON.stringify({ statusCode: String(this.status), error: 'Refused', message: answer.error.message });
+        } else {
+          this.status = 200;
+          this.responseText = JSON.stringify({ Key: `${bucket}/${rest.join('/')}`, Id: `id-${uploads.length}` });
+        }
+        this.onload?.();
+      })();
+    }
+  }
+  vi.stubGlobal('XMLHttpRequest', FakeStorageXHR);
   const client = {
     auth: {
       getSession,
       onAuthStateChange: vi.fn(() => ({ data: { subscription: { unsubscribe() {} } } })),
       signOut: vi.fn(async () => ({ error: null })),
-    },
-    storage: {
-      from: (bucket: string) => ({
-        upload: (path: string, file: File, options: Record<string, unknown>) => upload(bucket, path, file, options),
-        getPublicUrl: (path: string) => ({
-          data: { publicUrl: `${TEST_CONFIG.url}/storage/v1/object/public/${bucket}/${path}` },
-        }),
-      }),
     },
   };
   setSupabaseForTests(client as unknown as SupabaseClient, TEST_CONFIG);

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { isImageFile } from '../../lib/images';
-import { uploadImage } from './api';
+import { uploadImage, UploadError } from './api';
 
 /** Where a picked image is on its way to the server. */
 export type UploadState = 'waiting' | 'uploading' | 'done' | 'failed';
@@ -13,6 +13,10 @@ export interface PickedImage {
   state: UploadState;
   /** Public URL once uploaded; a later retry reuses it. */
   url?: string;
+  /** While uploading: the share of the (shrunk) file sent, 0 to 1. */
+  progress?: number;
+  /** When failed: why, in words a person can act on. */
+  error?: string;
 }
 
 /** What useImagePicker gives a form. */
@@ -29,9 +33,19 @@ export interface ImagePicker {
    * uploadAll uploads each image not yet uploaded, one after the other (a
    * slow phone connection does better with one at a time), and returns all
    * public URLs in order. pathFor gets the final file name and a timestamp
-   * that is unique within the batch. It throws the first upload error.
+   * unique within the picker. A failed image does not stop the others: each
+   * is tried, the failed ones are marked (with their reason) for retry, and
+   * then the first failure is thrown.
    */
   uploadAll: (pathFor: (fileName: string, timestamp: number) => string) => Promise<string[]>;
+  /** retry uploads one failed image again (to a new path of the last uploadAll's pattern). */
+  retry: (id: string) => Promise<void>;
+  /**
+   * blocker says why the form cannot be sent yet (an image failed or is
+   * still uploading), naming images as itemName 1, 2, ...; undefined when
+   * nothing stands in the way.
+   */
+  blocker: (itemName: string) => string | undefined;
 }
 
 let nextId = 0;
@@ -96,31 +110,87 @@ export function useImagePicker(max: number): ImagePicker {
     [max],
   );
 
+  const pathForRef = useRef<((fileName: string, timestamp: number) => string) | null>(null);
+  const lastTimestamp = useRef(0);
+  const aborts = useRef(new Set<AbortController>());
+  useEffect(
+    () => () => {
+      for (const a of aborts.current) a.abort();
+    },
+    [],
+  );
+
+  /** uploadOne uploads one image, following its progress; it returns its URL or throws. */
+  const uploadOne = useCallback(
+    async (it: PickedImage, pathFor: (fileName: string, timestamp: number) => string) => {
+      // Unique within the picker, also across retries, so a retry never lands on a path already taken.
+      lastTimestamp.current = Math.max(Date.now(), lastTimestamp.current + 1);
+      const timestamp = lastTimestamp.current;
+      const abort = new AbortController();
+      aborts.current.add(abort);
+      update(it.id, { state: 'uploading', progress: 0, error: undefined });
+      try {
+        const url = await uploadImage(it.file, (name) => pathFor(name, timestamp), {
+          signal: abort.signal,
+          onProgress: ({ loaded, total }) => update(it.id, { progress: total > 0 ? loaded / total : 0 }),
+        });
+        update(it.id, { state: 'done', url, progress: 1 });
+        return url;
+      } catch (err) {
+        const message = err instanceof Error ? err.message : String(err);
+        update(it.id, { state: 'failed', progress: undefined, error: message });
+        throw err instanceof UploadError ? err : new UploadError(message);
+      } finally {
+        aborts.current.delete(abort);
+      }
+    },
+    [update],
+  );
+
   const uploadAll = useCallback(
     async (pathFor: (fileName: string, timestamp: number) => string) => {
+      pathForRef.current = pathFor;
       const urls: string[] = [];
-      let last = 0;
+      let firstError: unknown;
       for (const it of itemsRef.current) {
         if (it.url) {
           urls.push(it.url);
           continue;
         }
-        last = Math.max(Date.now(), last + 1);
-        const timestamp = last;
-        update(it.id, { state: 'uploading' });
         try {
-          const url = await uploadImage(it.file, (name) => pathFor(name, timestamp));
-          update(it.id, { state: 'done', url });
-          urls.push(url);
+          urls.push(await uploadOne(it, pathFor));
         } catch (err) {
-          update(it.id, { state: 'failed' });
-          throw err;
+          firstError ??= err;
         }
       }
+      if (firstError !== undefined) throw firstError;
       return urls;
     },
-    [update],
+    [uploadOne],
   );
 
-  return { items, max, full: items.length >= max, add, remove, preload, uploadAll };
+  const retry = useCallback(
+    async (id: string) => {
+      const it = itemsRef.current.find((x) => x.id === id);
+      const pathFor = pathForRef.current;
+      if (!it || it.state !== 'failed' || !pathFor) return;
+      try {
+        await uploadOne(it, pathFor);
+      } catch {
+        // Shown on the image itself (state failed, with its reason).
+      }
+    },
+    [uploadOne],
+  );
+
+  const blocker = useCallback((itemName: string) => {
+    const all = itemsRef.current;
+    const failed = all.findIndex((it) => it.state === 'failed');
+    if (failed >= 0) return `${itemName} ${failed + 1} did not upload. Retry it or remove it, then submit again.`;
+    const uploading = all.findIndex((it) => it.state === 'uploading');
+    if (uploading >= 0) return `${itemName} ${uploading + 1} is still uploading. Wait until it has finished, then submit again.`;
+    return undefined;
+  }, []);
+
+  return { items, max, full: items.length >= max, add, remove, preload, uploadAll, retry, blocker };
 }

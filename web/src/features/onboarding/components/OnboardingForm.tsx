@@ -16,6 +16,11 @@ import { useLeadToProblem } from '../../../lib/leadToProblem';
 export interface SubmitSteps {
   /** Returns the field errors; sending happens only when there are none. */
   validate: () => Record<string, string | undefined>;
+  /**
+   * Says why nothing can be sent yet although the fields are right (a photo
+   * failed to upload or is still uploading); shown in the banner.
+   */
+  blocked?: () => string | undefined;
   /** Uploads and calls the server; throws SubmitError. */
   send: () => Promise<void>;
   /** Runs after a successful send (alert, navigation). */
@@ -40,6 +45,11 @@ export function useOnboardingSubmit(setErrors: (errors: Record<string, string | 
       const found = steps.validate();
       setErrors(found);
       if (Object.values(found).some(Boolean)) return;
+      const blocked = steps.blocked?.();
+      if (blocked) {
+        setBanner(blocked);
+        return;
+      }
       await steps.send();
       steps.done();
     } catch (err) {
