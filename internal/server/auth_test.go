@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -10,8 +11,11 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
+
+	"golang.org/x/crypto/argon2"
 
 	"salaula/internal/config"
 	"salaula/internal/mail"
@@ -815,10 +819,15 @@ func benchSignIn(b *testing.B, email string) {
 }
 
 // BenchmarkSignInAboveHash measures, on both engines, how much of a
-// successful password sign-in (over HTTP, client side included) is the
-// server's own work beyond the argon2id check: each iteration times one
-// password.Verify of the same hash and one sign-in, interleaved, and
-// reports above-hash-% = (sign-in - hash) / sign-in.
+// successful password sign-in is the server's own work beyond the bare
+// argon2id run: each iteration runs argon2.IDKey once with the stored
+// hash's parameters and one sign-in over HTTP (client side included, so
+// the figure errs high), interleaved, and compares them. above-hash-cpu-%
+// counts the process's CPU time (getrusage), which the load of a shared
+// machine barely changes: (sign-in CPU - argon2 CPU) / sign-in CPU. It is
+// the figure the 5 % target is about. above-hash-wall-% is the same with
+// wall-clock time; it also counts waiting (the commit's disk flush, the
+// database round trips) and wanders with the machine's load.
 func BenchmarkSignInAboveHash(b *testing.B) {
 	for _, engine := range []store.Dialect{store.SQLite, store.Postgres} {
 		b.Run(string(engine), func(b *testing.B) {
@@ -832,26 +841,57 @@ func BenchmarkSignInAboveHash(b *testing.B) {
 			if err := env.DB.CreateUser(ctx, &store.User{Email: "mwila@example.com", PasswordHash: hash, EmailConfirmedAt: &now}); err != nil {
 				b.Fatal(err)
 			}
+			bare := bareArgon2(b, hash)
 			body := `{"email": "mwila@example.com", "password": "` + goodPassword + `"}`
-			var hashing, signIn time.Duration
+			client := &http.Client{Transport: &http.Transport{}}
+			defer client.CloseIdleConnections()
+			var hashCPU, signInCPU, hashWall, signInWall time.Duration
 			for b.Loop() {
-				t0 := time.Now()
-				if ok, err := password.Verify(goodPassword, hash); !ok || err != nil {
-					b.Fatalf("verify: %v %v", ok, err)
-				}
-				t1 := time.Now()
-				res, err := http.Post(env.URL+"/auth/v1/token?grant_type=password", "application/json", strings.NewReader(body))
+				c0, t0 := processCPU(b), time.Now()
+				bare()
+				c1, t1 := processCPU(b), time.Now()
+				res, err := client.Post(env.URL+"/auth/v1/token?grant_type=password", "application/json", strings.NewReader(body))
 				if err != nil || res.StatusCode != 200 {
 					b.Fatalf("sign-in: %v %v", res, err)
 				}
 				io.Copy(io.Discard, res.Body)
 				res.Body.Close()
-				hashing += t1.Sub(t0)
-				signIn += time.Since(t1)
+				c2, t2 := processCPU(b), time.Now()
+				hashCPU, signInCPU = hashCPU+c1-c0, signInCPU+c2-c1
+				hashWall, signInWall = hashWall+t1.Sub(t0), signInWall+t2.Sub(t1)
 			}
-			b.ReportMetric(float64(hashing.Microseconds())/float64(b.N)/1000, "hash-ms/op")
-			b.ReportMetric(float64(signIn.Microseconds())/float64(b.N)/1000, "signin-ms/op")
-			b.ReportMetric(100*float64(signIn-hashing)/float64(signIn), "above-hash-%")
+			perOp := func(d time.Duration) float64 { return float64(d.Microseconds()) / float64(b.N) / 1000 }
+			b.ReportMetric(perOp(hashCPU), "argon2-cpu-ms/op")
+			b.ReportMetric(perOp(signInCPU), "signin-cpu-ms/op")
+			b.ReportMetric(100*float64(signInCPU-hashCPU)/float64(signInCPU), "above-hash-cpu-%")
+			b.ReportMetric(100*float64(signInWall-hashWall)/float64(signInWall), "above-hash-wall-%")
 		})
 	}
+}
+
+// bareArgon2 returns a function that runs argon2id once with the
+// parameters, salt and key length of the PHC string encoded, outside the
+// password package (no slot, no garbage collection): the hash alone.
+func bareArgon2(b *testing.B, encoded string) func() {
+	parts := strings.Split(encoded, "$")
+	var m, t uint32
+	var p uint8
+	if _, err := fmt.Sscanf(parts[3], "m=%d,t=%d,p=%d", &m, &t, &p); err != nil {
+		b.Fatal(err)
+	}
+	salt, err := base64.RawStdEncoding.DecodeString(parts[4])
+	if err != nil {
+		b.Fatal(err)
+	}
+	key, _ := base64.RawStdEncoding.DecodeString(parts[5])
+	return func() { argon2.IDKey([]byte(goodPassword), salt, t, m, p, uint32(len(key))) }
+}
+
+// processCPU is the CPU time (user and system) the test process used so far.
+func processCPU(b *testing.B) time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		b.Fatal(err)
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
