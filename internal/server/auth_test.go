@@ -160,7 +160,7 @@ func TestSignupAnswersASession(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !strings.HasPrefix(stored.PasswordHash, "$argon2id$v=19$m=19456,t=2,p=1$") || strings.Contains(stored.PasswordHash, goodPassword) {
+		if !strings.HasPrefix(stored.PasswordHash, "$argon2id$v=19$m=7168,t=5,p=1$") || strings.Contains(stored.PasswordHash, goodPassword) {
 			t.Errorf("stored hash = %q", stored.PasswordHash)
 		}
 		rt := str(body, "refresh_token")
