@@ -122,7 +122,7 @@ func run() error {
 		{name: "waitlist-signup", conc: 64, write: "waitlist"},
 		{name: "contact-form-submit", conc: 16, write: "contact"},
 		{name: "contact-form-submit", conc: 64, write: "contact"},
-		{name: "password sign-in", conc: 64, signIn: true},
+		{name: "password sign-in", conc: 64, signIn: true, fresh: true},
 		{name: "GET /", conc: 16, path: "/"},
 		{name: "GET hashed asset", conc: 16, path: "/assets/" + asset},
 	}
@@ -137,6 +137,14 @@ func run() error {
 				continue
 			}
 			for _, s := range systems {
+				if sc.fresh {
+					// A freshly started process, so its peak RSS is this
+					// scenario's alone, not what earlier scenarios left behind.
+					s.stop()
+					if err := s.start(); err != nil {
+						return fmt.Errorf("restart %s: %w", s.name, err)
+					}
+				}
 				r := s.load(sc, o.duration, fmt.Sprintf("r%d", rep))
 				if results[sc.key()] == nil {
 					results[sc.key()] = map[string][]result{}
@@ -453,6 +461,7 @@ type scenario struct {
 	conc   int
 	write  string // "waitlist" or "contact": a write scenario
 	signIn bool
+	fresh  bool   // measured on a freshly started server process
 	path   string // a GET
 }
 
@@ -652,7 +661,7 @@ func render(scenarios []scenario, systems []*system, results map[string]map[stri
 	fmt.Fprintf(&b, "Machine: %s.\n\n", machine())
 	fmt.Fprintf(&b, "Each row: %s of load at the given concurrency (keep-alive connections, a unique e-mail per write), "+
 		"repeated %d times with the three systems interleaved; the figures are the medians of the repetitions, errors are summed, "+
-		"RSS is the peak resident memory of the server process during the runs. Ratio = req/s of the system / req/s of PocketBase. "+
+		"RSS is the peak resident memory of the server process during the runs (for password sign-in, of a server process started afresh just before each run, so it is that scenario's alone). Ratio = req/s of the system / req/s of PocketBase. "+
 		"salaula runs with its rate limits off (`SALAULA_RATE_FORMS=0`, `SALAULA_RATE_AUTH=0`), SQLite with `synchronous=FULL`; "+
 		"PocketBase v0.39.11 (`examples/base`) with the same collections created through its API (a unique (email, program) index on the waitlist, public create rules); "+
 		"note that PocketBase runs SQLite with `synchronous=NORMAL` (its commits are not flushed to disk: they survive a crash of the process, not a power cut) and sends no e-mail, "+

@@ -10,6 +10,7 @@ import (
 	"net"
 	"net/http"
 	"path/filepath"
+	"runtime/debug"
 	"time"
 
 	"salaula/internal/account"
@@ -109,6 +110,10 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	rules := &account.Rules{DB: db, Media: mediaStore, Mailer: mailer, SupportEmail: cfg.SupportEmail, Logger: logger}
 	go rules.SweepEvery(ctx, account.DefaultRetention(cfg.ConfirmEmail), sweepInterval)
 	go stats.RollupEvery(ctx, sweepInterval, logger)
+	// Start-up (migrations, compressing the app, the dummy password hash)
+	// leaves garbage behind; hand its pages back to the system now rather
+	// than keep them resident until the background scavenger gets to them.
+	debug.FreeOSMemory()
 	ln, err := net.Listen("tcp", cfg.HTTPAddr)
 	if err != nil {
 		return err

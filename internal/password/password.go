@@ -2,9 +2,10 @@
 // Check says why a password is too weak (too short, only spaces, or among the 10,000 most
 // common passwords shipped in common-passwords.txt), Hash makes an argon2id
 // PHC string with OWASP parameters, and Verify compares in constant time.
-// Each argon2id run takes 19 MiB and a core for tens of milliseconds, so at
-// most one runs per core at a time; the rest wait in line, up to a deadline
-// (ErrBusy), which keeps memory flat when a crowd signs in at once.
+// Each argon2id run takes 7 MiB and a core for tens of milliseconds, so at
+// most one runs per core at a time, each in a working memory kept for the
+// next run (internal/password/argon2); the rest wait in line, up to a
+// deadline (ErrBusy), which keeps memory flat when a crowd signs in at once.
 package password
 
 import (
@@ -19,10 +20,11 @@ import (
 	"runtime"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 	"unicode/utf8"
 
-	"golang.org/x/crypto/argon2"
+	"salaula/internal/password/argon2"
 )
 
 // MinLength is the fewest characters a password may have.
@@ -49,11 +51,15 @@ const (
 	msgBlank  = "Password should contain characters other than spaces."
 )
 
-// Argon2id parameters: the OWASP Password Storage Cheat Sheet's first
-// recommendation (19 MiB of memory, 2 passes, 1 lane).
+// Argon2id parameters: one of the OWASP Password Storage Cheat Sheet's
+// recommended settings, which it counts as equally strong (7 MiB of memory,
+// 5 passes, 1 lane; the others trade memory for passes, e.g. 19 MiB and 2).
+// The least memory per run, since runs go one per core at once and their
+// memory stays resident. Hashes made with other parameters (19 MiB, 2
+// passes before) still verify: the parameters come from the hash.
 const (
-	memoryKiB = 19456
-	passes    = 2
+	memoryKiB = 7168
+	passes    = 5
 	lanes     = 1
 	saltLen   = 16
 	keyLen    = 32
@@ -117,9 +123,22 @@ const DefaultWait = 10 * time.Second
 
 var (
 	limitMu sync.Mutex
-	slots   = make(chan struct{}, runtime.GOMAXPROCS(0))
+	slots   = newSlots(runtime.GOMAXPROCS(0))
 	maxWait = DefaultWait
+
+	running, peak atomic.Int64
 )
+
+// newSlots makes n hashing slots, each an argon2id working memory that
+// grows on first use and is then kept: n runs at once hold n memories for
+// good, and make no garbage.
+func newSlots(n int) chan *argon2.Memory {
+	sl := make(chan *argon2.Memory, max(n, 0))
+	for range n {
+		sl <- new(argon2.Memory)
+	}
+	return sl
+}
 
 // SetLimits lets at most n argon2id runs go at once, each waiting at most
 // wait for its turn, and returns a function that restores the previous
@@ -129,7 +148,7 @@ func SetLimits(n int, wait time.Duration) (restore func()) {
 	limitMu.Lock()
 	defer limitMu.Unlock()
 	oldSlots, oldWait := slots, maxWait
-	slots, maxWait = make(chan struct{}, max(n, 0)), wait
+	slots, maxWait = newSlots(n), wait
 	return func() {
 		limitMu.Lock()
 		defer limitMu.Unlock()
@@ -137,38 +156,44 @@ func SetLimits(n int, wait time.Duration) (restore func()) {
 	}
 }
 
-// withSlot runs fn once a hashing slot is free, or returns ErrBusy when
-// none comes free within the wait (or ctx ends first).
-func withSlot(ctx context.Context, fn func()) error {
+// PeakRunning is the most argon2id runs that went at the same time since
+// the process started or the last ResetPeak.
+func PeakRunning() int { return int(peak.Load()) }
+
+// ResetPeak starts PeakRunning again from the runs going now.
+func ResetPeak() { peak.Store(running.Load()) }
+
+// withSlot runs fn with a free hashing slot's memory, or returns ErrBusy
+// when none comes free within the wait (or ctx ends first).
+func withSlot(ctx context.Context, fn func(*argon2.Memory)) error {
 	limitMu.Lock()
 	sl, wait := slots, maxWait
 	limitMu.Unlock()
+	var mem *argon2.Memory
 	select {
-	case sl <- struct{}{}:
+	case mem = <-sl:
 	default:
 		t := time.NewTimer(wait)
 		defer t.Stop()
 		select {
-		case sl <- struct{}{}:
+		case mem = <-sl:
 		case <-t.C:
 			return ErrBusy
 		case <-ctx.Done():
 			return ErrBusy
 		}
 	}
-	func() {
-		defer func() { <-sl }()
-		fn()
-	}()
-	// Each run leaves 19 MiB of garbage; collecting it now, instead of
-	// when the heap has doubled, keeps resident memory flat under a crowd
-	// of sign-ins (a collection costs far less than the hash itself).
-	runtime.GC()
+	defer func() { sl <- mem }()
+	n := running.Add(1)
+	defer running.Add(-1)
+	for p := peak.Load(); n > p && !peak.CompareAndSwap(p, n); p = peak.Load() {
+	}
+	fn(mem)
 	return nil
 }
 
 // Hash returns the argon2id PHC string of pw with a fresh random salt:
-// $argon2id$v=19$m=19456,t=2,p=1$<salt>$<key> (unpadded base64).
+// $argon2id$v=19$m=7168,t=5,p=1$<salt>$<key> (unpadded base64).
 func Hash(pw string) (string, error) { return HashContext(context.Background(), pw) }
 
 // HashContext is Hash waiting for a hashing slot at most until ctx ends or
@@ -179,7 +204,7 @@ func HashContext(ctx context.Context, pw string) (string, error) {
 		return "", err
 	}
 	var key []byte
-	if err := withSlot(ctx, func() { key = argon2.IDKey([]byte(pw), salt, passes, memoryKiB, lanes, keyLen) }); err != nil {
+	if err := withSlot(ctx, func(mem *argon2.Memory) { key = mem.IDKey([]byte(pw), salt, passes, memoryKiB, lanes, keyLen) }); err != nil {
 		return "", err
 	}
 	b64 := base64.RawStdEncoding
@@ -223,7 +248,14 @@ func VerifyContext(ctx context.Context, pw, encoded string) (bool, error) {
 		return false, ErrBadHash
 	}
 	var got []byte
-	if err := withSlot(ctx, func() { got = argon2.IDKey([]byte(pw), salt, t, m, p, uint32(len(want))) }); err != nil {
+	if err := withSlot(ctx, func(mem *argon2.Memory) {
+		if m > memoryKiB {
+			// An older, bigger hash: a memory of its own for this run
+			// (garbage afterwards), so the slot's kept memory stays small.
+			mem = new(argon2.Memory)
+		}
+		got = mem.IDKey([]byte(pw), salt, t, m, p, uint32(len(want)))
+	}); err != nil {
 		return false, err
 	}
 	return subtle.ConstantTimeCompare(got, want) == 1, nil

@@ -1,8 +1,12 @@
 package password
 
 import (
+	"encoding/base64"
 	"strings"
 	"testing"
+	"time"
+
+	xargon2 "golang.org/x/crypto/argon2"
 )
 
 func TestCheck(t *testing.T) {
@@ -53,7 +57,7 @@ func TestHashAndVerify(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.HasPrefix(h, "$argon2id$v=19$m=19456,t=2,p=1$") {
+	if !strings.HasPrefix(h, "$argon2id$v=19$m=7168,t=5,p=1$") {
 		t.Fatalf("hash %q is not an argon2id PHC string with OWASP parameters", h)
 	}
 	h2, _ := Hash("chitenge-lusaka-42")
@@ -70,6 +74,31 @@ func TestHashAndVerify(t *testing.T) {
 		if ok, err := Verify("x", bad); ok || err == nil {
 			t.Errorf("Verify(%q) = %v, %v; want ErrBadHash", bad, ok, err)
 		}
+	}
+}
+
+// A hash stored with the earlier parameters (19 MiB, 2 passes; made here
+// with x/crypto's argon2) still verifies, right and wrong, and the slot's
+// kept memory stays at the current 7 MiB.
+func TestOlderBiggerHashStillVerifies(t *testing.T) {
+	defer SetLimits(1, time.Minute)()
+	salt := []byte("sixteen-byte-slt")
+	key := xargon2.IDKey([]byte("chitenge-lusaka-42"), salt, 2, 19456, 1, 32)
+	b64 := base64.RawStdEncoding
+	old := "$argon2id$v=19$m=19456,t=2,p=1$" + b64.EncodeToString(salt) + "$" + b64.EncodeToString(key)
+	if ok, err := Verify("chitenge-lusaka-42", old); !ok || err != nil {
+		t.Fatalf("Verify(right, old hash) = %v, %v", ok, err)
+	}
+	if ok, err := Verify("chitenge-lusaka-43", old); ok || err != nil {
+		t.Fatalf("Verify(wrong, old hash) = %v, %v", ok, err)
+	}
+	if _, err := Hash("chitenge-lusaka-42"); err != nil {
+		t.Fatal(err)
+	}
+	mem := <-slots
+	defer func() { slots <- mem }()
+	if mem.Size() != memoryKiB*1024 {
+		t.Fatalf("the slot keeps %d bytes, want %d", mem.Size(), memoryKiB*1024)
 	}
 }
 
