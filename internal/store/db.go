@@ -237,6 +237,38 @@ type Tx struct {
 	// w, when set, is the SQLite writer running this transaction: its
 	// statements are prepared once and reused (no SQL parsing per write).
 	w *groupWriter
+	// group, when set, is the pending work of the group commit this
+	// transaction is part of; own is this transaction's, added to the
+	// group's once its savepoint is released; flushed is the group's work
+	// written inside this transaction's savepoint, given back to the group
+	// when the savepoint is undone (see pending).
+	group        *pending
+	own, flushed pending
+	// broken is the error of writing pending work, which fails the
+	// transaction whatever fn returns.
+	broken error
+}
+
+// writePending writes the group's pending work and this transaction's own,
+// before a statement that reads or changes the tables it goes to.
+func (t *Tx) writePending(ctx context.Context) error {
+	if t.group == nil {
+		return nil
+	}
+	if !t.group.empty() {
+		t.flushed.add(t.group)
+		if err := t.group.write(ctx, t); err != nil {
+			t.broken = err
+			return err
+		}
+	}
+	if !t.own.empty() {
+		if err := t.own.write(ctx, t); err != nil {
+			t.broken = err
+			return err
+		}
+	}
+	return nil
 }
 
 func (t *Tx) context(ctx context.Context) context.Context {
@@ -252,6 +284,16 @@ func (t *Tx) Dialect() Dialect { return t.db.dialect }
 // Exec runs a statement inside the transaction.
 func (t *Tx) Exec(ctx context.Context, query string, args ...any) (sql.Result, error) {
 	ctx = t.context(ctx)
+	if touchesPending(query) {
+		if err := t.writePending(ctx); err != nil {
+			return nil, err
+		}
+	}
+	return t.execDirect(ctx, query, args...)
+}
+
+// execDirect runs a statement without writing pending work first.
+func (t *Tx) execDirect(ctx context.Context, query string, args ...any) (sql.Result, error) {
 	if t.w != nil {
 		if st := t.w.stmt(ctx, t.tx, query); st != nil {
 			return st.ExecContext(ctx, args...)
@@ -263,6 +305,11 @@ func (t *Tx) Exec(ctx context.Context, query string, args ...any) (sql.Result, e
 // Query runs a query inside the transaction.
 func (t *Tx) Query(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
 	ctx = t.context(ctx)
+	if touchesPending(query) {
+		if err := t.writePending(ctx); err != nil {
+			return nil, err
+		}
+	}
 	if t.w != nil {
 		if st := t.w.stmt(ctx, t.tx, query); st != nil {
 			return st.QueryContext(ctx, args...)
@@ -274,6 +321,10 @@ func (t *Tx) Query(ctx context.Context, query string, args ...any) (*sql.Rows, e
 // QueryRow runs a one-row query inside the transaction.
 func (t *Tx) QueryRow(ctx context.Context, query string, args ...any) *sql.Row {
 	ctx = t.context(ctx)
+	if touchesPending(query) {
+		// A failure here fails the whole transaction (see broken).
+		t.writePending(ctx)
+	}
 	if t.w != nil {
 		if st := t.w.stmt(ctx, t.tx, query); st != nil {
 			return st.QueryRowContext(ctx, args...)

@@ -35,6 +35,8 @@ type groupWriter struct {
 	// the connection is free again. Only the writer goroutine uses them.
 	stmts  map[string]*sql.Stmt
 	wanted map[string]bool
+	// pend is the pending work of the group under way (see pending).
+	pend pending
 }
 
 // maxStmts bounds the writer's prepared statements; queries seen after the
@@ -199,27 +201,44 @@ func (w *groupWriter) commit(batch []*writeReq) {
 		return
 	}
 	hooks := make([][]func(), len(batch))
+	g := &w.pend
+	g.reset()
 	own := &Tx{tx: tx, db: w.db, w: w}
 	for i, r := range batch {
-		if _, err := own.Exec(ctx, "SAVEPOINT w"); err != nil {
+		if _, err := own.execDirect(ctx, "SAVEPOINT w"); err != nil {
 			results[i].err = err
 			continue
 		}
-		t := &Tx{tx: tx, db: w.db, ctx: r.ctx, w: w}
+		t := &Tx{tx: tx, db: w.db, ctx: r.ctx, w: w, group: g}
 		results[i] = run(r.fn, t)
+		if results[i].err == nil && t.broken != nil {
+			results[i].err = t.broken
+		}
 		if results[i].err != nil || results[i].panic != nil {
-			if _, err := own.Exec(ctx, "ROLLBACK TO w"); err != nil {
+			if _, err := own.execDirect(ctx, "ROLLBACK TO w"); err != nil {
 				results[i].err = errors.Join(results[i].err, err)
 			}
+			// The group's work written inside the undone savepoint is
+			// pending again.
+			g.add(&t.flushed)
 		} else {
 			hooks[i] = t.afterCommit
 		}
-		if _, err := own.Exec(ctx, "RELEASE w"); err != nil && results[i].err == nil {
+		if _, err := own.execDirect(ctx, "RELEASE w"); err != nil && results[i].err == nil {
 			results[i].err = err
 			hooks[i] = nil
+		} else if results[i].err == nil && results[i].panic == nil {
+			g.add(&t.own)
 		}
 	}
-	if err := tx.Commit(); err != nil {
+	err = g.write(ctx, own)
+	if err != nil {
+		tx.Rollback()
+		g.reset()
+	} else {
+		err = tx.Commit()
+	}
+	if err != nil {
 		for i := range results {
 			if results[i].err == nil && results[i].panic == nil {
 				results[i].err = fmt.Errorf("commit: %w", err)
@@ -245,8 +264,17 @@ func (w *groupWriter) commitOne(r *writeReq) {
 		res.err = err
 		return
 	}
-	t := &Tx{tx: tx, db: w.db, ctx: r.ctx, w: w}
-	if res = run(r.fn, t); res.err != nil || res.panic != nil {
+	g := &w.pend
+	g.reset()
+	t := &Tx{tx: tx, db: w.db, ctx: r.ctx, w: w, group: g}
+	if res = run(r.fn, t); res.err == nil && t.broken != nil {
+		res.err = t.broken
+	}
+	if res.err == nil && res.panic == nil {
+		g.add(&t.own)
+		res.err = g.write(context.Background(), t)
+	}
+	if res.err != nil || res.panic != nil {
 		tx.Rollback()
 		return
 	}
