@@ -125,9 +125,12 @@ func (db *DB) checkpointLoop() {
 // Pool sizes. SQLite: readers beside the one writer connection. PostgreSQL:
 // every connection stays open while idle, so a burst reuses sessions
 // instead of opening and closing hundreds of them.
+// PostgreSQL's writes go through postgresWriters connections (lanes of the
+// group-commit writer).
 const (
-	sqliteReaders = 4
-	postgresConns = 16
+	sqliteReaders   = 4
+	postgresConns   = 16
+	postgresWriters = 2
 )
 
 func openPostgres(ctx context.Context, url string) (*DB, error) {
@@ -140,18 +143,26 @@ func openPostgres(ctx context.Context, url string) (*DB, error) {
 	sqlDB.SetConnMaxIdleTime(5 * time.Minute)
 	sqlDB.SetConnMaxLifetime(time.Hour)
 	// Writes share commits here too: one flush of PostgreSQL's WAL for
-	// every group instead of one per request.
-	writeDB, err := sql.Open("pgx", url)
-	if err != nil {
-		sqlDB.Close()
-		return nil, fmt.Errorf("open postgres: %w", err)
+	// every group instead of one per request, on a few lanes at once so
+	// that one group's round trips and flush overlap with the next's.
+	var lanes []*sql.DB
+	for range postgresWriters {
+		writeDB, err := sql.Open("pgx", url)
+		if err != nil {
+			sqlDB.Close()
+			for _, l := range lanes {
+				l.Close()
+			}
+			return nil, fmt.Errorf("open postgres: %w", err)
+		}
+		writeDB.SetMaxOpenConns(1)
+		writeDB.SetMaxIdleConns(1)
+		writeDB.SetConnMaxIdleTime(0)
+		writeDB.SetConnMaxLifetime(time.Hour)
+		lanes = append(lanes, writeDB)
 	}
-	writeDB.SetMaxOpenConns(1)
-	writeDB.SetMaxIdleConns(1)
-	writeDB.SetConnMaxIdleTime(0)
-	writeDB.SetConnMaxLifetime(time.Hour)
 	db := &DB{sql: sqlDB, dialect: Postgres}
-	db.writer = newGroupWriter(db, writeDB)
+	db.writer = newGroupWriter(db, lanes...)
 	if err := db.Ping(ctx); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("connect to postgres: %w", err)
@@ -234,9 +245,9 @@ type Tx struct {
 	// one caller's cancelled request must not abort the others' writes.
 	ctx         context.Context
 	afterCommit []func()
-	// w, when set, is the SQLite writer running this transaction: its
-	// statements are prepared once and reused (no SQL parsing per write).
-	w *groupWriter
+	// w, when set, is the writer lane running this transaction: on SQLite
+	// its statements are prepared once and reused (no SQL parsing per write).
+	w *writerLane
 	// group, when set, is the pending work of the group commit this
 	// transaction is part of; own is this transaction's, added to the
 	// group's once its savepoint is released; flushed is the group's work
