@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"salaula/internal/analytics"
@@ -150,13 +151,13 @@ func (s *Server) handleWaitlistSignup() http.Handler {
 			}, waitlistJoined) {
 			return
 		}
-		tok, err := newOpaqueToken()
+		tok, err := newUnsubscribeToken(time.Now())
 		if err != nil {
 			s.logger.Error("unsubscribe token", "err", err)
 			writeFunctionError(w, http.StatusInternalServerError, "We could not add you to the waitlist. Please try again in a few minutes.", nil)
 			return
 		}
-		hash := hashToken(tok)
+		hash := unsubscribeTokenHash(tok)
 		su := &store.WaitlistSignup{
 			Email:                validate.NormaliseEmail(req.Email),
 			Program:              req.ProgramName,
@@ -186,6 +187,29 @@ func (s *Server) handleWaitlistSignup() http.Handler {
 		}
 		writeRawJSON(w, http.StatusOK, waitlistJoinedJSON)
 	})
+}
+
+// newUnsubscribeToken is a new unsubscribe token: the time in
+// milliseconds (12 hex digits), a dot and a random opaque token. The time
+// first makes the stored hashes (see unsubscribeTokenHash) ascend, so each
+// sign-up adds to the last page of their unique index instead of writing a
+// random page of it; the link shows its reader only when they signed up.
+func newUnsubscribeToken(now time.Time) (string, error) {
+	tok, err := newOpaqueToken()
+	if err != nil {
+		return "", err
+	}
+	return fmt.Sprintf("%012x.", now.UnixMilli()) + tok, nil
+}
+
+// unsubscribeTokenHash is what the database keeps of an unsubscribe token:
+// its time prefix with the dot, then the SHA-256 (hex) of the whole token.
+// Tokens without a prefix (sent before it existed) keep the bare hash.
+func unsubscribeTokenHash(tok string) string {
+	if i := strings.IndexByte(tok, '.'); i > 0 {
+		return tok[:i+1] + hashToken(tok)
+	}
+	return hashToken(tok)
 }
 
 // waitlistJoined is the body of a successful waitlist-signup, new or repeated.
@@ -255,7 +279,7 @@ func (s *Server) handleWaitlistUnsubscribe() http.Handler {
 			w.WriteHeader(http.StatusOK)
 			return
 		}
-		su, err := s.db.UnsubscribeWaitlist(r.Context(), hashToken(tok))
+		su, err := s.db.UnsubscribeWaitlist(r.Context(), unsubscribeTokenHash(tok))
 		if errors.Is(err, store.ErrNotFound) {
 			unknown()
 			return

@@ -207,7 +207,7 @@ func TestFormsAreRateLimitedPerClient(t *testing.T) {
 	})
 }
 
-var unsubscribeLink = regexp.MustCompile(`(http\S+/functions/v1/waitlist-unsubscribe\?token=[A-Za-z0-9_-]+)`)
+var unsubscribeLink = regexp.MustCompile(`(http\S+/functions/v1/waitlist-unsubscribe\?token=[A-Za-z0-9_.-]+)`)
 
 func TestWaitlistSignupIsStoredOnceWithItsSourceAndConfirmed(t *testing.T) {
 	eachEngine(t, nil, func(t *testing.T, env *testEnv) {
@@ -280,8 +280,13 @@ func TestUnsubscribeLinkWorksWithOneClick(t *testing.T) {
 		if su.UnsubscribedAt == nil {
 			t.Fatal("not marked unsubscribed")
 		}
+		// A link whose time part was changed is not recognised.
+		forged := strings.Replace(path, "token=0", "token=1", 1)
+		if forged == path {
+			t.Fatalf("the token has no time part: %s", path)
+		}
 		for _, bad := range []string{"/functions/v1/waitlist-unsubscribe", "/functions/v1/waitlist-unsubscribe?token=deadbeef",
-			"/functions/v1/waitlist-unsubscribe?token=" + strings.Repeat("x", 5000)} {
+			"/functions/v1/waitlist-unsubscribe?token=" + strings.Repeat("x", 5000), forged} {
 			res := env.do(t, "GET", bad, nil, nil)
 			wantStatus(t, res, http.StatusNotFound)
 			page, _ := io.ReadAll(res.Body)
@@ -371,6 +376,37 @@ func TestMailLogShowsLinksNotBodies(t *testing.T) {
 			if sent, _ := mail.Recent(ctx, env.DB, to, 1); len(sent) != 1 || sent[0].State != "sent" || sent[0].Via != "log" {
 				t.Fatalf("mail to %s: %+v", to, sent)
 			}
+		}
+	})
+}
+
+// Unsubscribe links sent before tokens carried a time part (only the bare
+// SHA-256 of the token stored) still unsubscribe; new sign-ups store
+// hashes that ascend with time, so their unique index grows at its end.
+func TestWaitlistUnsubscribeKeepsOldLinksWorking(t *testing.T) {
+	eachEngine(t, func(c *config.Config) { c.FormRateLimit = config.Rate{} }, func(t *testing.T, env *testEnv) {
+		ctx := context.Background()
+		old := &store.WaitlistSignup{Email: "old@example.com", Program: "Upcycling Initiative", UnsubscribeTokenHash: hashToken("OldStyleToken_abc-123")}
+		if _, err := env.DB.JoinWaitlist(ctx, old, nil); err != nil {
+			t.Fatal(err)
+		}
+		res := env.do(t, "GET", "/functions/v1/waitlist-unsubscribe?token=OldStyleToken_abc-123", nil, nil)
+		wantStatus(t, res, http.StatusOK)
+		if su, _ := env.DB.WaitlistSignupByEmail(ctx, "old@example.com", "Upcycling Initiative"); su.UnsubscribedAt == nil {
+			t.Fatal("an old link did not unsubscribe")
+		}
+		var hashes []string
+		for _, e := range []string{"first@example.com", "second@example.com"} {
+			wantStatus(t, env.do(t, "POST", "/functions/v1/waitlist-signup", map[string]any{"email": e, "programName": "Upcycling Initiative"}, nil), 200)
+			su, err := env.DB.WaitlistSignupByEmail(ctx, e, "Upcycling Initiative")
+			if err != nil {
+				t.Fatal(err)
+			}
+			hashes = append(hashes, su.UnsubscribeTokenHash)
+			time.Sleep(2 * time.Millisecond)
+		}
+		if !(hashes[0] < hashes[1]) || !strings.Contains(hashes[0], ".") {
+			t.Fatalf("stored hashes do not ascend with time: %v", hashes)
 		}
 	})
 }

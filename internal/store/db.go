@@ -125,9 +125,12 @@ func (db *DB) checkpointLoop() {
 // Pool sizes. SQLite: readers beside the one writer connection. PostgreSQL:
 // every connection stays open while idle, so a burst reuses sessions
 // instead of opening and closing hundreds of them.
+// PostgreSQL's writes go through postgresWriters connections (lanes of the
+// group-commit writer).
 const (
-	sqliteReaders = 4
-	postgresConns = 16
+	sqliteReaders   = 4
+	postgresConns   = 16
+	postgresWriters = 2
 )
 
 func openPostgres(ctx context.Context, url string) (*DB, error) {
@@ -140,18 +143,26 @@ func openPostgres(ctx context.Context, url string) (*DB, error) {
 	sqlDB.SetConnMaxIdleTime(5 * time.Minute)
 	sqlDB.SetConnMaxLifetime(time.Hour)
 	// Writes share commits here too: one flush of PostgreSQL's WAL for
-	// every group instead of one per request.
-	writeDB, err := sql.Open("pgx", url)
-	if err != nil {
-		sqlDB.Close()
-		return nil, fmt.Errorf("open postgres: %w", err)
+	// every group instead of one per request, on a few lanes at once so
+	// that one group's round trips and flush overlap with the next's.
+	var lanes []*sql.DB
+	for range postgresWriters {
+		writeDB, err := sql.Open("pgx", url)
+		if err != nil {
+			sqlDB.Close()
+			for _, l := range lanes {
+				l.Close()
+			}
+			return nil, fmt.Errorf("open postgres: %w", err)
+		}
+		writeDB.SetMaxOpenConns(1)
+		writeDB.SetMaxIdleConns(1)
+		writeDB.SetConnMaxIdleTime(0)
+		writeDB.SetConnMaxLifetime(time.Hour)
+		lanes = append(lanes, writeDB)
 	}
-	writeDB.SetMaxOpenConns(1)
-	writeDB.SetMaxIdleConns(1)
-	writeDB.SetConnMaxIdleTime(0)
-	writeDB.SetConnMaxLifetime(time.Hour)
 	db := &DB{sql: sqlDB, dialect: Postgres}
-	db.writer = newGroupWriter(db, writeDB)
+	db.writer = newGroupWriter(db, lanes...)
 	if err := db.Ping(ctx); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("connect to postgres: %w", err)
@@ -234,9 +245,41 @@ type Tx struct {
 	// one caller's cancelled request must not abort the others' writes.
 	ctx         context.Context
 	afterCommit []func()
-	// w, when set, is the SQLite writer running this transaction: its
-	// statements are prepared once and reused (no SQL parsing per write).
-	w *groupWriter
+	// w, when set, is the writer lane running this transaction: on SQLite
+	// its statements are prepared once and reused (no SQL parsing per write).
+	w *writerLane
+	// group, when set, is the pending work of the group commit this
+	// transaction is part of; own is this transaction's, added to the
+	// group's once its savepoint is released; flushed is the group's work
+	// written inside this transaction's savepoint, given back to the group
+	// when the savepoint is undone (see pending).
+	group        *pending
+	own, flushed pending
+	// broken is the error of writing pending work, which fails the
+	// transaction whatever fn returns.
+	broken error
+}
+
+// writePending writes the group's pending work and this transaction's own,
+// before a statement that reads or changes the tables it goes to.
+func (t *Tx) writePending(ctx context.Context) error {
+	if t.group == nil {
+		return nil
+	}
+	if !t.group.empty() {
+		t.flushed.add(t.group)
+		if err := t.group.write(ctx, t); err != nil {
+			t.broken = err
+			return err
+		}
+	}
+	if !t.own.empty() {
+		if err := t.own.write(ctx, t); err != nil {
+			t.broken = err
+			return err
+		}
+	}
+	return nil
 }
 
 func (t *Tx) context(ctx context.Context) context.Context {
@@ -252,6 +295,16 @@ func (t *Tx) Dialect() Dialect { return t.db.dialect }
 // Exec runs a statement inside the transaction.
 func (t *Tx) Exec(ctx context.Context, query string, args ...any) (sql.Result, error) {
 	ctx = t.context(ctx)
+	if touchesPending(query) {
+		if err := t.writePending(ctx); err != nil {
+			return nil, err
+		}
+	}
+	return t.execDirect(ctx, query, args...)
+}
+
+// execDirect runs a statement without writing pending work first.
+func (t *Tx) execDirect(ctx context.Context, query string, args ...any) (sql.Result, error) {
 	if t.w != nil {
 		if st := t.w.stmt(ctx, t.tx, query); st != nil {
 			return st.ExecContext(ctx, args...)
@@ -263,6 +316,11 @@ func (t *Tx) Exec(ctx context.Context, query string, args ...any) (sql.Result, e
 // Query runs a query inside the transaction.
 func (t *Tx) Query(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
 	ctx = t.context(ctx)
+	if touchesPending(query) {
+		if err := t.writePending(ctx); err != nil {
+			return nil, err
+		}
+	}
 	if t.w != nil {
 		if st := t.w.stmt(ctx, t.tx, query); st != nil {
 			return st.QueryContext(ctx, args...)
@@ -274,6 +332,10 @@ func (t *Tx) Query(ctx context.Context, query string, args ...any) (*sql.Rows, e
 // QueryRow runs a one-row query inside the transaction.
 func (t *Tx) QueryRow(ctx context.Context, query string, args ...any) *sql.Row {
 	ctx = t.context(ctx)
+	if touchesPending(query) {
+		// A failure here fails the whole transaction (see broken).
+		t.writePending(ctx)
+	}
 	if t.w != nil {
 		if st := t.w.stmt(ctx, t.tx, query); st != nil {
 			return st.QueryRowContext(ctx, args...)

@@ -24,43 +24,54 @@ var errClosed = errors.New("store: database is closed")
 // at once, with no timer to wait for.
 type groupWriter struct {
 	db      *DB
-	conn    *sql.DB
-	reqs    chan *writeReq // unbuffered: a send succeeds only when the writer takes it
+	reqs    chan *writeReq // unbuffered: a send succeeds only when a lane takes it
 	quit    chan struct{}
-	stopped chan struct{}
+	stopped sync.WaitGroup
 	once    sync.Once
 	stats   groupStats
-	// Statements prepared once on the writer connection, by query text,
+	lanes   []*writerLane
+}
+
+// writerLane is one connection of the writer with the goroutine that
+// commits groups on it. SQLite has one (one writer at a time is all it
+// allows); PostgreSQL several, so that one group's statements and commit
+// overlap with the next group's instead of waiting for its round trips.
+type writerLane struct {
+	w    *groupWriter
+	conn *sql.DB
+	// Statements prepared once on the lane's connection, by query text,
 	// and the queries seen in the last batch that are to be prepared once
-	// the connection is free again. Only the writer goroutine uses them.
+	// the connection is free again. Only the lane's goroutine uses them.
 	stmts  map[string]*sql.Stmt
 	wanted map[string]bool
+	// pend is the pending work of the group under way (see pending).
+	pend pending
 }
 
 // maxStmts bounds the writer's prepared statements; queries seen after the
 // cache is full are parsed each time, as before.
 const maxStmts = 128
 
-// stmt returns query prepared on the writer connection for use in tx, or
+// stmt returns query prepared on the lane's connection for use in tx, or
 // nil when it is not prepared yet (it will be after this batch).
-func (w *groupWriter) stmt(ctx context.Context, tx *sql.Tx, query string) *sql.Stmt {
-	if st, ok := w.stmts[query]; ok {
+func (l *writerLane) stmt(ctx context.Context, tx *sql.Tx, query string) *sql.Stmt {
+	if st, ok := l.stmts[query]; ok {
 		return tx.StmtContext(ctx, st)
 	}
-	if w.db.dialect == SQLite && len(w.stmts)+len(w.wanted) < maxStmts {
-		w.wanted[query] = true
+	if l.w.db.dialect == SQLite && len(l.stmts)+len(l.wanted) < maxStmts {
+		l.wanted[query] = true
 	}
 	return nil
 }
 
 // prepareWanted prepares the queries the last batch ran unprepared; the
 // connection is free between batches, so this never waits for a write.
-func (w *groupWriter) prepareWanted() {
-	for q := range w.wanted {
-		if st, err := w.conn.Prepare(q); err == nil {
-			w.stmts[q] = st
+func (l *writerLane) prepareWanted() {
+	for q := range l.wanted {
+		if st, err := l.conn.Prepare(q); err == nil {
+			l.stmts[q] = st
 		}
-		delete(w.wanted, q)
+		delete(l.wanted, q)
 	}
 }
 
@@ -125,10 +136,16 @@ type writeResult struct {
 	panic any
 }
 
-func newGroupWriter(db *DB, conn *sql.DB) *groupWriter {
-	w := &groupWriter{db: db, conn: conn, reqs: make(chan *writeReq), quit: make(chan struct{}), stopped: make(chan struct{}),
-		stmts: map[string]*sql.Stmt{}, wanted: map[string]bool{}}
-	go w.loop()
+// newGroupWriter starts one lane on each of conns (each a pool of one
+// connection).
+func newGroupWriter(db *DB, conns ...*sql.DB) *groupWriter {
+	w := &groupWriter{db: db, reqs: make(chan *writeReq), quit: make(chan struct{})}
+	for _, c := range conns {
+		l := &writerLane{w: w, conn: c, stmts: map[string]*sql.Stmt{}, wanted: map[string]bool{}}
+		w.lanes = append(w.lanes, l)
+		w.stopped.Add(1)
+		go l.loop()
+	}
 	return w
 }
 
@@ -152,8 +169,9 @@ func (w *groupWriter) do(ctx context.Context, fn func(*Tx) error) error {
 	return res.err
 }
 
-func (w *groupWriter) loop() {
-	defer close(w.stopped)
+func (l *writerLane) loop() {
+	w := l.w
+	defer w.stopped.Done()
 	batch := make([]*writeReq, 0, maxBatch)
 	for {
 		select {
@@ -171,16 +189,17 @@ func (w *groupWriter) loop() {
 				break more
 			}
 		}
-		w.commit(batch)
-		w.prepareWanted()
+		l.commit(batch)
+		l.prepareWanted()
 	}
 }
 
 // commit runs one batch in one transaction and answers every request.
-func (w *groupWriter) commit(batch []*writeReq) {
+func (l *writerLane) commit(batch []*writeReq) {
+	w := l.w
 	w.stats.add(len(batch))
 	if len(batch) == 1 {
-		w.commitOne(batch[0])
+		l.commitOne(batch[0])
 		return
 	}
 	results := make([]writeResult, len(batch))
@@ -190,7 +209,7 @@ func (w *groupWriter) commit(batch []*writeReq) {
 		}
 	}
 	ctx := context.Background()
-	tx, err := w.conn.BeginTx(ctx, nil)
+	tx, err := l.conn.BeginTx(ctx, nil)
 	if err != nil {
 		for i := range results {
 			results[i].err = err
@@ -199,27 +218,65 @@ func (w *groupWriter) commit(batch []*writeReq) {
 		return
 	}
 	hooks := make([][]func(), len(batch))
-	own := &Tx{tx: tx, db: w.db, w: w}
+	g := &l.pend
+	g.reset()
+	own := &Tx{tx: tx, db: w.db, w: l}
+	// On PostgreSQL, where each statement is a round trip, releasing one
+	// write's savepoint and opening the next one's go together; the last
+	// write's savepoint is released by the commit.
+	joinSavepoints := w.db.dialect == Postgres
+	open := false // savepoint w is open for the write i
 	for i, r := range batch {
-		if _, err := own.Exec(ctx, "SAVEPOINT w"); err != nil {
-			results[i].err = err
-			continue
+		if !open {
+			if _, err := own.execDirect(ctx, "SAVEPOINT w"); err != nil {
+				results[i].err = err
+				continue
+			}
+			open = true
 		}
-		t := &Tx{tx: tx, db: w.db, ctx: r.ctx, w: w}
+		t := &Tx{tx: tx, db: w.db, ctx: r.ctx, w: l, group: g}
 		results[i] = run(r.fn, t)
-		if results[i].err != nil || results[i].panic != nil {
-			if _, err := own.Exec(ctx, "ROLLBACK TO w"); err != nil {
+		if results[i].err == nil && t.broken != nil {
+			results[i].err = t.broken
+		}
+		ok := results[i].err == nil && results[i].panic == nil
+		if !ok {
+			if _, err := own.execDirect(ctx, "ROLLBACK TO w"); err != nil {
 				results[i].err = errors.Join(results[i].err, err)
 			}
-		} else {
-			hooks[i] = t.afterCommit
+			// The group's work written inside the undone savepoint is
+			// pending again.
+			g.add(&t.flushed)
 		}
-		if _, err := own.Exec(ctx, "RELEASE w"); err != nil && results[i].err == nil {
-			results[i].err = err
-			hooks[i] = nil
+		var err error
+		switch {
+		case i == len(batch)-1:
+		case joinSavepoints:
+			_, err = own.execDirect(ctx, "RELEASE w; SAVEPOINT w")
+		default:
+			_, err = own.execDirect(ctx, "RELEASE w")
+			open = false
+		}
+		if err != nil {
+			open = false
+			if ok {
+				results[i].err = err
+			}
+			continue
+		}
+		if ok {
+			hooks[i] = t.afterCommit
+			g.add(&t.own)
 		}
 	}
-	if err := tx.Commit(); err != nil {
+	err = g.write(ctx, own)
+	if err != nil {
+		tx.Rollback()
+		g.reset()
+	} else {
+		err = tx.Commit()
+	}
+	if err != nil {
 		for i := range results {
 			if results[i].err == nil && results[i].panic == nil {
 				results[i].err = fmt.Errorf("commit: %w", err)
@@ -237,16 +294,26 @@ func (w *groupWriter) commit(batch []*writeReq) {
 
 // commitOne runs a lone write in a transaction of its own: no savepoint is
 // needed, since undoing the transaction undoes only this write.
-func (w *groupWriter) commitOne(r *writeReq) {
+func (l *writerLane) commitOne(r *writeReq) {
+	w := l.w
 	var res writeResult
 	defer func() { r.done <- res }()
-	tx, err := w.conn.BeginTx(context.Background(), nil)
+	tx, err := l.conn.BeginTx(context.Background(), nil)
 	if err != nil {
 		res.err = err
 		return
 	}
-	t := &Tx{tx: tx, db: w.db, ctx: r.ctx, w: w}
-	if res = run(r.fn, t); res.err != nil || res.panic != nil {
+	g := &l.pend
+	g.reset()
+	t := &Tx{tx: tx, db: w.db, ctx: r.ctx, w: l, group: g}
+	if res = run(r.fn, t); res.err == nil && t.broken != nil {
+		res.err = t.broken
+	}
+	if res.err == nil && res.panic == nil {
+		g.add(&t.own)
+		res.err = g.write(context.Background(), t)
+	}
+	if res.err != nil || res.panic != nil {
 		tx.Rollback()
 		return
 	}
@@ -271,12 +338,16 @@ func run(fn func(*Tx) error, t *Tx) (res writeResult) {
 	return res
 }
 
-// close stops the writer after the batch under way and closes its connection.
+// close stops the writer after the batches under way and closes its connections.
 func (w *groupWriter) close() error {
 	w.once.Do(func() { close(w.quit) })
-	<-w.stopped
-	for _, st := range w.stmts {
-		st.Close()
+	w.stopped.Wait()
+	var errs []error
+	for _, l := range w.lanes {
+		for _, st := range l.stmts {
+			st.Close()
+		}
+		errs = append(errs, l.conn.Close())
 	}
-	return w.conn.Close()
+	return errors.Join(errs...)
 }

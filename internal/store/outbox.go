@@ -37,6 +37,12 @@ func (t *Tx) EnqueueEmail(ctx context.Context, e *OutboxEmail) error {
 		e.CreatedAt = Now()
 	}
 	e.Status = EmailQueued
+	if t.group != nil {
+		// Written with the group's other e-mails just before its commit.
+		c := *e
+		t.own.emails = append(t.own.emails, &c)
+		return nil
+	}
 	_, err := t.Exec(ctx, `INSERT INTO outbox_emails (id, to_address, subject, body, kind, sent_via, created_at, status, attempts, next_attempt_at)
 		VALUES (?, ?, ?, ?, ?, '', ?, ?, 0, ?)`, e.ID, e.To, e.Subject, e.Body, e.Kind, e.CreatedAt, EmailQueued, e.CreatedAt)
 	return err

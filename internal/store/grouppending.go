@@ -1,0 +1,146 @@
+package store
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"time"
+)
+
+// pending is the work a group commit's writes leave for the end of the
+// group: the waitlist roll-up increments and the outbox e-mails of every
+// write kept so far. Each write's own part is added to the group's only
+// once its savepoint is released, and the group's is written just before
+// the commit (few multi-row statements instead of three statements per
+// sign-up), so it is kept exactly when the writes it belongs to are.
+// Before any statement that reads or changes those tables, the group's
+// pending work is written first, so every statement sees the writes made
+// before it, as without deferral.
+type pending struct {
+	daily  map[dailyKey]int64
+	counts map[countsKey]int64
+	emails []*OutboxEmail
+}
+
+type dailyKey struct{ day, program string }
+
+// countsKey is waitlist_counts' primary key, in the order of waitlistKey.
+type countsKey struct{ program, utmSource, utmCampaign, referrer, pagePath string }
+
+func (p *pending) empty() bool {
+	return len(p.daily) == 0 && len(p.counts) == 0 && len(p.emails) == 0
+}
+
+func (p *pending) reset() {
+	clear(p.daily)
+	clear(p.counts)
+	p.emails = p.emails[:0]
+}
+
+// add moves q's work into p.
+func (p *pending) add(q *pending) {
+	if p.daily == nil {
+		p.daily, p.counts = map[dailyKey]int64{}, map[countsKey]int64{}
+	}
+	for k, n := range q.daily {
+		p.daily[k] += n
+	}
+	for k, n := range q.counts {
+		p.counts[k] += n
+	}
+	p.emails = append(p.emails, q.emails...)
+}
+
+func (p *pending) join(s *WaitlistSignup) {
+	if p.daily == nil {
+		p.daily, p.counts = map[dailyKey]int64{}, map[countsKey]int64{}
+	}
+	p.daily[dailyKey{s.CreatedAt.UTC().Format(time.DateOnly), s.Program}]++
+	p.counts[countsKey{s.Program, s.UTMSource, s.UTMCampaign, s.Referrer, s.PagePath}]++
+}
+
+// touchesPending reports whether query reads or changes a table that
+// pending work writes to, so that this work must be written before it.
+func touchesPending(query string) bool {
+	return strings.Contains(query, "outbox_emails") || strings.Contains(query, "waitlist_counts") ||
+		strings.Contains(query, "waitlist_daily")
+}
+
+// Multi-row statements take at most this many rows, in chunks of these
+// sizes, so that only a few statement texts are ever prepared.
+var chunkSizes = [...]int{64, 16, 4, 1}
+
+// write writes p's work with tx's own statements and empties p. Rows are
+// written in key order, so concurrent writers on PostgreSQL take the
+// roll-up rows' locks in the same order.
+func (p *pending) write(ctx context.Context, tx *Tx) error {
+	if len(p.daily) > 0 {
+		keys := make([]dailyKey, 0, len(p.daily))
+		for k := range p.daily {
+			keys = append(keys, k)
+		}
+		slices.SortFunc(keys, func(a, b dailyKey) int {
+			return strings.Compare(a.day+"\x00"+a.program, b.day+"\x00"+b.program)
+		})
+		if err := chunked(ctx, tx, len(keys), `INSERT INTO waitlist_daily (day, program, signups) VALUES `, `(?, ?, ?)`,
+			` ON CONFLICT (day, program) DO UPDATE SET signups = waitlist_daily.signups + excluded.signups`,
+			func(i int, args []any) []any { return append(args, keys[i].day, keys[i].program, p.daily[keys[i]]) }); err != nil {
+			return err
+		}
+	}
+	if len(p.counts) > 0 {
+		keys := make([]countsKey, 0, len(p.counts))
+		for k := range p.counts {
+			keys = append(keys, k)
+		}
+		slices.SortFunc(keys, func(a, b countsKey) int {
+			return strings.Compare(a.program+"\x00"+a.utmSource+"\x00"+a.utmCampaign+"\x00"+a.referrer+"\x00"+a.pagePath,
+				b.program+"\x00"+b.utmSource+"\x00"+b.utmCampaign+"\x00"+b.referrer+"\x00"+b.pagePath)
+		})
+		if err := chunked(ctx, tx, len(keys), `INSERT INTO waitlist_counts (`+waitlistKey+`, subscribed, unsubscribed) VALUES `, `(?, ?, ?, ?, ?, ?, 0)`,
+			` ON CONFLICT (`+waitlistKey+`) DO UPDATE SET subscribed = waitlist_counts.subscribed + excluded.subscribed`,
+			func(i int, args []any) []any {
+				k := keys[i]
+				return append(args, k.program, k.utmSource, k.utmCampaign, k.referrer, k.pagePath, p.counts[k])
+			}); err != nil {
+			return err
+		}
+	}
+	if len(p.emails) > 0 {
+		if err := chunked(ctx, tx, len(p.emails),
+			`INSERT INTO outbox_emails (id, to_address, subject, body, kind, sent_via, created_at, status, attempts, next_attempt_at) VALUES `,
+			`(?, ?, ?, ?, ?, '', ?, ?, 0, ?)`, ``,
+			func(i int, args []any) []any {
+				e := p.emails[i]
+				return append(args, e.ID, e.To, e.Subject, e.Body, e.Kind, e.CreatedAt, EmailQueued, e.CreatedAt)
+			}); err != nil {
+			return err
+		}
+	}
+	p.reset()
+	return nil
+}
+
+// chunked writes n rows with multi-row statements head + row, row... + tail,
+// each of one of chunkSizes rows; rowArgs appends row i's arguments.
+func chunked(ctx context.Context, tx *Tx, n int, head, row, tail string, rowArgs func(i int, args []any) []any) error {
+	var args []any
+	for i := 0; i < n; {
+		size := chunkSizes[len(chunkSizes)-1]
+		for _, c := range chunkSizes {
+			if c <= n-i {
+				size = c
+				break
+			}
+		}
+		args = args[:0]
+		for j := i; j < i+size; j++ {
+			args = rowArgs(j, args)
+		}
+		if _, err := tx.execDirect(ctx, head+row+strings.Repeat(", "+row, size-1)+tail, args...); err != nil {
+			return err
+		}
+		i += size
+	}
+	return nil
+}
