@@ -125,19 +125,10 @@ func TestVisitorCountedOnceADayWithADailySalt(t *testing.T) {
 		if c.salts.salt != nil {
 			t.Fatal("the past day's salt is still in memory")
 		}
-		if n := count(t, db, `SELECT COUNT(*) FROM analytics_salts`); n != 0 {
+		if n := storetest.Count(t, db, `SELECT COUNT(*) FROM analytics_salts`); n != 0 {
 			t.Fatalf("%d salts stored after the day ended", n)
 		}
 	})
-}
-
-func count(t *testing.T, db *store.DB, q string, args ...any) int {
-	t.Helper()
-	var n int
-	if err := db.QueryRow(context.Background(), q, args...).Scan(&n); err != nil {
-		t.Fatal(err)
-	}
-	return n
 }
 
 func TestRollupKeepsTheFiguresAndDeletesRawEventsAfter30Days(t *testing.T) {
@@ -196,7 +187,7 @@ func TestRollupKeepsTheFiguresAndDeletesRawEventsAfter30Days(t *testing.T) {
 		if rep, err := c.Rollup(ctx); err != nil || rep.Deleted != 8 {
 			t.Fatalf("roll-up on day 31: %+v %v, want 8 raw events deleted", rep, err)
 		}
-		if n := count(t, db, `SELECT COUNT(*) FROM analytics_events`); n != 0 {
+		if n := storetest.Count(t, db, `SELECT COUNT(*) FROM analytics_events`); n != 0 {
 			t.Fatalf("%d raw events left", n)
 		}
 		if got := report(t, db, "2026-10-01", "2026-10-01"); mustJSON(t, got) != mustJSON(t, before) {

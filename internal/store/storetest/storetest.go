@@ -104,3 +104,13 @@ func NewPostgresDatabase(t testing.TB) string {
 	u.Path = "/" + name
 	return u.String()
 }
+
+// Count runs a one-number query (SELECT COUNT(*) ...) and returns it.
+func Count(t testing.TB, db *store.DB, q string, args ...any) int {
+	t.Helper()
+	var n int
+	if err := db.QueryRow(context.Background(), q, args...).Scan(&n); err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
