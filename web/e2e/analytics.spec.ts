@@ -17,8 +17,9 @@ import { makeOperator, openConsole, uniqueEmail } from './console';
  * and every test browser here has the same IP).
  */
 
-const expect = baseExpect.configure({ timeout: 15_000 });
-test.describe.configure({ timeout: 150_000 });
+// Patient: on a busy machine the console's lazy chunk can take many seconds to start.
+const expect = baseExpect.configure({ timeout: 30_000 });
+test.describe.configure({ timeout: 240_000 });
 
 const CHROME = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/140.0.0.0 Safari/537.36';
 
@@ -64,8 +65,9 @@ test('a visitor from a radio link who joins a waitlist shows up in the console t
   await expect(page.getByRole('button', { name: '30 days' })).toHaveAttribute('aria-pressed', 'true');
   const before = await figures(page);
 
-  // The visitor: a browser of their own, without DNT, from a link the radio station read out.
-  const visitor = await browser.newContext({ baseURL, userAgent: `${CHROME} e2e-${Date.now()}`, viewport: { width: 390, height: 844 } });
+  // The visitor: a browser of their own, from a link the radio station read out. (A context made
+  // here inherits this file's options: extraHTTPHeaders is emptied so that it sends no DNT.)
+  const visitor = await browser.newContext({ baseURL, extraHTTPHeaders: {}, userAgent: `${CHROME} e2e-${Date.now()}`, viewport: { width: 390, height: 844 } });
   const v = await visitor.newPage();
   await v.goto('/?utm_source=radio');
   await v.getByRole('main').getByRole('link', { name: 'Learn More About Our Impact' }).click();

@@ -10,7 +10,8 @@ import { totp } from './totp';
  * two-step sign-in on, and signing in to /admin.
  */
 
-const expect = baseExpect.configure({ timeout: 15_000 });
+// Patient: on a busy machine the console's lazy chunk can take many seconds to start.
+const expect = baseExpect.configure({ timeout: 30_000 });
 
 /** The password of every account the console tests make. */
 export const PASSWORD = 'Cairo-Road-Console-9';
