@@ -9,6 +9,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+	"unicode/utf8"
 
 	"github.com/coder/websocket"
 )
@@ -89,6 +90,7 @@ func (c *conn) fail(code websocket.StatusCode, reason, label string) {
 		}
 		close(c.done)
 		c.hub.unregister(c)
+		reason = closeReason(reason)
 		go func() {
 			c.ws.Close(code, reason)
 			close(c.closed)
@@ -356,4 +358,17 @@ func (c *conn) broadcast(ch *channel, m message) {
 	if ch.ack || m.Ref != nil {
 		c.out(m.JoinRef, m.Ref, m.Topic, evReply, reply("ok", nil), "reply")
 	}
+}
+
+// closeReason fits reason in a close frame (at most 123 bytes, cut at a
+// character boundary).
+func closeReason(reason string) string {
+	if len(reason) <= 123 {
+		return reason
+	}
+	cut := 120
+	for cut > 0 && !utf8.RuneStart(reason[cut]) {
+		cut--
+	}
+	return reason[:cut] + "..."
 }

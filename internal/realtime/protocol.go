@@ -59,8 +59,8 @@ type broadcast struct {
 
 var (
 	errNotJSON  = errors.New("the message is not valid JSON")
-	errBadShape = errors.New("a message is [join_ref, ref, topic, event, payload] (vsn 2.0.0) or {topic, event, payload, ref, join_ref} (vsn 1.0.0), with topic and event strings")
-	errBadFrame = errors.New("the binary frame is not a user broadcast push of vsn 2.0.0")
+	errBadShape = errors.New("want [join_ref, ref, topic, event, payload] or {topic, event, payload, ref}: topic and event strings")
+	errBadFrame = errors.New("the binary frame is not a vsn 2.0.0 user broadcast push")
 )
 
 // decodeText reads a JSON message in either vsn's shape.
