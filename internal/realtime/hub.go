@@ -353,9 +353,7 @@ func changeData(c *store.Change) json.RawMessage {
 // janitorLoop closes idle sockets and re-checks channels' tokens.
 func (h *Hub) janitorLoop() {
 	tick := h.cfg.IdleTimeout / 6
-	if tick > 5*time.Second {
-		tick = 5 * time.Second
-	}
+	tick = min(tick, 5*time.Second, h.cfg.RecheckEvery)
 	t := time.NewTicker(tick)
 	defer t.Stop()
 	lastCheck := h.now()

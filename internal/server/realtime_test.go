@@ -635,3 +635,42 @@ func TestRealtimeAccessTokenUpdatesAndSignOut(t *testing.T) {
 		}
 	})
 }
+
+func TestRealtimeRecheckClosesChannelsOfEndedSessionsAndRevokedOperators(t *testing.T) {
+	eachEngine(t, func(c *config.Config) { c.Realtime.RecheckEvery = 200 * time.Millisecond }, func(t *testing.T, env *testEnv) {
+		s := env.signUp(t, "chipo@example.com", goodPassword)
+		uid := str(obj(s, "user"), "id")
+		op := env.newOperator(t, "founder@example.com")
+		c := env.realtimeDial(t, "", true)
+		if status, resp := c.join("me", str(s, "access_token"), map[string]any{"event": "*", "schema": "public", "table": "profiles", "filter": "user_id=eq." + uid}); status != "ok" {
+			t.Fatalf("join: %v", resp)
+		}
+		if status, resp := c.join("console", op, waitlistChanges("*")); status != "ok" {
+			t.Fatalf("operator join: %v", resp)
+		}
+		// Signed out elsewhere: no push needed, the channel closes.
+		wantStatus(t, env.authJSON(t, "POST", "/auth/v1/logout", nil, str(s, "access_token")), 204)
+		m := c.wait("close of the signed-out channel", func(m rtMsg) bool {
+			return m.Event == "system" && m.Topic == "realtime:me" && m.Payload["status"] == "error"
+		})
+		if !strings.Contains(fmt.Sprint(m.Payload["message"]), "signed out") {
+			t.Fatalf("system = %v", m.Payload)
+		}
+		c.wait("phx_close", func(m rtMsg) bool { return m.Event == "phx_close" && m.Topic == "realtime:me" })
+		// The operator role taken away: the console's channel closes too.
+		if err := env.DB.SetAdmin(context.Background(), "founder@example.com", false); err != nil {
+			t.Fatal(err)
+		}
+		c.wait("close of the ex-operator's channel", func(m rtMsg) bool { return m.Event == "phx_close" && m.Topic == "realtime:console" })
+		signUpForWaitlist(t, env, "after@example.com")
+		time.Sleep(200 * time.Millisecond)
+		if n := c.count(isChange("after@example.com")); n != 0 {
+			t.Fatal("a sign-up reached the ex-operator")
+		}
+		// The socket itself stays open.
+		ref := c.send("", "phoenix", "heartbeat", map[string]any{})
+		if status, _ := c.replyTo(ref); status != "ok" {
+			t.Fatal("heartbeat")
+		}
+	})
+}
