@@ -173,7 +173,25 @@ func run() error {
 			counts = append(counts, fmt.Sprintf("| %s | %s | %d | %d | %s |", s.name, kind, ok2xx[s.name][kind], rows, verdict))
 		}
 	}
-	table := render(scenarios, systems, results, cold, counts, o)
+	// Realtime last: its sign-ups are not part of the row counts above.
+	rtRows := map[string]rtResult{}
+	var rtOrder []string
+	if o.only == "" || strings.Contains("realtime", o.only) {
+		for _, s := range systems {
+			if s.kind != "salaula" {
+				continue
+			}
+			r, err := s.realtimeBench()
+			if err != nil {
+				return fmt.Errorf("realtime on %s: %w", s.name, err)
+			}
+			rtRows[s.name] = r
+			rtOrder = append(rtOrder, s.name)
+			fmt.Fprintf(os.Stderr, "realtime %-22s %d sockets  RSS %s -> %s  events %d/%d  p50 %.1f ms  p99 %.1f ms\n",
+				s.name, r.conns, mib(r.rssBefore), mib(r.rssAfter), r.events, r.sent, ms(r.p50), ms(r.p99))
+		}
+	}
+	table := render(scenarios, systems, results, cold, counts, o) + renderRealtime(rtRows, rtOrder)
 	fmt.Println(table)
 	if o.out != "" {
 		if err := writeSection(o.out, table); err != nil {
@@ -240,6 +258,7 @@ type system struct {
 	addr                              string
 	cmd                               *exec.Cmd
 	pbToken                           string
+	anon                              string // salaula: the anon key, for realtime sockets
 	client                            *http.Client
 }
 
@@ -265,7 +284,8 @@ func (s *system) command() *exec.Cmd {
 	var cmd *exec.Cmd
 	if s.kind == "salaula" {
 		cmd = exec.Command(s.bin, "serve", "--http", s.addr, "--data", s.dir)
-		cmd.Env = append(os.Environ(), "SALAULA_RATE_FORMS=0", "SALAULA_RATE_AUTH=0", "SALAULA_JWT_SECRET="+benchSecret, "DATABASE_URL="+s.pgURL)
+		cmd.Env = append(os.Environ(), "SALAULA_RATE_FORMS=0", "SALAULA_RATE_AUTH=0", "SALAULA_JWT_SECRET="+benchSecret, "DATABASE_URL="+s.pgURL,
+			"SALAULA_REALTIME_MAX_CONNS_PER_IP=5000", "SALAULA_METRICS_TOKEN="+benchMetricsToken)
 	} else {
 		pub := filepath.Join(s.dir, "pb_public")
 		cmd = exec.Command(s.bin, "serve", "--http", s.addr, "--dir", filepath.Join(s.dir, "pb_data"), "--publicDir", pub)

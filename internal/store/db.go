@@ -42,6 +42,9 @@ type DB struct {
 	stopCheckpoints chan struct{}
 	checkpointsDone chan struct{}
 	stopOnce        sync.Once
+	url             string      // PostgreSQL: the DATABASE_URL, for the change listener
+	feedOnce        sync.Once   // makes changes
+	changes         *changeFeed // change events for realtime (changes.go)
 }
 
 // Open connects to PostgreSQL when databaseURL is set, else opens (creating
@@ -161,7 +164,7 @@ func openPostgres(ctx context.Context, url string) (*DB, error) {
 		writeDB.SetConnMaxLifetime(time.Hour)
 		lanes = append(lanes, writeDB)
 	}
-	db := &DB{sql: sqlDB, dialect: Postgres}
+	db := &DB{sql: sqlDB, dialect: Postgres, url: url}
 	db.writer = newGroupWriter(db, lanes...)
 	if err := db.Ping(ctx); err != nil {
 		db.Close()
@@ -182,6 +185,7 @@ func (db *DB) Ping(ctx context.Context) error {
 // Close waits for the writes under way, then closes the database.
 func (db *DB) Close() error {
 	var err error
+	db.feed().closeOnce()
 	if db.writer != nil {
 		if db.stopCheckpoints != nil {
 			db.stopOnce.Do(func() { close(db.stopCheckpoints) })

@@ -1,0 +1,230 @@
+package store_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"sync"
+	"testing"
+	"time"
+
+	"salaula/internal/store"
+	"salaula/internal/store/storetest"
+)
+
+// changeLog collects the changes a DB announces.
+type changeLog struct {
+	mu  sync.Mutex
+	all []store.Change
+}
+
+func follow(t *testing.T, db *store.DB) *changeLog {
+	t.Helper()
+	l := &changeLog{}
+	stop := db.OnChange(func(c store.Change) {
+		l.mu.Lock()
+		l.all = append(l.all, c)
+		l.mu.Unlock()
+	})
+	t.Cleanup(stop)
+	return l
+}
+
+// wait returns the first change pred accepts, failing after 3 s.
+func (l *changeLog) wait(t *testing.T, what string, pred func(store.Change) bool) store.Change {
+	t.Helper()
+	deadline := time.Now().Add(3 * time.Second)
+	for {
+		l.mu.Lock()
+		for _, c := range l.all {
+			if pred(c) {
+				l.mu.Unlock()
+				return c
+			}
+		}
+		got := append([]store.Change(nil), l.all...)
+		l.mu.Unlock()
+		if time.Now().After(deadline) {
+			t.Fatalf("no %s within 3 s; got %+v", what, got)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+func (l *changeLog) count(pred func(store.Change) bool) int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	n := 0
+	for _, c := range l.all {
+		if pred(c) {
+			n++
+		}
+	}
+	return n
+}
+
+func TestChangesAreAnnouncedAfterCommitWithoutSecrets(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		ctx := context.Background()
+		log := follow(t, db)
+		s := &store.WaitlistSignup{Email: "mutale@example.com", Program: "Upcycling Initiative", UnsubscribeTokenHash: "secret-hash", UTMSource: "radio"}
+		if _, err := db.JoinWaitlist(ctx, s, nil); err != nil {
+			t.Fatal(err)
+		}
+		c := log.wait(t, "sign-up INSERT", func(c store.Change) bool { return c.Table == store.TableWaitlist && c.Type == "INSERT" })
+		if c.Record["email"] != "mutale@example.com" || c.Record["id"] != s.ID || c.Record["utm_source"] != "radio" || c.Record["unsubscribed_at"] != nil {
+			t.Fatalf("record = %v", c.Record)
+		}
+		if _, ok := c.Record["unsubscribe_token_hash"]; ok {
+			t.Fatal("the unsubscribe token hash left the store")
+		}
+		if _, err := time.Parse(time.RFC3339Nano, c.Record["created_at"].(string)); err != nil {
+			t.Fatalf("created_at = %v", c.Record["created_at"])
+		}
+		if time.Since(c.CommitTimestamp) > 5*time.Second {
+			t.Fatalf("commit_timestamp %v", c.CommitTimestamp)
+		}
+
+		// Unsubscribing is an UPDATE whose old record is the key.
+		if _, err := db.UnsubscribeWaitlist(ctx, "secret-hash"); err != nil {
+			t.Fatal(err)
+		}
+		u := log.wait(t, "sign-up UPDATE", func(c store.Change) bool { return c.Table == store.TableWaitlist && c.Type == "UPDATE" })
+		if u.Record["unsubscribed_at"] == nil || u.OldRecord["id"] != s.ID || len(u.OldRecord) != 1 {
+			t.Fatalf("update = %+v", u)
+		}
+
+		// An account: its password hash never travels.
+		user := &store.User{Email: "chipo@example.com", PasswordHash: "argon2id$secret"}
+		if err := db.CreateUser(ctx, user); err != nil {
+			t.Fatal(err)
+		}
+		a := log.wait(t, "account INSERT", func(c store.Change) bool { return c.Table == store.TableAccounts && c.Type == "INSERT" })
+		if a.Record["id"] != user.ID || a.Record["is_admin"] != false {
+			t.Fatalf("account = %v", a.Record)
+		}
+		for k, v := range a.Record {
+			if s, ok := v.(string); ok && s == "argon2id$secret" {
+				t.Fatalf("column %s carries the password hash", k)
+			}
+		}
+		if err := db.SetAdmin(ctx, "chipo@example.com", true); err != nil {
+			t.Fatal(err)
+		}
+		log.wait(t, "account UPDATE", func(c store.Change) bool {
+			return c.Table == store.TableAccounts && c.Type == "UPDATE" && c.Record["is_admin"] == true
+		})
+
+		// A profile: INSERT first, UPDATE after; lists are JSON.
+		if _, err := db.SaveBuyerProfile(ctx, user.ID, store.BuyerFields{FullName: "Chipo", ClothingAesthetics: []string{"DENIM WEAR"}}); err != nil {
+			t.Fatal(err)
+		}
+		p := log.wait(t, "profile INSERT", func(c store.Change) bool { return c.Table == store.TableProfiles && c.Type == "INSERT" })
+		if p.Record["user_id"] != user.ID || p.Record["role"] != "buyer" || jsonOf(p.Record["clothing_aesthetics"]) != `["DENIM WEAR"]` {
+			t.Fatalf("profile = %v", p.Record)
+		}
+		if _, err := db.SaveSellerProfile(ctx, user.ID, store.SellerFields{FullName: "Chipo M", BusinessName: "Chipo Thrift"}); err != nil {
+			t.Fatal(err)
+		}
+		log.wait(t, "profile UPDATE", func(c store.Change) bool {
+			return c.Table == store.TableProfiles && c.Type == "UPDATE" && c.Record["role"] == "buyer_and_seller"
+		})
+
+		// Deleting the person announces a DELETE per row, keys only.
+		if _, err := db.DeletePerson(ctx, user.ID); err != nil {
+			t.Fatal(err)
+		}
+		for _, table := range []string{store.TableProfiles, store.TableAccounts} {
+			d := log.wait(t, table+" DELETE", func(c store.Change) bool { return c.Table == table && c.Type == "DELETE" })
+			if d.Record != nil || len(d.OldRecord) != 1 {
+				t.Fatalf("delete = %+v", d)
+			}
+		}
+	})
+}
+
+func TestChangesOfUndoneWritesAreNeverAnnounced(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		ctx := context.Background()
+		log := follow(t, db)
+		boom := errors.New("the e-mail could not be queued")
+		// Several writes at once share a group commit; the failing one is
+		// undone alone, and only the others are announced.
+		var wg sync.WaitGroup
+		for i := range 20 {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				s := &store.WaitlistSignup{Email: "p" + string(rune('a'+i)) + "@example.com", Program: "Upcycling Initiative", UnsubscribeTokenHash: "h" + string(rune('a'+i))}
+				var then func(*store.Tx) error
+				if i%2 == 1 {
+					then = func(*store.Tx) error { return boom }
+				}
+				db.JoinWaitlist(ctx, s, then)
+			}()
+		}
+		wg.Wait()
+		// A sentinel written last: once it is seen, everything before it was.
+		if _, err := db.JoinWaitlist(ctx, &store.WaitlistSignup{Email: "last@example.com", Program: "Upcycling Initiative", UnsubscribeTokenHash: "last"}, nil); err != nil {
+			t.Fatal(err)
+		}
+		log.wait(t, "the last sign-up", func(c store.Change) bool { return c.Record["email"] == "last@example.com" })
+		if n := log.count(func(c store.Change) bool { return c.Table == store.TableWaitlist }); n != 11 {
+			t.Fatalf("%d sign-ups announced, want 10 kept + the last", n)
+		}
+		var stored int
+		if err := db.EachWaitlistSignup(ctx, "", func(*store.WaitlistSignup) error { stored++; return nil }); err != nil {
+			t.Fatal(err)
+		}
+		if stored != 11 {
+			t.Fatalf("%d stored", stored)
+		}
+	})
+}
+
+func TestChangesReachEveryInstanceOnPostgres(t *testing.T) {
+	ctx := context.Background()
+	url := storetest.NewPostgresDatabase(t)
+	open := func() *store.DB {
+		db, err := store.Open(ctx, url, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { db.Close() })
+		return db
+	}
+	a, b := open(), open()
+	if _, err := a.Migrate(ctx); err != nil {
+		t.Fatal(err)
+	}
+	atB := follow(t, b)
+	atA := follow(t, a)
+	// A contact message larger than one NOTIFY can carry travels by key.
+	long := make([]byte, 9000)
+	for i := range long {
+		long[i] = 'a' + byte(i%26)
+	}
+	m := &store.ContactMessage{FirstName: "Bupe", LastName: "Zulu", Email: "bupe@example.com", Subject: "other", Message: string(long)}
+	if err := a.CreateContactMessage(ctx, m, nil); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := a.JoinWaitlist(ctx, &store.WaitlistSignup{Email: "mwape@example.com", Program: "Upcycling Initiative", UnsubscribeTokenHash: "x"}, nil); err != nil {
+		t.Fatal(err)
+	}
+	for name, log := range map[string]*changeLog{"B": atB, "A": atA} {
+		got := log.wait(t, "the message at "+name, func(c store.Change) bool { return c.Table == store.TableMessages })
+		if got.Record["message"] != string(long) || got.Record["id"] != m.ID {
+			t.Fatalf("message at %s: %d bytes", name, len(got.Record["message"].(string)))
+		}
+		log.wait(t, "the sign-up at "+name, func(c store.Change) bool { return c.Record["email"] == "mwape@example.com" })
+		if n := log.count(func(c store.Change) bool { return c.Table == store.TableWaitlist }); n != 1 {
+			t.Fatalf("%d sign-up events at %s, want 1", n, name)
+		}
+	}
+}
+
+// jsonOf is v as JSON (records travel through JSON on PostgreSQL).
+func jsonOf(v any) string {
+	b, _ := json.Marshal(v)
+	return string(b)
+}
