@@ -241,23 +241,25 @@ func (f *changeFeed) listenOnce(ctx context.Context, ready func()) error {
 		if err != nil {
 			return err
 		}
-		var nt notice
-		if err := json.Unmarshal([]byte(n.Payload), &nt); err != nil {
+		nts, err := decodeNotices(n.Payload)
+		if err != nil {
 			f.logger.Error("change listener: bad payload", "err", err)
 			continue
 		}
-		if nt.Key != "" && nt.Record == nil {
-			rec, err := f.db.readChangeRow(ctx, nt.Table, nt.Key)
-			if errors.Is(err, ErrNotFound) {
-				continue // deleted since; its DELETE follows
+		for _, nt := range nts {
+			if nt.Key != "" && nt.Record == nil {
+				rec, err := f.db.readChangeRow(ctx, nt.Table, nt.Key)
+				if errors.Is(err, ErrNotFound) {
+					continue // deleted since; its DELETE follows
+				}
+				if err != nil {
+					f.logger.Error("change listener: read row", "table", nt.Table, "err", err)
+					continue
+				}
+				nt.Record = rec
 			}
-			if err != nil {
-				f.logger.Error("change listener: read row", "table", nt.Table, "err", err)
-				continue
-			}
-			nt.Record = rec
+			f.push(nt.Change)
 		}
-		f.push(nt.Change)
 	}
 }
 
@@ -293,11 +295,16 @@ func (db *DB) readChangeRow(ctx context.Context, table, key string) (map[string]
 }
 
 func (t *changeTable) selectSQL() string {
+	return `SELECT ` + t.colList() + ` FROM ` + t.sql
+}
+
+// colList is the announced columns, comma-separated.
+func (t *changeTable) colList() string {
 	names := make([]string, len(t.cols))
 	for i, c := range t.cols {
 		names[i] = c.Name
 	}
-	return `SELECT ` + strings.Join(names, ", ") + ` FROM ` + t.sql
+	return strings.Join(names, ", ")
 }
 
 // scan reads every row as a record of JSON-ready values by column type.
@@ -417,6 +424,32 @@ func (t *Tx) Announce(ctx context.Context, table, op, where string, args ...any)
 	return t.emit(ctx, changes)
 }
 
+// insertAnnounced runs query, an INSERT into table's SQL table without a
+// RETURNING clause, and announces the rows it inserted as the insert
+// itself returns them (RETURNING the announced columns: exactly what is
+// stored, defaults included, with no SELECT after it); it returns how many
+// rows it inserted.
+func (t *Tx) insertAnnounced(ctx context.Context, table, query string, args ...any) (int, error) {
+	ct := changeTables[table]
+	if ct == nil {
+		return 0, fmt.Errorf("announce: unknown table %q", table)
+	}
+	rows, err := t.Query(ctx, query+` RETURNING `+ct.colList(), args...)
+	if err != nil {
+		return 0, err
+	}
+	recs, err := ct.scan(rows)
+	if err != nil {
+		return 0, err
+	}
+	now := time.Now().UTC()
+	changes := make([]Change, len(recs))
+	for i, rec := range recs {
+		changes[i] = Change{Table: table, Type: "INSERT", Record: rec, CommitTimestamp: now}
+	}
+	return len(recs), t.emit(ctx, changes)
+}
+
 // emit hands changes over at commit: NOTIFY in the transaction on
 // PostgreSQL, after the commit in process on SQLite.
 func (t *Tx) emit(ctx context.Context, changes []Change) error {
@@ -434,24 +467,93 @@ func (t *Tx) emit(ctx context.Context, changes []Change) error {
 		})
 		return nil
 	}
+	if t.group != nil {
+		// Sent with the group's other kept writes just before its commit.
+		t.own.changes = append(t.own.changes, changes...)
+		return nil
+	}
+	p := pending{changes: changes}
+	return p.notify(ctx, t)
+}
+
+// notify sends p's changes with NOTIFY in tx and empties them: as many
+// changes to a payload as fit under maxNotifyBytes (a JSON array of
+// notices; a change too large alone travels as its key), and every
+// payload in one statement, so a group's announcements cost one round
+// trip. PostgreSQL delivers them at commit, in order, never when tx is
+// undone.
+func (p *pending) notify(ctx context.Context, tx *Tx) error {
+	if len(p.changes) == 0 {
+		return nil
+	}
+	payloads, err := notifyPayloads(p.changes)
+	if err != nil {
+		return err
+	}
+	clear(p.changes)
+	p.changes = p.changes[:0]
+	var q strings.Builder
+	args := make([]any, 0, 2*len(payloads))
+	q.WriteString("SELECT ")
+	for i, pl := range payloads {
+		if i > 0 {
+			q.WriteString(", ")
+		}
+		q.WriteString("pg_notify(?, ?)")
+		args = append(args, notifyChannel, pl)
+	}
+	_, err = tx.execDirect(ctx, q.String(), args...)
+	return err
+}
+
+// notifyPayloads packs changes, in order, into JSON arrays of notices of
+// at most maxNotifyBytes each.
+func notifyPayloads(changes []Change) ([]string, error) {
+	var out []string
+	var buf []byte
 	for _, c := range changes {
 		b, err := json.Marshal(notice{Change: c})
 		if err != nil {
-			return err
+			return nil, err
 		}
-		if len(b) > maxNotifyBytes {
+		if len(b)+2 > maxNotifyBytes {
 			ct := changeTables[c.Table]
 			key, _ := c.Record[ct.key].(string)
 			small := notice{Change: Change{Table: c.Table, Type: c.Type, OldRecord: c.OldRecord, CommitTimestamp: c.CommitTimestamp}, Key: key}
 			if b, err = json.Marshal(small); err != nil {
-				return err
+				return nil, err
 			}
 		}
-		if _, err := t.Exec(ctx, `SELECT pg_notify(?, ?)`, notifyChannel, string(b)); err != nil {
-			return err
+		if len(buf) > 0 && len(buf)+1+len(b)+1 > maxNotifyBytes {
+			out = append(out, string(append(buf, ']')))
+			buf = buf[:0]
 		}
+		if len(buf) == 0 {
+			buf = append(buf, '[')
+		} else {
+			buf = append(buf, ',')
+		}
+		buf = append(buf, b...)
 	}
-	return nil
+	if len(buf) > 0 {
+		out = append(out, string(append(buf, ']')))
+	}
+	return out, nil
+}
+
+// decodeNotices reads a NOTIFY payload: a JSON array of notices, or one
+// notice alone (as sent before changes were batched).
+func decodeNotices(payload string) ([]notice, error) {
+	var nts []notice
+	if strings.HasPrefix(strings.TrimSpace(payload), "[") {
+		err := json.Unmarshal([]byte(payload), &nts)
+		return nts, err
+	}
+	var nt notice
+	if err := json.Unmarshal([]byte(payload), &nt); err != nil {
+		return nil, err
+	}
+	return append(nts, nt), nil
 }
 
 // changeTableOf returns the public name of the SQL table sqlTable when its

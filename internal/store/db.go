@@ -310,6 +310,7 @@ func (t *Tx) Exec(ctx context.Context, query string, args ...any) (sql.Result, e
 // execDirect runs a statement without writing pending work first.
 func (t *Tx) execDirect(ctx context.Context, query string, args ...any) (sql.Result, error) {
 	if t.w != nil {
+		t.w.w.stats.stmts.Add(1)
 		if st := t.w.stmt(ctx, t.tx, query); st != nil {
 			return st.ExecContext(ctx, args...)
 		}
@@ -326,6 +327,7 @@ func (t *Tx) Query(ctx context.Context, query string, args ...any) (*sql.Rows, e
 		}
 	}
 	if t.w != nil {
+		t.w.w.stats.stmts.Add(1)
 		if st := t.w.stmt(ctx, t.tx, query); st != nil {
 			return st.QueryContext(ctx, args...)
 		}
@@ -341,6 +343,7 @@ func (t *Tx) QueryRow(ctx context.Context, query string, args ...any) *sql.Row {
 		t.writePending(ctx)
 	}
 	if t.w != nil {
+		t.w.w.stats.stmts.Add(1)
 		if st := t.w.stmt(ctx, t.tx, query); st != nil {
 			return st.QueryRowContext(ctx, args...)
 		}

@@ -30,12 +30,9 @@ func (db *DB) CreateContactMessage(ctx context.Context, m *ContactMessage, then 
 		m.CreatedAt = Now()
 	}
 	return db.InTx(ctx, func(tx *Tx) error {
-		if _, err := tx.Exec(ctx, `INSERT INTO contact_messages (id, first_name, last_name, email, phone_number, subject, message, created_at)
+		if _, err := tx.insertAnnounced(ctx, TableMessages, `INSERT INTO contact_messages (id, first_name, last_name, email, phone_number, subject, message, created_at)
 			VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
 			m.ID, m.FirstName, m.LastName, m.Email, m.PhoneNumber, m.Subject, m.Message, m.CreatedAt); err != nil {
-			return err
-		}
-		if err := tx.Announce(ctx, TableMessages, "INSERT", `id = ?`, m.ID); err != nil {
 			return err
 		}
 		if then != nil {
@@ -127,7 +124,8 @@ func (db *DB) JoinWaitlist(ctx context.Context, s *WaitlistSignup, onJoin func(*
 	}
 	err = db.InTx(ctx, func(tx *Tx) error {
 		joined = false
-		res, err := tx.Exec(ctx, `INSERT INTO waitlist_signups (`+waitlistColumns+`)
+		// The insert returns the row it stored for its announcement.
+		n, err := tx.insertAnnounced(ctx, TableWaitlist, `INSERT INTO waitlist_signups (`+waitlistColumns+`)
 			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?)
 			ON CONFLICT (email, program) DO NOTHING`,
 			s.ID, s.Email, s.Program, s.PagePath, s.Referrer, s.UTMSource, s.UTMMedium, s.UTMCampaign, s.UTMTerm, s.UTMContent,
@@ -135,12 +133,9 @@ func (db *DB) JoinWaitlist(ctx context.Context, s *WaitlistSignup, onJoin func(*
 		if err != nil {
 			return err
 		}
-		if n, _ := res.RowsAffected(); n == 1 {
+		if n == 1 {
 			joined = true
 			if err := countWaitlistJoin(ctx, tx, s); err != nil {
-				return err
-			}
-			if err := tx.Announce(ctx, TableWaitlist, "INSERT", `id = ?`, s.ID); err != nil {
 				return err
 			}
 			if onJoin != nil {
@@ -148,7 +143,7 @@ func (db *DB) JoinWaitlist(ctx context.Context, s *WaitlistSignup, onJoin func(*
 			}
 			return nil
 		}
-		res, err = tx.Exec(ctx, `UPDATE waitlist_signups SET unsubscribed_at = NULL
+		res, err := tx.Exec(ctx, `UPDATE waitlist_signups SET unsubscribed_at = NULL
 			WHERE email = ? AND program = ? AND unsubscribed_at IS NOT NULL`, s.Email, s.Program)
 		if err != nil {
 			return err

@@ -78,20 +78,25 @@ func (l *writerLane) prepareWanted() {
 // groupStats counts the commits and how many writes each one carried.
 type groupStats struct {
 	commits, writes, largest atomic.Int64
-	sizes                    [len(GroupSizeBounds) + 1]atomic.Int64
+	// stmts counts the statements the writer sent, BEGIN and COMMIT
+	// included: on PostgreSQL each is a round trip.
+	stmts atomic.Int64
+	sizes [len(GroupSizeBounds) + 1]atomic.Int64
 }
 
 // GroupSizeBounds are the upper bounds of the group-size histogram buckets
 // in WriteStats.Sizes; the last bucket counts the larger groups.
 var GroupSizeBounds = [...]int{1, 2, 4, 8, 16, 32, 64, 128}
 
-// WriteStats tells how well SQLite's group commit shares disk flushes: the
-// commits made, the writes they carried, the largest group and a histogram
-// of group sizes (Sizes[i] counts groups of at most GroupSizeBounds[i]
-// writes and more than the bound before it; the last entry, larger ones).
+// WriteStats tells how well the group commit shares disk flushes and round
+// trips: the commits made, the writes they carried, the largest group, the
+// statements sent (BEGIN and COMMIT included; on PostgreSQL each is a
+// round trip) and a histogram of group sizes (Sizes[i] counts groups of at
+// most GroupSizeBounds[i] writes and more than the bound before it; the
+// last entry, larger ones).
 type WriteStats struct {
-	Commits, Writes, Largest int64
-	Sizes                    [len(GroupSizeBounds) + 1]int64
+	Commits, Writes, Largest, Statements int64
+	Sizes                                [len(GroupSizeBounds) + 1]int64
 }
 
 func (s *groupStats) add(n int) {
@@ -110,8 +115,7 @@ func (s *groupStats) add(n int) {
 	s.sizes[i].Add(1)
 }
 
-// WriteStats reports the group commits made so far (zero on PostgreSQL,
-// which commits each transaction itself).
+// WriteStats reports the group commits made so far.
 func (db *DB) WriteStats() WriteStats {
 	var out WriteStats
 	if db.writer == nil {
@@ -119,6 +123,7 @@ func (db *DB) WriteStats() WriteStats {
 	}
 	s := &db.writer.stats
 	out.Commits, out.Writes, out.Largest = s.commits.Load(), s.writes.Load(), s.largest.Load()
+	out.Statements = s.stmts.Load()
 	for i := range s.sizes {
 		out.Sizes[i] = s.sizes[i].Load()
 	}
@@ -209,6 +214,7 @@ func (l *writerLane) commit(batch []*writeReq) {
 		}
 	}
 	ctx := context.Background()
+	w.stats.stmts.Add(1)
 	tx, err := l.conn.BeginTx(ctx, nil)
 	if err != nil {
 		for i := range results {
@@ -266,14 +272,18 @@ func (l *writerLane) commit(batch []*writeReq) {
 		}
 		if ok {
 			hooks[i] = t.afterCommit
-			g.add(&t.own)
+			g.keep(&t.own)
 		}
 	}
 	err = g.write(ctx, own)
+	if err == nil {
+		err = g.notify(ctx, own)
+	}
 	if err != nil {
 		tx.Rollback()
 		g.reset()
 	} else {
+		w.stats.stmts.Add(1)
 		err = tx.Commit()
 	}
 	if err != nil {
@@ -298,6 +308,7 @@ func (l *writerLane) commitOne(r *writeReq) {
 	w := l.w
 	var res writeResult
 	defer func() { r.done <- res }()
+	w.stats.stmts.Add(2) // BEGIN, then COMMIT or ROLLBACK
 	tx, err := l.conn.BeginTx(context.Background(), nil)
 	if err != nil {
 		res.err = err
@@ -310,8 +321,10 @@ func (l *writerLane) commitOne(r *writeReq) {
 		res.err = t.broken
 	}
 	if res.err == nil && res.panic == nil {
-		g.add(&t.own)
-		res.err = g.write(context.Background(), t)
+		g.keep(&t.own)
+		if res.err = g.write(context.Background(), t); res.err == nil {
+			res.err = g.notify(context.Background(), t)
+		}
 	}
 	if res.err != nil || res.panic != nil {
 		tx.Rollback()

@@ -16,10 +16,17 @@ import (
 // Before any statement that reads or changes those tables, the group's
 // pending work is written first, so every statement sees the writes made
 // before it, as without deferral.
+//
+// On PostgreSQL the change announcements of the kept writes wait here too
+// (changes) and go out just before the commit in as few NOTIFYs as fit
+// (see notify). Nothing reads them inside the transaction, so they are
+// never written early: write leaves them, and only the group commit moves
+// a write's changes into the group's (keep).
 type pending struct {
-	daily  map[dailyKey]int64
-	counts map[countsKey]int64
-	emails []*OutboxEmail
+	daily   map[dailyKey]int64
+	counts  map[countsKey]int64
+	emails  []*OutboxEmail
+	changes []Change
 }
 
 type dailyKey struct{ day, program string }
@@ -31,13 +38,29 @@ func (p *pending) empty() bool {
 	return len(p.daily) == 0 && len(p.counts) == 0 && len(p.emails) == 0
 }
 
+// reset empties p, its changes included.
 func (p *pending) reset() {
+	p.resetWork()
+	clear(p.changes)
+	p.changes = p.changes[:0]
+}
+
+// resetWork empties p's roll-ups and e-mails, leaving its changes.
+func (p *pending) resetWork() {
 	clear(p.daily)
 	clear(p.counts)
+	clear(p.emails)
 	p.emails = p.emails[:0]
 }
 
-// add moves q's work into p.
+// keep moves the work of q, a write whose savepoint was released, into p,
+// its changes included.
+func (p *pending) keep(q *pending) {
+	p.add(q)
+	p.changes = append(p.changes, q.changes...)
+}
+
+// add moves q's roll-ups and e-mails into p (not its changes: see keep).
 func (p *pending) add(q *pending) {
 	if p.daily == nil {
 		p.daily, p.counts = map[dailyKey]int64{}, map[countsKey]int64{}
@@ -70,7 +93,8 @@ func touchesPending(query string) bool {
 // sizes, so that only a few statement texts are ever prepared.
 var chunkSizes = [...]int{64, 16, 4, 1}
 
-// write writes p's work with tx's own statements and empties p. Rows are
+// write writes p's roll-ups and e-mails with tx's own statements and
+// empties them (its changes stay for notify). Rows are
 // written in key order, so concurrent writers on PostgreSQL take the
 // roll-up rows' locks in the same order.
 func (p *pending) write(ctx context.Context, tx *Tx) error {
@@ -117,7 +141,7 @@ func (p *pending) write(ctx context.Context, tx *Tx) error {
 			return err
 		}
 	}
-	p.reset()
+	p.resetWork()
 	return nil
 }
 
