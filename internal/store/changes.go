@@ -486,6 +486,10 @@ func (p *pending) notify(ctx context.Context, tx *Tx) error {
 	if len(p.changes) == 0 {
 		return nil
 	}
+	now := time.Now().UTC() // just before COMMIT: the payload is fixed here
+	for i := range p.changes {
+		p.changes[i].CommitTimestamp = now
+	}
 	payloads, err := notifyPayloads(p.changes)
 	if err != nil {
 		return err
