@@ -49,11 +49,44 @@ function inlineEntryCss(): Plugin {
   };
 }
 
+/**
+ * START_AFTER_FIRST_PAINT is the only script inline in index.html: it starts
+ * the app's entry once the browser has painted the skeleton (the frame after
+ * the next animation frame), so the skeleton is always the first paint, even
+ * when the entry is already there (a cache, a fast network) and would
+ * otherwise run before the first frame. The entry is fetched meanwhile: a
+ * modulepreload link in the head. A hidden tab does not paint: there it starts
+ * at once. The server allows this script by its hash (internal/server, CSP).
+ */
+const START_AFTER_FIRST_PAINT =
+  "(function(){var l=document.getElementById('app-entry');function go(){var s=document.createElement('script');s.type='module';s.crossOrigin='';s.src=l.href;document.head.appendChild(s)}" +
+  "if(document.visibilityState==='hidden')go();else requestAnimationFrame(function(){setTimeout(go,0)})})()";
+
+/** startAfterFirstPaint swaps the entry's <script type=module> for a modulepreload link and START_AFTER_FIRST_PAINT. */
+function startAfterFirstPaint(): Plugin {
+  return {
+    name: 'salaula-start-after-first-paint',
+    apply: 'build',
+    transformIndexHtml: {
+      order: 'post',
+      handler(html) {
+        const entry = /<script type="module" crossorigin src="(\/assets\/index-[^"]+\.js)"><\/script>/;
+        const m = entry.exec(html);
+        if (!m) throw new Error('startAfterFirstPaint: no entry script in index.html');
+        return html
+          .replace(m[0], `<link rel="modulepreload" crossorigin href="${m[1]}" id="app-entry">`)
+          .replace('</body>', `<script>${START_AFTER_FIRST_PAINT}</script>\n  </body>`);
+      },
+    },
+  };
+}
+
 // The app is built into the Go package that embeds it (internal/webapp/dist).
 export default defineConfig({
   plugins: [
     react(),
     inlineEntryCss(),
+    startAfterFirstPaint(),
     VitePWA({
       // Registered by src/lib/serviceWorker.ts after the page has loaded.
       injectRegister: false,

@@ -19,8 +19,8 @@ export function registerServiceWorker(): void {
     });
   };
   const whenIdle = () => {
-    if ('requestIdleCallback' in window) window.requestIdleCallback(register, { timeout: 3000 });
-    else window.setTimeout(register, 1000);
+    if (typeof window.requestIdleCallback === 'function') window.requestIdleCallback(register, { timeout: 3000 });
+    else setTimeout(register, 1000);
   };
   if (document.readyState === 'complete') whenIdle();
   else window.addEventListener('load', whenIdle, { once: true });
