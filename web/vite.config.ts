@@ -50,19 +50,23 @@ function inlineEntryCss(): Plugin {
 }
 
 /**
- * START_AFTER_FIRST_PAINT is the only script inline in index.html: it starts
- * the app's entry once the browser has painted the skeleton (the frame after
- * the next animation frame), so the skeleton is always the first paint, even
- * when the entry is already there (a cache, a fast network) and would
- * otherwise run before the first frame. The entry is fetched meanwhile: a
- * modulepreload link in the head. A hidden tab does not paint: there it starts
- * at once. The server allows this script by its hash (internal/server, CSP).
+ * startScript is the only script inline in index.html: in the frame after the
+ * first paint (at once in a hidden tab) it fetches and starts the app's entry
+ * and preloads the entry's chunks. So the skeleton is always the first paint:
+ * no script runs before it, and no script download competes with it (the
+ * app cannot show a page before the skeleton's first second anyway). The
+ * server allows this script by its hash, computed at start (internal/server).
  */
-const START_AFTER_FIRST_PAINT =
-  "(function(){var l=document.getElementById('app-entry');function go(){var s=document.createElement('script');s.type='module';s.crossOrigin='';s.src=l.href;document.head.appendChild(s)}" +
-  "if(document.visibilityState==='hidden')go();else requestAnimationFrame(function(){setTimeout(go,0)})})()";
+function startScript(entry: string, preloads: string[]): string {
+  return (
+    `(function(){var e=${JSON.stringify(entry)},p=${JSON.stringify(preloads)};function go(){` +
+    "p.forEach(function(h){var l=document.createElement('link');l.rel='modulepreload';l.crossOrigin='';l.href=h;document.head.appendChild(l)});" +
+    "var s=document.createElement('script');s.type='module';s.crossOrigin='';s.src=e;document.head.appendChild(s)}" +
+    "if(document.visibilityState==='hidden')go();else requestAnimationFrame(function(){setTimeout(go,0)})})()"
+  );
+}
 
-/** startAfterFirstPaint swaps the entry's <script type=module> for a modulepreload link and START_AFTER_FIRST_PAINT. */
+/** startAfterFirstPaint swaps the entry's <script type=module> and its modulepreload links for startScript. */
 function startAfterFirstPaint(): Plugin {
   return {
     name: 'salaula-start-after-first-paint',
@@ -70,12 +74,17 @@ function startAfterFirstPaint(): Plugin {
     transformIndexHtml: {
       order: 'post',
       handler(html) {
-        const entry = /<script type="module" crossorigin src="(\/assets\/index-[^"]+\.js)"><\/script>/;
+        const entry = /<script type="module" crossorigin src="(\/assets\/index-[^"]+\.js)"><\/script>\s*/;
         const m = entry.exec(html);
         if (!m) throw new Error('startAfterFirstPaint: no entry script in index.html');
-        return html
-          .replace(m[0], `<link rel="modulepreload" crossorigin href="${m[1]}" id="app-entry">`)
-          .replace('</body>', `<script>${START_AFTER_FIRST_PAINT}</script>\n  </body>`);
+        const preloads: string[] = [];
+        const out = html
+          .replace(m[0], '')
+          .replace(/<link rel="modulepreload" crossorigin href="(\/assets\/[^"]+\.js)">\s*/g, (_, href: string) => {
+            preloads.push(href);
+            return '';
+          });
+        return out.replace('</body>', `<script>${startScript(m[1], preloads)}</script>\n  </body>`);
       },
     },
   };

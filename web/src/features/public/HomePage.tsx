@@ -130,7 +130,7 @@ export default function HomePage() {
             {BRAND_TILES.map((b) => (
               <li key={b.name} className="brand">
                 <ResponsiveImage src={b.image.src} srcSet={b.image.srcSet} sizes="180px" placeholder={b.image.placeholder} alt="" width={200} height={200} className="r3" />
-                <p className="brand-label">{b.name}</p>
+                <p className="tile-name">{b.name}</p>
               </li>
             ))}
           </ul>
