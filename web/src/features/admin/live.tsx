@@ -16,7 +16,7 @@ export const LIVE_TABLES = {
   waitlist: 'waitlist_signups',
   messages: 'contact_messages',
   profiles: 'profiles',
-  accounts: 'users',
+  accounts: 'accounts', // the users table, as the Realtime server names it
 } as const;
 
 /** Which tables each console list shows (ListView's endpoint); lists not named here do not update live. */
