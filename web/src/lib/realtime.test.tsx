@@ -9,7 +9,7 @@ import { fakeRealtime, type FakeRealtime } from './testing/fakeRealtime';
 let rt: FakeRealtime;
 function install() {
   rt = fakeRealtime();
-  setSupabaseForTests({ channel: rt.channel, removeChannel: rt.removeChannel } as unknown as SupabaseClient);
+  setSupabaseForTests({ channel: rt.channel, removeChannel: rt.removeChannel, realtime: rt.realtime } as unknown as SupabaseClient);
 }
 afterEach(() => {
   setSupabaseForTests(undefined);
@@ -33,6 +33,7 @@ describe('useRealtime', () => {
     await waitFor(() => expect(rt.channels).toHaveLength(1));
     const ch = rt.last();
     expect(ch.name).toBe('console');
+    expect(rt.realtime.setAuth).toHaveBeenCalledTimes(1); // the token as it is now, before the join
     expect(ch.bindings.map((b) => b.filter)).toEqual([
       { event: '*', schema: 'public', table: 'waitlist_signups' },
       { event: 'UPDATE', schema: 'public', table: 'profiles', filter: 'user_id=eq.u1' },

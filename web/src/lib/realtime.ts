@@ -104,6 +104,9 @@ export function useRealtime(
     const open = async () => {
       try {
         client ??= await getSupabase();
+        // Join with the session's token as it is now: supabase-js passes a new token on sign-in and refresh,
+        // not after two-step verification, and an operator's channel needs the verified (aal2) one.
+        await client.realtime.setAuth();
       } catch (err) {
         if (!stopped) retry('CHANNEL_ERROR', (err as Error).message);
         return;

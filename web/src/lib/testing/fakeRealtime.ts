@@ -49,6 +49,8 @@ export function fakeRealtime() {
       channels.push(ch);
       return ch;
     }),
+    /** The client's realtime: setAuth refreshes the token before a join. */
+    realtime: { setAuth: vi.fn(async () => {}) },
     removeChannel: vi.fn(async (ch: FakeChannel) => {
       ch.removed = true;
       return 'ok';

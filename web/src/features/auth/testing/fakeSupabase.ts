@@ -98,7 +98,7 @@ export function installFakeSupabase(initial: Session | null = null) {
     invoke: vi.fn(async (): Promise<{ data: unknown; error: unknown }> => ({ data: { role: null }, error: null })),
   };
   const realtime = fakeRealtime();
-  const client = { auth, functions, channel: realtime.channel, removeChannel: realtime.removeChannel } as unknown as SupabaseClient;
+  const client = { auth, functions, channel: realtime.channel, removeChannel: realtime.removeChannel, realtime: realtime.realtime } as unknown as SupabaseClient;
   setSupabaseForTests(client, { url: 'http://localhost', anonKey: 'anon', supportEmail: 'support@salaula.co.zm' });
   return {
     auth,
