@@ -90,7 +90,9 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	senderDone := make(chan struct{})
 	go func() { defer close(senderDone); mailer.Run(senderCtx) }()
 	defer func() { stopSender(); <-senderDone }()
-	handler, metricsHandler, err := server.NewWithMetrics(server.Deps{Config: cfg, DB: db, Secret: secret, Mailer: mailer, Media: mediaStore, Logger: logger, App: appFS()})
+	realtimeClosed := make(chan struct{})
+	handler, metricsHandler, err := server.NewWithMetrics(server.Deps{Config: cfg, DB: db, Secret: secret, Mailer: mailer, Media: mediaStore, Logger: logger, App: appFS(),
+		Context: ctx, Stopped: realtimeClosed})
 	if err != nil {
 		return err
 	}
@@ -139,6 +141,10 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	defer cancel()
 	if err := srv.Shutdown(shutdownCtx); err != nil {
 		return fmt.Errorf("shutdown: %w", err)
+	}
+	select { // realtime sockets are not HTTP requests: Shutdown does not wait for them
+	case <-realtimeClosed:
+	case <-shutdownCtx.Done():
 	}
 	if err := <-errc; err != nil && !errors.Is(err, http.ErrServerClosed) {
 		return err

@@ -15,6 +15,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"salaula/internal/realtime"
 )
 
 // Config is every setting of the server. Each field names its flag and
@@ -54,6 +56,13 @@ type Config struct {
 	// rotated refresh token still answers with its successor (tabs refreshing
 	// at once); reuse after it revokes the session. 0s: no grace.
 	RefreshReuseInterval time.Duration
+
+	// Realtime holds the realtime socket's limits: SALAULA_REALTIME_MAX_CONNS
+	// (10000 sockets on this instance), SALAULA_REALTIME_MAX_CONNS_PER_IP
+	// (100), SALAULA_REALTIME_MAX_CHANNELS (100 per socket),
+	// SALAULA_REALTIME_MAX_MESSAGE_BYTES (65536), SALAULA_REALTIME_SEND_QUEUE
+	// (256 messages waiting before a slow client is dropped).
+	Realtime realtime.Config
 }
 
 // MinMetricsTokenLength is the shortest SALAULA_METRICS_TOKEN accepted.
@@ -171,6 +180,25 @@ func Parse(name string, args []string, getenv func(string) string, stderr io.Wri
 			c.RefreshReuseInterval = d
 		}
 	}
+	positive := func(key string, def int) int {
+		v := getenv(key)
+		if v == "" {
+			return def
+		}
+		n, err := strconv.Atoi(v)
+		if err != nil || n <= 0 {
+			errs = append(errs, fmt.Errorf("%s=%q: want a positive whole number", key, v))
+			return def
+		}
+		return n
+	}
+	rt := realtime.DefaultConfig()
+	rt.MaxConns = positive("SALAULA_REALTIME_MAX_CONNS", rt.MaxConns)
+	rt.MaxConnsPerIP = positive("SALAULA_REALTIME_MAX_CONNS_PER_IP", rt.MaxConnsPerIP)
+	rt.MaxChannelsPerConn = positive("SALAULA_REALTIME_MAX_CHANNELS", rt.MaxChannelsPerConn)
+	rt.MaxMessageBytes = int64(positive("SALAULA_REALTIME_MAX_MESSAGE_BYTES", int(rt.MaxMessageBytes)))
+	rt.SendQueue = positive("SALAULA_REALTIME_SEND_QUEUE", rt.SendQueue)
+	c.Realtime = rt
 	c.ConfirmEmail = boolean("SALAULA_CONFIRM_EMAIL", false)
 	c.TrustProxy = boolean("SALAULA_TRUST_PROXY", false)
 	c.DisableSignup = boolean("SALAULA_DISABLE_SIGNUP", false)

@@ -159,6 +159,9 @@ func UpdateMessage(ctx context.Context, db *store.DB, by Actor, id string, u Mes
 			after.Status, after.Note, after.HandledAt, id); err != nil {
 			return err
 		}
+		if err := tx.Announce(ctx, store.TableMessages, "UPDATE", `id = ?`, id); err != nil {
+			return err
+		}
 		return audit.Append(ctx, tx, &audit.Entry{ActorID: by.ID, ActorEmail: by.Email, IP: by.IP,
 			Action: "message.update", TargetType: "contact_message", TargetID: id, Detail: detail})
 	})

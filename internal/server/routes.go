@@ -77,6 +77,10 @@ func (s *Server) routes(mux *http.ServeMux) {
 	mux.Handle("PUT /admin/v1/settings/{key}", s.handleAdminSetSetting())
 	mux.Handle("/admin/v1/", s.handleAPINotFound())
 
+	// Realtime: the Supabase Realtime socket used by supabase-js v2's channel().
+	mux.Handle("GET /realtime/v1/websocket", s.handleRealtime())
+	mux.Handle("/realtime/v1/", s.handleAPINotFound())
+
 	// CORS preflight for every API path.
 	mux.Handle("OPTIONS /auth/v1/", s.handlePreflight())
 	mux.Handle("OPTIONS /storage/v1/", s.handlePreflight())

@@ -17,6 +17,7 @@ import (
 	"salaula/internal/media"
 	"salaula/internal/mfa"
 	"salaula/internal/ratelimit"
+	"salaula/internal/realtime"
 	"salaula/internal/seal"
 	"salaula/internal/store"
 )
@@ -31,22 +32,31 @@ type Deps struct {
 	Logger *slog.Logger     // one line per request goes here
 	App    fs.FS            // the built React app (index.html, assets/...)
 	Now    func() time.Time // clock; time.Now when nil
+	// Context, when set, is the server's lifetime: once it is done, the
+	// realtime sockets are closed ("server shutting down") and the server
+	// stops following the store's changes.
+	Context context.Context
+	// Stopped, when set, is closed once the realtime sockets have been
+	// closed after Context is done (serve waits for it before exiting, so
+	// clients get the close reason instead of a dropped connection).
+	Stopped chan struct{}
 }
 
 // Server holds the dependencies shared by the handlers.
 type Server struct {
-	cfg     *config.Config
-	db      *store.DB
-	mailer  mail.Mailer
-	media   media.Store
-	logger  *slog.Logger
-	app     *appFiles
-	metrics *metrics
-	now     func() time.Time
-	keys    *keySource     // access-token signing keys
-	refresh *seal.Box      // seals rotated refresh tokens' successors
-	factors *seal.Box      // seals TOTP secrets
-	account *account.Rules // export and delete a person
+	cfg      *config.Config
+	db       *store.DB
+	mailer   mail.Mailer
+	media    media.Store
+	logger   *slog.Logger
+	app      *appFiles
+	metrics  *metrics
+	now      func() time.Time
+	keys     *keySource     // access-token signing keys
+	refresh  *seal.Box      // seals rotated refresh tokens' successors
+	factors  *seal.Box      // seals TOTP secrets
+	account  *account.Rules // export and delete a person
+	realtime *realtime.Hub  // realtime sockets and channels
 
 	authLimiter   ratelimit.Limiter
 	formLimiter   ratelimit.Limiter
@@ -88,6 +98,19 @@ func NewWithMetrics(d Deps) (app, metrics http.Handler, err error) {
 	}
 	if err := s.newKeys(context.Background(), d.Secret); err != nil {
 		return nil, nil, fmt.Errorf("signing keys: %w", err)
+	}
+	s.realtime = realtime.New(d.Config.Realtime, realtimeAuth{s}, d.Logger)
+	s.metrics.registry.MustRegister(s.realtime.Collectors()...)
+	stopChanges := d.DB.OnChange(s.realtime.Publish)
+	if d.Context != nil {
+		go func() {
+			<-d.Context.Done()
+			stopChanges()
+			s.realtime.Close()
+			if d.Stopped != nil {
+				close(d.Stopped)
+			}
+		}()
 	}
 	mux := http.NewServeMux()
 	s.routes(mux)

@@ -96,8 +96,13 @@ func (db *DB) CreateUser(ctx context.Context, u *User) error {
 	if u.UserMetadata == "" {
 		u.UserMetadata = "{}"
 	}
-	_, err := db.Exec(ctx, `INSERT INTO users (`+userColumns+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-		u.ID, u.Email, u.PasswordHash, u.IsAdmin, u.EmailConfirmedAt, u.UserMetadata, u.LastSignInAt, u.CreatedAt, u.UpdatedAt)
+	err := db.InTx(ctx, func(tx *Tx) error {
+		if _, err := tx.Exec(ctx, `INSERT INTO users (`+userColumns+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			u.ID, u.Email, u.PasswordHash, u.IsAdmin, u.EmailConfirmedAt, u.UserMetadata, u.LastSignInAt, u.CreatedAt, u.UpdatedAt); err != nil {
+			return err
+		}
+		return tx.Announce(ctx, TableAccounts, "INSERT", `id = ?`, u.ID)
+	})
 	if IsUniqueViolation(err) {
 		return ErrEmailTaken
 	}
@@ -116,14 +121,7 @@ func (db *DB) UserByEmail(ctx context.Context, email string) (*User, error) {
 
 // SetAdmin grants or removes the operator role of the account with the given e-mail.
 func (db *DB) SetAdmin(ctx context.Context, email string, admin bool) error {
-	res, err := db.Exec(ctx, `UPDATE users SET is_admin = ?, updated_at = ? WHERE email = ?`, admin, Now(), email)
-	if err != nil {
-		return err
-	}
-	if n, _ := res.RowsAffected(); n == 0 {
-		return ErrNotFound
-	}
-	return nil
+	return db.updateAccounts(ctx, `is_admin = ?, updated_at = ?`, `email = ?`, admin, Now(), email)
 }
 
 // CreateSession stores a new session for a user; ID and times are filled in when empty.

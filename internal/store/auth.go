@@ -191,13 +191,19 @@ func (db *DB) SetPassword(ctx context.Context, userID, hash string) error {
 
 // ConfirmEmail marks the user's e-mail as confirmed (once).
 func (db *DB) ConfirmEmail(ctx context.Context, userID string, at time.Time) error {
-	_, err := db.Exec(ctx, `UPDATE users SET email_confirmed_at = ?, updated_at = ? WHERE id = ? AND email_confirmed_at IS NULL`, at, at, userID)
+	err := db.updateAccounts(ctx, `email_confirmed_at = ?, updated_at = ?`, `id = ? AND email_confirmed_at IS NULL`, at, at, userID)
+	if errors.Is(err, ErrNotFound) {
+		return nil
+	}
 	return err
 }
 
 // RecordSignIn sets the user's last sign-in time.
 func (db *DB) RecordSignIn(ctx context.Context, userID string, at time.Time) error {
-	_, err := db.Exec(ctx, `UPDATE users SET last_sign_in_at = ? WHERE id = ?`, at, userID)
+	err := db.updateAccounts(ctx, `last_sign_in_at = ?`, `id = ?`, at, userID)
+	if errors.Is(err, ErrNotFound) {
+		return nil
+	}
 	return err
 }
 
@@ -207,14 +213,7 @@ func (db *DB) SetUserMetadata(ctx context.Context, userID, metadata string) erro
 }
 
 func (db *DB) updateUser(ctx context.Context, set string, value any, userID string) error {
-	res, err := db.Exec(ctx, `UPDATE users SET `+set+`, updated_at = ? WHERE id = ?`, value, Now(), userID)
-	if err != nil {
-		return err
-	}
-	if n, _ := res.RowsAffected(); n == 0 {
-		return ErrNotFound
-	}
-	return nil
+	return db.updateAccounts(ctx, set+`, updated_at = ?`, `id = ?`, value, Now(), userID)
 }
 
 // AddOneTimeToken stores the hash of a single-use token of kind for the
@@ -258,6 +257,9 @@ func (db *DB) StartSession(ctx context.Context, s *Session, method, refreshHash 
 	s.UpdatedAt = s.CreatedAt
 	return db.InTx(ctx, func(tx *Tx) error {
 		if _, err := tx.Exec(ctx, `UPDATE users SET last_sign_in_at = ? WHERE id = ?`, s.CreatedAt, s.UserID); err != nil {
+			return err
+		}
+		if err := tx.Announce(ctx, TableAccounts, "UPDATE", `id = ?`, s.UserID); err != nil {
 			return err
 		}
 		if _, err := tx.Exec(ctx, `INSERT INTO sessions (id, user_id, user_agent, ip, created_at, updated_at, auth_method) VALUES (?, ?, ?, ?, ?, ?, ?)`,

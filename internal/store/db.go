@@ -42,6 +42,9 @@ type DB struct {
 	stopCheckpoints chan struct{}
 	checkpointsDone chan struct{}
 	stopOnce        sync.Once
+	url             string      // PostgreSQL: the DATABASE_URL, for the change listener
+	feedOnce        sync.Once   // makes changes
+	changes         *changeFeed // change events for realtime (changes.go)
 }
 
 // Open connects to PostgreSQL when databaseURL is set, else opens (creating
@@ -150,7 +153,7 @@ func openPostgres(ctx context.Context, url string) (*DB, error) {
 	writeDB.SetMaxIdleConns(1)
 	writeDB.SetConnMaxIdleTime(0)
 	writeDB.SetConnMaxLifetime(time.Hour)
-	db := &DB{sql: sqlDB, dialect: Postgres}
+	db := &DB{sql: sqlDB, dialect: Postgres, url: url}
 	db.writer = newGroupWriter(db, writeDB)
 	if err := db.Ping(ctx); err != nil {
 		db.Close()
@@ -171,6 +174,7 @@ func (db *DB) Ping(ctx context.Context) error {
 // Close waits for the writes under way, then closes the database.
 func (db *DB) Close() error {
 	var err error
+	db.feed().closeOnce()
 	if db.writer != nil {
 		if db.stopCheckpoints != nil {
 			db.stopOnce.Do(func() { close(db.stopCheckpoints) })

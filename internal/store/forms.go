@@ -35,6 +35,9 @@ func (db *DB) CreateContactMessage(ctx context.Context, m *ContactMessage, then 
 			m.ID, m.FirstName, m.LastName, m.Email, m.PhoneNumber, m.Subject, m.Message, m.CreatedAt); err != nil {
 			return err
 		}
+		if err := tx.Announce(ctx, TableMessages, "INSERT", `id = ?`, m.ID); err != nil {
+			return err
+		}
 		if then != nil {
 			return then(tx)
 		}
@@ -137,6 +140,9 @@ func (db *DB) JoinWaitlist(ctx context.Context, s *WaitlistSignup, onJoin func(*
 			if err := countWaitlistJoin(ctx, tx, s); err != nil {
 				return err
 			}
+			if err := tx.Announce(ctx, TableWaitlist, "INSERT", `id = ?`, s.ID); err != nil {
+				return err
+			}
 			if onJoin != nil {
 				return onJoin(tx)
 			}
@@ -148,6 +154,9 @@ func (db *DB) JoinWaitlist(ctx context.Context, s *WaitlistSignup, onJoin func(*
 			return err
 		}
 		if n, _ := res.RowsAffected(); n == 1 {
+			if err := tx.Announce(ctx, TableWaitlist, "UPDATE", `email = ? AND program = ?`, s.Email, s.Program); err != nil {
+				return err
+			}
 			return countWaitlistMove(ctx, tx, 1, `email = ? AND program = ?`, s.Email, s.Program)
 		}
 		return nil
@@ -166,6 +175,9 @@ func (db *DB) UnsubscribeWaitlist(ctx context.Context, tokenHash string) (*Waitl
 			return err
 		}
 		if n, _ := res.RowsAffected(); n == 1 {
+			if err := tx.Announce(ctx, TableWaitlist, "UPDATE", `unsubscribe_token_hash = ?`, tokenHash); err != nil {
+				return err
+			}
 			return countWaitlistMove(ctx, tx, -1, `unsubscribe_token_hash = ?`, tokenHash)
 		}
 		return nil

@@ -152,6 +152,11 @@ func (db *DB) DeletePerson(ctx context.Context, userID string) (map[string]int64
 			case "users":
 				where = `id = ?`
 			}
+			if ct := changeTableOf(table); ct != "" {
+				if err := tx.Announce(ctx, ct, "DELETE", where, arg); err != nil {
+					return err
+				}
+			}
 			if table == "waitlist_signups" {
 				n, err := deleteWaitlistCounted(ctx, tx, email)
 				if err != nil {
@@ -174,11 +179,19 @@ func (db *DB) DeletePerson(ctx context.Context, userID string) (map[string]int64
 // DeleteContactMessagesBefore deletes the contact messages sent before t
 // (the retention of contact messages) and returns how many went.
 func (db *DB) DeleteContactMessagesBefore(ctx context.Context, t time.Time) (int64, error) {
-	res, err := db.Exec(ctx, `DELETE FROM contact_messages WHERE created_at < ?`, t)
-	if err != nil {
-		return 0, err
-	}
-	return res.RowsAffected()
+	var n int64
+	err := db.InTx(ctx, func(tx *Tx) error {
+		if err := tx.Announce(ctx, TableMessages, "DELETE", `created_at < ?`, t); err != nil {
+			return err
+		}
+		res, err := tx.Exec(ctx, `DELETE FROM contact_messages WHERE created_at < ?`, t)
+		if err != nil {
+			return err
+		}
+		n, err = res.RowsAffected()
+		return err
+	})
+	return n, err
 }
 
 // UnconfirmedUsersBefore lists the ids of accounts created before t whose

@@ -115,7 +115,15 @@ func (db *DB) UpsertProfile(ctx context.Context, p *Profile) error {
 		p.CreatedAt = now
 	}
 	p.UpdatedAt = now
-	_, err := db.Exec(ctx, `INSERT INTO profiles (`+profileColumns+`)
+	return db.InTx(ctx, func(tx *Tx) error {
+		return announceUpsert(ctx, tx, TableProfiles, p.UserID, func() error {
+			return upsertProfile(ctx, tx, p)
+		})
+	})
+}
+
+func upsertProfile(ctx context.Context, tx *Tx, p *Profile) error {
+	_, err := tx.Exec(ctx, `INSERT INTO profiles (`+profileColumns+`)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 		ON CONFLICT (user_id) DO UPDATE SET role = excluded.role, full_name = excluded.full_name,
 		location = excluded.location, age = excluded.age, phone_number = excluded.phone_number,
@@ -195,8 +203,14 @@ func (db *DB) saveHalf(ctx context.Context, userID, upsert string, args ...any) 
 			}
 			before = p.imageURLs()
 		}
-		_, err = tx.Exec(ctx, upsert, args...)
-		return err
+		op := "UPDATE"
+		if errors.Is(err, sql.ErrNoRows) {
+			op = "INSERT"
+		}
+		if _, err = tx.Exec(ctx, upsert, args...); err != nil {
+			return err
+		}
+		return tx.Announce(ctx, TableProfiles, op, `user_id = ?`, userID)
 	})
 	return before, err
 }

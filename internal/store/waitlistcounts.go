@@ -47,6 +47,9 @@ func countWaitlistMove(ctx context.Context, tx *Tx, delta int, where string, arg
 // deleteWaitlistCounted deletes the sign-ups of email and takes them off the
 // roll-up, returning how many went.
 func deleteWaitlistCounted(ctx context.Context, tx *Tx, email string) (int64, error) {
+	if err := tx.Announce(ctx, TableWaitlist, "DELETE", `email = ?`, email); err != nil {
+		return 0, err
+	}
 	rows, err := tx.Query(ctx, `DELETE FROM waitlist_signups WHERE email = ?
 		RETURNING `+waitlistKey+`, CASE WHEN unsubscribed_at IS NULL THEN 1 ELSE 0 END, `+waitlistDay, email)
 	if err != nil {

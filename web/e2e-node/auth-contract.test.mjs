@@ -4,10 +4,10 @@
 // a key rotation, and resend().
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { createHmac } from 'node:crypto';
 import { after, before, test } from 'node:test';
 import { createClient } from '@supabase/supabase-js';
 import { binary, configOf, startServer } from './server.mjs';
+import { totp } from './totp.mjs';
 
 let server;
 let cfg;
@@ -51,19 +51,6 @@ async function openLink(link) {
   const res = await fetch(link.replace(/^https?:\/\/[^/]+/, server.url), { redirect: 'manual' });
   assert.equal(res.status, 303);
   return new URL(res.headers.get('location'));
-}
-
-/** RFC 6238 code of a base32 secret at time t (ms). */
-function totp(secret, t = Date.now()) {
-  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
-  let bits = '';
-  for (const c of secret) bits += alphabet.indexOf(c).toString(2).padStart(5, '0');
-  const key = Buffer.from(bits.match(/.{8}/g).map((b) => parseInt(b, 2)));
-  const msg = Buffer.alloc(8);
-  msg.writeBigUInt64BE(BigInt(Math.floor(t / 30000)));
-  const h = createHmac('sha1', key).update(msg).digest();
-  const o = h[h.length - 1] & 0xf;
-  return String((h.readUInt32BE(o) & 0x7fffffff) % 1_000_000).padStart(6, '0');
 }
 
 test('PKCE sign-up confirmation: the e-mailed link carries a one-time code, exchanged once', async () => {

@@ -30,11 +30,31 @@ export async function startServer(env = {}) {
   const port = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), 'salaula-node-'));
   const url = `http://127.0.0.1:${port}`;
+  const logs = [];
+  let run = await spawnHealthy(port, dataDir, url, env, logs);
+  return {
+    url,
+    dataDir,
+    logs,
+    /** restart stops the server (SIGTERM) and starts it again on the same port and data. */
+    async restart() {
+      run.child.kill('SIGTERM');
+      await run.exited;
+      run = await spawnHealthy(port, dataDir, url, env, logs);
+    },
+    async stop() {
+      run.child.kill('SIGTERM');
+      await run.exited;
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+async function spawnHealthy(port, dataDir, url, env, logs) {
   const child = spawn(binary, ['serve', '--http', `127.0.0.1:${port}`, '--data', dataDir], {
     env: { ...process.env, SALAULA_RATE_AUTH: '1000/1m', SALAULA_RATE_FORMS: '1000/1m', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  const logs = [];
   child.stdout.on('data', (b) => logs.push(b.toString()));
   child.stderr.on('data', (b) => logs.push(b.toString()));
   const exited = new Promise((ok) => child.on('exit', ok));
@@ -53,16 +73,7 @@ export async function startServer(env = {}) {
     }
     await new Promise((r) => setTimeout(r, 100));
   }
-  return {
-    url,
-    dataDir,
-    logs,
-    async stop() {
-      child.kill('SIGTERM');
-      await exited;
-      rmSync(dataDir, { recursive: true, force: true });
-    },
-  };
+  return { child, exited };
 }
 
 /** clientFor builds a supabase-js client from the server's own /config.json. */

@@ -1,0 +1,359 @@
+package realtime
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/coder/websocket"
+)
+
+// conn is one client socket: a reader (the handler's goroutine) and a
+// writer fed by a bounded queue.
+type conn struct {
+	hub      *Hub
+	ws       *websocket.Conn
+	ip       string
+	vsn2     bool
+	send     chan frame
+	done     chan struct{} // closed when the server gives the socket up
+	closed   chan struct{} // closed when the close handshake is over
+	closing  sync.Once
+	lastRead atomic.Int64
+
+	mu       sync.Mutex
+	channels map[string]*channel // by topic
+}
+
+// channel is one joined topic of a socket.
+type channel struct {
+	conn     *conn
+	topic    string
+	joinRef  json.RawMessage
+	self     bool
+	ack      bool
+	bindings []*binding
+
+	mu  sync.Mutex
+	id  Identity
+	tok string
+}
+
+func (ch *channel) identity() Identity {
+	ch.mu.Lock()
+	defer ch.mu.Unlock()
+	return ch.id
+}
+
+func (ch *channel) token() string {
+	ch.mu.Lock()
+	defer ch.mu.Unlock()
+	return ch.tok
+}
+
+func (c *conn) channelList() []*channel {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	out := make([]*channel, 0, len(c.channels))
+	for _, ch := range c.channels {
+		out = append(out, ch)
+	}
+	return out
+}
+
+// push queues f for the client; a client whose queue is full is dropped.
+func (c *conn) push(f frame, kind string) {
+	select {
+	case <-c.done:
+		return
+	default:
+	}
+	select {
+	case c.send <- f:
+		c.hub.events.WithLabelValues(kind).Inc()
+	default:
+		c.fail(websocket.StatusPolicyViolation, fmt.Sprintf("%s (more than %d messages waiting)", ReasonTooSlow, cap(c.send)), "slow")
+	}
+}
+
+// fail closes the socket with code and reason (once) and forgets it.
+func (c *conn) fail(code websocket.StatusCode, reason, label string) {
+	c.closing.Do(func() {
+		if label != "" {
+			c.hub.dropped.WithLabelValues(label).Inc()
+		}
+		close(c.done)
+		c.hub.unregister(c)
+		go func() {
+			c.ws.Close(code, reason)
+			close(c.closed)
+		}()
+	})
+}
+
+func (c *conn) writeLoop() {
+	for {
+		select {
+		case <-c.done:
+			return
+		case f := <-c.send:
+			ctx, cancel := context.WithTimeout(c.hub.ctx, c.hub.cfg.WriteTimeout)
+			typ := websocket.MessageText
+			if f.binary {
+				typ = websocket.MessageBinary
+			}
+			err := c.ws.Write(ctx, typ, f.data)
+			cancel()
+			if err != nil {
+				if errors.Is(err, context.DeadlineExceeded) {
+					c.fail(websocket.StatusPolicyViolation, ReasonTooSlow, "slow")
+				} else {
+					c.fail(websocket.StatusNormalClosure, "", "")
+				}
+				return
+			}
+		}
+	}
+}
+
+func (c *conn) readLoop() {
+	for {
+		typ, data, err := c.ws.Read(c.hub.ctx)
+		if err != nil {
+			switch {
+			case errors.Is(err, websocket.ErrMessageTooBig):
+				c.hub.dropped.WithLabelValues("too_big").Inc()
+			}
+			c.fail(websocket.StatusNormalClosure, "", "")
+			return
+		}
+		c.lastRead.Store(c.hub.now().UnixNano())
+		var m message
+		if typ == websocket.MessageBinary {
+			m, err = decodeBinary(data)
+		} else {
+			m, err = decodeText(data)
+		}
+		if err != nil {
+			c.fail(closeStatusMalformed, ReasonMalformed+": "+err.Error(), "malformed")
+			return
+		}
+		c.handle(m)
+	}
+}
+
+// out queues a message of this socket's vsn.
+func (c *conn) out(joinRef, ref json.RawMessage, topic, event string, payload any, kind string) {
+	c.push(encode(c.vsn2, joinRef, ref, topic, event, payload), kind)
+}
+
+func (c *conn) handle(m message) {
+	if m.Topic == topicPhoenix {
+		if m.Event == evHeartbeat {
+			c.out(nil, m.Ref, topicPhoenix, evReply, reply("ok", nil), "reply")
+			return
+		}
+		c.out(nil, m.Ref, topicPhoenix, evReply, errorReply(fmt.Sprintf("unknown event %q on topic phoenix: only heartbeat", m.Event)), "reply")
+		return
+	}
+	if m.Event == evJoin {
+		c.join(m)
+		return
+	}
+	c.mu.Lock()
+	ch := c.channels[m.Topic]
+	c.mu.Unlock()
+	if ch == nil {
+		// Phoenix answers a push to a topic the socket has not joined so.
+		c.out(m.JoinRef, m.Ref, m.Topic, evReply, errorReply("unmatched topic: join the channel first"), "reply")
+		return
+	}
+	switch m.Event {
+	case evLeave:
+		c.leave(ch)
+		c.out(m.JoinRef, m.Ref, m.Topic, evReply, reply("ok", nil), "reply")
+	case evAccessToken:
+		c.accessToken(ch, m)
+	case evBroadcast:
+		c.broadcast(ch, m)
+	case evPresence:
+		c.out(m.JoinRef, m.Ref, m.Topic, evReply, errorReply("presence is not offered by this server"), "reply")
+	default:
+		c.out(m.JoinRef, m.Ref, m.Topic, evReply, errorReply(fmt.Sprintf("unknown event %q", m.Event)), "reply")
+	}
+}
+
+// join answers a phx_join: checks the topic, the token and the access
+// rules, then replies with the postgres_changes bindings and their ids.
+func (c *conn) join(m message) {
+	refuse := func(reason string) {
+		c.hub.refused.WithLabelValues("join").Inc()
+		c.out(m.JoinRef, m.Ref, m.Topic, evReply, errorReply(reason), "reply")
+	}
+	if reason := validTopic(m.Topic); reason != "" {
+		refuse(reason)
+		return
+	}
+	var p joinPayload
+	if err := json.Unmarshal(m.Payload, &p); err != nil {
+		refuse("the join payload is not {config, access_token}: " + err.Error())
+		return
+	}
+	if p.Config.Private {
+		refuse("private channels are not offered by this server: join without config.private")
+		return
+	}
+	bindings, reason := parseBindings(p.Config)
+	if reason != "" {
+		refuse(reason)
+		return
+	}
+	if p.AccessToken == nil || *p.AccessToken == "" {
+		refuse("Sign in to use live updates: the join carries no access_token")
+		return
+	}
+	ctx, cancel := context.WithTimeout(c.hub.ctx, 5*time.Second)
+	id, err := c.hub.auth.Authenticate(ctx, *p.AccessToken)
+	cancel()
+	if err != nil {
+		refuse(err.Error())
+		return
+	}
+	if reason := allowed(id, bindings); reason != "" {
+		refuse(reason)
+		return
+	}
+	ch := &channel{conn: c, topic: m.Topic, joinRef: m.JoinRef, self: p.Config.Broadcast.Self, ack: p.Config.Broadcast.Ack,
+		bindings: bindings, id: id, tok: *p.AccessToken}
+	c.mu.Lock()
+	old := c.channels[m.Topic]
+	if old == nil && len(c.channels) >= c.hub.cfg.MaxChannelsPerConn {
+		c.mu.Unlock()
+		refuse(fmt.Sprintf("too many channels on this connection (limit %d): leave one first", c.hub.cfg.MaxChannelsPerConn))
+		return
+	}
+	c.channels[m.Topic] = ch
+	c.mu.Unlock()
+	c.hub.mu.Lock()
+	if _, open := c.hub.conns[c]; !open {
+		c.hub.mu.Unlock()
+		return
+	}
+	if old != nil {
+		c.hub.removeLocked(old) // a second join of a topic replaces the first
+	}
+	c.hub.addLocked(ch)
+	c.hub.mu.Unlock()
+	resp := map[string]any{}
+	if len(bindings) > 0 {
+		list := make([]map[string]any, len(bindings))
+		for i, b := range bindings {
+			list[i] = b.reply()
+		}
+		resp["postgres_changes"] = list
+	}
+	c.out(m.JoinRef, m.Ref, m.Topic, evReply, reply("ok", resp), "reply")
+	if len(bindings) > 0 {
+		c.out(m.JoinRef, nil, m.Topic, evSystem, map[string]any{"extension": "postgres_changes", "status": "ok",
+			"message": "Subscribed to PostgreSQL", "channel": strings.TrimPrefix(m.Topic, topicPrefix)}, "system")
+	}
+}
+
+// leave forgets ch.
+func (c *conn) leave(ch *channel) {
+	c.mu.Lock()
+	if c.channels[ch.topic] == ch {
+		delete(c.channels, ch.topic)
+	}
+	c.mu.Unlock()
+	c.hub.mu.Lock()
+	c.hub.removeLocked(ch)
+	c.hub.mu.Unlock()
+}
+
+// closeChannel ends ch from the server's side with a system message
+// saying why, then phx_close (realtime-js reports CLOSED).
+func (c *conn) closeChannel(ch *channel, reason string) {
+	c.leave(ch)
+	c.out(ch.joinRef, nil, ch.topic, evSystem, map[string]any{"extension": "system", "status": "error",
+		"message": reason, "channel": strings.TrimPrefix(ch.topic, topicPrefix)}, "system")
+	c.out(ch.joinRef, nil, ch.topic, evClose, struct{}{}, "reply")
+}
+
+// accessToken takes a refreshed token for ch: one of the same person that
+// still passes the access rules keeps the channel; an expired, signed-out
+// or other person's token closes it.
+func (c *conn) accessToken(ch *channel, m message) {
+	var p struct {
+		AccessToken *string `json:"access_token"`
+	}
+	if err := json.Unmarshal(m.Payload, &p); err != nil || p.AccessToken == nil || *p.AccessToken == "" {
+		c.out(m.JoinRef, m.Ref, m.Topic, evReply, errorReply("access_token needs {access_token: <token>}"), "reply")
+		return
+	}
+	ctx, cancel := context.WithTimeout(c.hub.ctx, 5*time.Second)
+	id, err := c.hub.auth.Authenticate(ctx, *p.AccessToken)
+	cancel()
+	if err != nil && isTransient(err) {
+		c.out(m.JoinRef, m.Ref, m.Topic, evReply, errorReply(err.Error()), "reply")
+		return
+	}
+	if err == nil && id.UserID != ch.identity().UserID {
+		err = errors.New("the new access token belongs to another person: join the channel again")
+	}
+	if err == nil {
+		if reason := allowed(id, ch.bindings); reason != "" {
+			err = errors.New(reason)
+		}
+	}
+	if err != nil {
+		c.closeChannel(ch, err.Error())
+		return
+	}
+	ch.mu.Lock()
+	ch.id, ch.tok = id, *p.AccessToken
+	ch.mu.Unlock()
+	c.out(m.JoinRef, m.Ref, m.Topic, evReply, reply("ok", nil), "reply")
+}
+
+// broadcast sends a user's message to the other sockets on the topic (and
+// back to this one when the channel asked for self), then acknowledges.
+func (c *conn) broadcast(ch *channel, m message) {
+	bc := m.bcast
+	if bc == nil {
+		var p struct {
+			Type    string          `json:"type"`
+			Event   string          `json:"event"`
+			Payload json.RawMessage `json:"payload"`
+		}
+		if err := json.Unmarshal(m.Payload, &p); err != nil || p.Event == "" {
+			c.out(m.JoinRef, m.Ref, m.Topic, evReply, errorReply("broadcast needs {type: \"broadcast\", event, payload}"), "reply")
+			return
+		}
+		if len(p.Payload) == 0 {
+			p.Payload = json.RawMessage("{}")
+		}
+		bc = &broadcast{Event: p.Event, Payload: p.Payload, JSON: true}
+	}
+	c.hub.mu.Lock()
+	targets := make([]*channel, 0, len(c.hub.topics[m.Topic]))
+	for other := range c.hub.topics[m.Topic] {
+		if other != ch || ch.self {
+			targets = append(targets, other)
+		}
+	}
+	c.hub.mu.Unlock()
+	for _, t := range targets {
+		if f, ok := encodeBroadcast(t.conn.vsn2, t.topic, bc); ok {
+			t.conn.push(f, "broadcast")
+		}
+	}
+	if ch.ack || m.Ref != nil {
+		c.out(m.JoinRef, m.Ref, m.Topic, evReply, reply("ok", nil), "reply")
+	}
+}

@@ -1,0 +1,437 @@
+// Package realtime serves the part of the Supabase Realtime protocol that
+// supabase-js v2's channel() uses: a Phoenix-style WebSocket
+// (/realtime/v1/websocket) with heartbeats, channel joins and leaves,
+// access_token updates, postgres_changes (the store's committed changes of
+// the tables the product shows live, under the same access rules as the
+// HTTP side), broadcast between the clients of one channel (self and ack
+// options) and system messages. The Hub keeps each socket's channels in
+// memory only; the changes themselves come from the store, which on
+// PostgreSQL carries them between instances (LISTEN/NOTIFY).
+package realtime
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/coder/websocket"
+	"github.com/prometheus/client_golang/prometheus"
+
+	"salaula/internal/store"
+)
+
+// Config holds the hub's limits.
+type Config struct {
+	MaxConns           int           // sockets open at once on this instance (10000)
+	MaxConnsPerIP      int           // sockets open at once from one client address (100)
+	MaxChannelsPerConn int           // channels one socket may join (100)
+	MaxMessageBytes    int64         // largest message a client may send (65536)
+	SendQueue          int           // messages waiting for a slow client before it is dropped (256)
+	IdleTimeout        time.Duration // a socket that sends nothing (not even a heartbeat) this long is closed (60s)
+	WriteTimeout       time.Duration // a write a client does not take this long drops it (10s)
+	RecheckEvery       time.Duration // how often each channel's token and session are checked again (30s)
+}
+
+// DefaultConfig returns the limits used when a field of Config is zero.
+func DefaultConfig() Config {
+	return Config{MaxConns: 10000, MaxConnsPerIP: 100, MaxChannelsPerConn: 100, MaxMessageBytes: 64 << 10,
+		SendQueue: 256, IdleTimeout: 60 * time.Second, WriteTimeout: 10 * time.Second, RecheckEvery: 30 * time.Second}
+}
+
+func (c Config) withDefaults() Config {
+	d := DefaultConfig()
+	if c.MaxConns <= 0 {
+		c.MaxConns = d.MaxConns
+	}
+	if c.MaxConnsPerIP <= 0 {
+		c.MaxConnsPerIP = d.MaxConnsPerIP
+	}
+	if c.MaxChannelsPerConn <= 0 {
+		c.MaxChannelsPerConn = d.MaxChannelsPerConn
+	}
+	if c.MaxMessageBytes <= 0 {
+		c.MaxMessageBytes = d.MaxMessageBytes
+	}
+	if c.SendQueue <= 0 {
+		c.SendQueue = d.SendQueue
+	}
+	if c.IdleTimeout <= 0 {
+		c.IdleTimeout = d.IdleTimeout
+	}
+	if c.WriteTimeout <= 0 {
+		c.WriteTimeout = d.WriteTimeout
+	}
+	if c.RecheckEvery <= 0 {
+		c.RecheckEvery = d.RecheckEvery
+	}
+	return c
+}
+
+// Authenticator checks what a client presents: the apikey of the socket
+// and the access tokens of its channels. Errors carry a message a person
+// can act on.
+type Authenticator interface {
+	CheckAPIKey(ctx context.Context, apikey string) error
+	Authenticate(ctx context.Context, accessToken string) (Identity, error)
+}
+
+// Close reasons (sent in the WebSocket close frame).
+const (
+	ReasonTooManyConns   = "too many realtime connections from your address"
+	ReasonServerFull     = "the server has too many realtime connections: try again later"
+	ReasonBadAPIKey      = "apikey is missing or is not this server's anon key"
+	ReasonTooSlow        = "client too slow: it did not read its messages"
+	ReasonIdle           = "no heartbeat: the socket sent nothing"
+	ReasonShutdown       = "server shutting down"
+	ReasonMalformed      = "malformed message"
+	ReasonBadVersion     = "unsupported vsn: use 1.0.0 or 2.0.0"
+	closeStatusTooMany   = websocket.StatusPolicyViolation
+	closeStatusTryLater  = websocket.StatusTryAgainLater
+	closeStatusMalformed = websocket.StatusInvalidFramePayloadData
+)
+
+// Hub holds every open socket and its channels.
+type Hub struct {
+	cfg  Config
+	auth Authenticator
+	log  *slog.Logger
+	now  func() time.Time
+
+	ctx    context.Context
+	cancel context.CancelFunc
+
+	mu     sync.Mutex
+	conns  map[*conn]struct{}
+	perIP  map[string]int
+	topics map[string]map[*channel]struct{} // joined channels by topic
+	nChans int
+	closed bool
+
+	events   *prometheus.CounterVec
+	dropped  *prometheus.CounterVec
+	refused  *prometheus.CounterVec
+	gauges   []prometheus.Collector
+	janitor  chan struct{}
+	received atomic.Int64
+}
+
+// New returns a hub with the given limits (zero fields take
+// DefaultConfig's); Close ends it.
+func New(cfg Config, auth Authenticator, logger *slog.Logger) *Hub {
+	if logger == nil {
+		logger = slog.Default()
+	}
+	h := &Hub{cfg: cfg.withDefaults(), auth: auth, log: logger, now: time.Now,
+		conns: map[*conn]struct{}{}, perIP: map[string]int{}, topics: map[string]map[*channel]struct{}{},
+		janitor: make(chan struct{})}
+	h.ctx, h.cancel = context.WithCancel(context.Background())
+	h.events = prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "salaula_realtime_events_sent_total",
+		Help: "Realtime messages sent to clients, by kind (postgres_changes, broadcast, system, reply).",
+	}, []string{"kind"})
+	h.dropped = prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "salaula_realtime_disconnects_total",
+		Help: "Realtime sockets closed by the server, by reason (slow, idle, malformed, too_big, shutdown).",
+	}, []string{"reason"})
+	h.refused = prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "salaula_realtime_refused_total",
+		Help: "Realtime sockets and joins refused, by reason (per_ip, full, apikey, join).",
+	}, []string{"reason"})
+	h.gauges = []prometheus.Collector{
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "salaula_realtime_connections", Help: "Realtime sockets open."},
+			func() float64 { h.mu.Lock(); defer h.mu.Unlock(); return float64(len(h.conns)) }),
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "salaula_realtime_channels", Help: "Realtime channels joined."},
+			func() float64 { h.mu.Lock(); defer h.mu.Unlock(); return float64(h.nChans) }),
+	}
+	go h.janitorLoop()
+	return h
+}
+
+// Collectors are the hub's metrics, for the server's registry.
+func (h *Hub) Collectors() []prometheus.Collector {
+	return append([]prometheus.Collector{h.events, h.dropped, h.refused}, h.gauges...)
+}
+
+// Stats is a snapshot of the hub's size.
+type Stats struct{ Conns, Channels int }
+
+// Stats reports how many sockets and channels are open.
+func (h *Hub) Stats() Stats {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return Stats{Conns: len(h.conns), Channels: h.nChans}
+}
+
+// Close closes every socket (1001, "server shutting down") and stops the hub.
+func (h *Hub) Close() {
+	h.mu.Lock()
+	if h.closed {
+		h.mu.Unlock()
+		return
+	}
+	h.closed = true
+	conns := make([]*conn, 0, len(h.conns))
+	for c := range h.conns {
+		conns = append(conns, c)
+	}
+	h.mu.Unlock()
+	close(h.janitor)
+	var wg sync.WaitGroup
+	for _, c := range conns {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			c.fail(websocket.StatusGoingAway, ReasonShutdown, "shutdown")
+			<-c.closed
+		}()
+	}
+	waited := make(chan struct{})
+	go func() { wg.Wait(); close(waited) }()
+	select { // each close waits for the client's answer, at most a moment
+	case <-waited:
+	case <-time.After(2 * time.Second):
+	}
+	h.cancel()
+}
+
+// Serve upgrades r to a realtime socket of the client at ip and runs it
+// until it closes.
+func (h *Hub) Serve(w http.ResponseWriter, r *http.Request, ip string) {
+	q := r.URL.Query()
+	vsn := q.Get("vsn")
+	// The HTTP server's read and write deadlines must not end a socket
+	// that lives for hours; the hub keeps its own (IdleTimeout, WriteTimeout).
+	rc := http.NewResponseController(w)
+	rc.SetReadDeadline(time.Time{})
+	rc.SetWriteDeadline(time.Time{})
+	ws, err := websocket.Accept(w, r, &websocket.AcceptOptions{
+		// Tokens, not cookies, authorise everything here, so another
+		// origin gains nothing a page of its own could not do.
+		InsecureSkipVerify: true,
+	})
+	if err != nil {
+		return // Accept has answered (e.g. 426 for a plain GET)
+	}
+	ws.SetReadLimit(h.cfg.MaxMessageBytes)
+	c := &conn{hub: h, ws: ws, ip: ip, vsn2: vsn == "2.0.0", send: make(chan frame, h.cfg.SendQueue),
+		done: make(chan struct{}), closed: make(chan struct{}), channels: map[string]*channel{}}
+	c.lastRead.Store(h.now().UnixNano())
+	if vsn != "" && vsn != "1.0.0" && vsn != "2.0.0" {
+		h.refused.WithLabelValues("vsn").Inc()
+		ws.Close(websocket.StatusPolicyViolation, ReasonBadVersion)
+		return
+	}
+	if err := h.auth.CheckAPIKey(r.Context(), q.Get("apikey")); err != nil {
+		h.refused.WithLabelValues("apikey").Inc()
+		ws.Close(websocket.StatusPolicyViolation, ReasonBadAPIKey)
+		return
+	}
+	if code, reason, label := h.register(c); reason != "" {
+		h.refused.WithLabelValues(label).Inc()
+		ws.Close(code, reason)
+		return
+	}
+	go c.writeLoop()
+	c.readLoop()
+}
+
+// register adds c unless a limit refuses it.
+func (h *Hub) register(c *conn) (websocket.StatusCode, string, string) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	switch {
+	case h.closed:
+		return websocket.StatusGoingAway, ReasonShutdown, "shutdown"
+	case len(h.conns) >= h.cfg.MaxConns:
+		return closeStatusTryLater, ReasonServerFull, "full"
+	case h.perIP[c.ip] >= h.cfg.MaxConnsPerIP:
+		return closeStatusTooMany, fmt.Sprintf("%s (limit %d)", ReasonTooManyConns, h.cfg.MaxConnsPerIP), "per_ip"
+	}
+	h.conns[c] = struct{}{}
+	h.perIP[c.ip]++
+	return 0, "", ""
+}
+
+// unregister removes c and its channels.
+func (h *Hub) unregister(c *conn) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if _, ok := h.conns[c]; !ok {
+		return
+	}
+	delete(h.conns, c)
+	if h.perIP[c.ip]--; h.perIP[c.ip] <= 0 {
+		delete(h.perIP, c.ip)
+	}
+	c.mu.Lock()
+	for _, ch := range c.channels {
+		h.removeLocked(ch)
+	}
+	c.channels = map[string]*channel{}
+	c.mu.Unlock()
+}
+
+func (h *Hub) addLocked(ch *channel) {
+	set := h.topics[ch.topic]
+	if set == nil {
+		set = map[*channel]struct{}{}
+		h.topics[ch.topic] = set
+	}
+	set[ch] = struct{}{}
+	h.nChans++
+}
+
+func (h *Hub) removeLocked(ch *channel) {
+	if set := h.topics[ch.topic]; set != nil {
+		if _, ok := set[ch]; ok {
+			delete(set, ch)
+			h.nChans--
+		}
+		if len(set) == 0 {
+			delete(h.topics, ch.topic)
+		}
+	}
+}
+
+// Publish sends change c to every channel that follows it and may see it.
+// It never blocks on a client (a client whose queue is full is dropped).
+func (h *Hub) Publish(c store.Change) {
+	h.mu.Lock()
+	var targets []*channel
+	for _, set := range h.topics {
+		for ch := range set {
+			if len(ch.bindings) > 0 {
+				targets = append(targets, ch)
+			}
+		}
+	}
+	h.mu.Unlock()
+	if len(targets) == 0 {
+		return
+	}
+	data := changeData(&c)
+	var ids []uint32
+	for _, ch := range targets {
+		ids = ids[:0]
+		for _, b := range ch.bindings {
+			if b.matches(&c) {
+				ids = append(ids, b.ID)
+			}
+		}
+		if len(ids) == 0 || !visible(ch.identity(), &c) {
+			continue
+		}
+		ch.conn.push(encode(ch.conn.vsn2, nil, nil, ch.topic, evChanges,
+			map[string]any{"ids": ids, "data": data}), "postgres_changes")
+	}
+}
+
+// changeData is a change as realtime-js reads it (payload.data).
+func changeData(c *store.Change) json.RawMessage {
+	d := map[string]any{
+		"schema": "public", "table": c.Table, "type": c.Type,
+		"commit_timestamp": c.CommitTimestamp.UTC().Format(time.RFC3339Nano),
+		"columns":          store.ChangeColumns(c.Table), "errors": nil,
+	}
+	if c.Type == "INSERT" || c.Type == "UPDATE" {
+		d["record"] = c.Record
+	}
+	if c.Type == "UPDATE" || c.Type == "DELETE" {
+		d["old_record"] = c.OldRecord
+	}
+	b, _ := json.Marshal(d)
+	return b
+}
+
+// janitorLoop closes idle sockets and re-checks channels' tokens.
+func (h *Hub) janitorLoop() {
+	tick := h.cfg.IdleTimeout / 6
+	if tick > 5*time.Second {
+		tick = 5 * time.Second
+	}
+	t := time.NewTicker(tick)
+	defer t.Stop()
+	lastCheck := h.now()
+	for {
+		select {
+		case <-h.janitor:
+			return
+		case <-t.C:
+		}
+		now := h.now()
+		h.mu.Lock()
+		conns := make([]*conn, 0, len(h.conns))
+		for c := range h.conns {
+			conns = append(conns, c)
+		}
+		h.mu.Unlock()
+		recheck := now.Sub(lastCheck) >= h.cfg.RecheckEvery
+		if recheck {
+			lastCheck = now
+		}
+		checked := map[string]error{}
+		for _, c := range conns {
+			if now.Sub(time.Unix(0, c.lastRead.Load())) > h.cfg.IdleTimeout {
+				c.fail(websocket.StatusPolicyViolation, fmt.Sprintf("%s for %s", ReasonIdle, h.cfg.IdleTimeout), "idle")
+				continue
+			}
+			for _, ch := range c.channelList() {
+				id := ch.identity()
+				if !id.Expires.IsZero() && now.After(id.Expires) {
+					c.closeChannel(ch, "Token has expired: refresh the session to keep following changes")
+					continue
+				}
+				if !recheck {
+					continue
+				}
+				tok := ch.token()
+				err, ok := checked[tok]
+				if !ok {
+					ctx, cancel := context.WithTimeout(h.ctx, 5*time.Second)
+					var fresh Identity
+					fresh, err = h.auth.Authenticate(ctx, tok)
+					cancel()
+					if err == nil {
+						if reason := allowed(fresh, ch.bindings); reason != "" {
+							err = errors.New(reason)
+						}
+					}
+					checked[tok] = err
+				}
+				if err != nil && !isTransient(err) {
+					c.closeChannel(ch, err.Error())
+				}
+			}
+		}
+	}
+}
+
+// Transient is an Authenticator error that says the check could not be
+// made (e.g. the database is busy), not that the token is bad.
+type Transient struct{ Err error }
+
+func (t *Transient) Error() string { return t.Err.Error() }
+func (t *Transient) Unwrap() error { return t.Err }
+
+func isTransient(err error) bool {
+	var t *Transient
+	return errors.As(err, &t)
+}
+
+// validTopic checks a channel topic.
+func validTopic(t string) string {
+	if !strings.HasPrefix(t, topicPrefix) || len(t) == len(topicPrefix) {
+		return fmt.Sprintf("unknown topic %q: channel topics are realtime:<name>", t)
+	}
+	if len(t) > 255 {
+		return "topic too long: at most 255 bytes"
+	}
+	return ""
+}
