@@ -11,16 +11,16 @@ import { anonKey, makeOperator, openConsole, PASSWORD, signUpByAPI, uniqueEmail 
  */
 
 const expect = baseExpect.configure({ timeout: 10_000 });
-test.describe.configure({ timeout: 120_000 });
+test.describe.configure({ timeout: 240_000 });
 
 async function cardValue(page: Page, label: string): Promise<number> {
   const text = await page.getByRole('group', { name: label, exact: true }).locator('p').first().innerText();
   return Number(text.replace(/[^0-9]/g, ''));
 }
 
-/** joinWaitlist signs up for the Wardrobe Clearance Program in a page of its own, as a visitor would. */
+/** joinWaitlist signs up for the Wardrobe Clearance Program in another tab, as a visitor would. */
 async function joinWaitlist(page: Page, email: string) {
-  const other = await page.context().browser()!.newPage();
+  const other = await page.context().newPage(); // another tab
   await other.goto('/wardrobeclearance?utm_source=realtime-e2e');
   await other.getByRole('textbox', { name: /Email address/ }).fill(email);
   await other.getByRole('button', { name: 'Join the Waitlist' }).click();
