@@ -176,6 +176,8 @@ export default defineConfig({
       '/storage/v1': 'http://localhost:8080',
       '/config.json': 'http://localhost:8080',
       '/settings.json': 'http://localhost:8080',
+      '/analytics/v1': 'http://localhost:8080',
+      '/realtime/v1': { target: 'ws://localhost:8080', ws: true },
     },
   },
   test: {
@@ -184,5 +186,8 @@ export default defineConfig({
     setupFiles: ['./src/test/setup.ts'],
     include: ['src/**/*.test.{ts,tsx}'],
     css: false,
+    // Form tests render whole MUI pages; on a busy 2-core machine one can take
+    // several seconds, which is the machine, not the behaviour under test.
+    testTimeout: 20_000,
   },
 });
