@@ -1,5 +1,5 @@
 /// <reference types="vitest/config" />
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 import { VitePWA } from 'vite-plugin-pwa';
 
@@ -23,10 +23,79 @@ const NOT_PRECACHED = [
   'icons/apple-touch-icon-*.png',
 ];
 
+/**
+ * inlineEntryCss puts the entry's stylesheet (src/styles/site.css: the shell
+ * and the content pages, about 4 KiB gzip) into index.html as a <style>, so it
+ * costs no request and nothing blocks the first paint while it downloads.
+ */
+function inlineEntryCss(): Plugin {
+  return {
+    name: 'salaula-inline-entry-css',
+    apply: 'build',
+    transformIndexHtml: {
+      order: 'post',
+      handler(html, ctx) {
+        const bundle = ctx.bundle;
+        if (!bundle) return html;
+        return html.replace(/<link\b[^>]*\brel="stylesheet"[^>]*\bhref="\/(assets\/[^"]+\.css)"[^>]*>/g, (tag, file: string) => {
+          const asset = bundle[file];
+          // The file stays in the build: Vite's loader of lazy chunks may still ask for it (it then
+          // applies the same rules twice, harmlessly); a first load never does.
+          if (!asset || asset.type !== 'asset') return tag;
+          return `<style>${String(asset.source).replace(/<\/style/gi, '<\\/style')}</style>`;
+        });
+      },
+    },
+  };
+}
+
+/**
+ * startScript is the only script inline in index.html: in the frame after the
+ * first paint (at once in a hidden tab) it fetches and starts the app's entry
+ * and preloads the entry's chunks. So the skeleton is always the first paint:
+ * no script runs before it, and no script download competes with it (the
+ * app cannot show a page before the skeleton's first second anyway). The
+ * server allows this script by its hash, computed at start (internal/server).
+ */
+function startScript(entry: string, preloads: string[]): string {
+  return (
+    `(function(){var e=${JSON.stringify(entry)},p=${JSON.stringify(preloads)};function go(){` +
+    "p.forEach(function(h){var l=document.createElement('link');l.rel='modulepreload';l.crossOrigin='';l.href=h;document.head.appendChild(l)});" +
+    "var s=document.createElement('script');s.type='module';s.crossOrigin='';s.src=e;document.head.appendChild(s)}" +
+    "if(document.visibilityState==='hidden')go();else requestAnimationFrame(function(){setTimeout(go,0)})})()"
+  );
+}
+
+/** startAfterFirstPaint swaps the entry's <script type=module> and its modulepreload links for startScript. */
+function startAfterFirstPaint(): Plugin {
+  return {
+    name: 'salaula-start-after-first-paint',
+    apply: 'build',
+    transformIndexHtml: {
+      order: 'post',
+      handler(html) {
+        const entry = /<script type="module" crossorigin src="(\/assets\/index-[^"]+\.js)"><\/script>\s*/;
+        const m = entry.exec(html);
+        if (!m) throw new Error('startAfterFirstPaint: no entry script in index.html');
+        const preloads: string[] = [];
+        const out = html
+          .replace(m[0], '')
+          .replace(/<link rel="modulepreload" crossorigin href="(\/assets\/[^"]+\.js)">\s*/g, (_, href: string) => {
+            preloads.push(href);
+            return '';
+          });
+        return out.replace('</body>', `<script>${startScript(m[1], preloads)}</script>\n  </body>`);
+      },
+    },
+  };
+}
+
 // The app is built into the Go package that embeds it (internal/webapp/dist).
 export default defineConfig({
   plugins: [
     react(),
+    inlineEntryCss(),
+    startAfterFirstPaint(),
     VitePWA({
       // Registered by src/lib/serviceWorker.ts after the page has loaded.
       injectRegister: false,
@@ -107,6 +176,8 @@ export default defineConfig({
       '/storage/v1': 'http://localhost:8080',
       '/config.json': 'http://localhost:8080',
       '/settings.json': 'http://localhost:8080',
+      '/analytics/v1': 'http://localhost:8080',
+      '/realtime/v1': { target: 'ws://localhost:8080', ws: true },
     },
   },
   test: {
@@ -115,5 +186,8 @@ export default defineConfig({
     setupFiles: ['./src/test/setup.ts'],
     include: ['src/**/*.test.{ts,tsx}'],
     css: false,
+    // Form tests render whole MUI pages; on a busy 2-core machine one can take
+    // several seconds, which is the machine, not the behaviour under test.
+    testTimeout: 20_000,
   },
 });

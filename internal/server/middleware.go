@@ -9,17 +9,22 @@ import (
 	"time"
 )
 
-// contentSecurityPolicy allows scripts only from the app's own origin.
+// contentSecurityPolicy allows scripts only from the app's own origin, plus
+// the inline scripts of the app's index.html by their hashes (scriptHashes,
+// e.g. " 'sha256-...'", found when the app is loaded: see inlineScriptHashes).
 // Styles allow 'unsafe-inline' because MUI (Emotion) injects <style> tags.
-const contentSecurityPolicy = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; " +
-	"img-src 'self' data: blob:; font-src 'self' data:; connect-src 'self'; media-src 'self' blob:; " +
-	"object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'"
+func contentSecurityPolicy(scriptHashes string) string {
+	return "default-src 'self'; script-src 'self'" + scriptHashes + "; style-src 'self' 'unsafe-inline'; " +
+		"img-src 'self' data: blob:; font-src 'self' data:; connect-src 'self'; media-src 'self' blob:; " +
+		"object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'"
+}
 
 // securityHeaders adds the security headers every answer carries.
 func (s *Server) securityHeaders(next http.Handler) http.Handler {
+	csp := contentSecurityPolicy(s.app.scriptHashes)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		h := w.Header()
-		h.Set("Content-Security-Policy", contentSecurityPolicy)
+		h.Set("Content-Security-Policy", csp)
 		h.Set("X-Content-Type-Options", "nosniff")
 		h.Set("Referrer-Policy", "strict-origin-when-cross-origin")
 		h.Set("X-Frame-Options", "DENY")

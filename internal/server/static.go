@@ -4,12 +4,14 @@ import (
 	"bytes"
 	"compress/gzip"
 	"crypto/sha256"
+	"encoding/base64"
 	"encoding/hex"
 	"errors"
 	"io/fs"
 	"mime"
 	"net/http"
 	"path"
+	"regexp"
 	"strconv"
 	"strings"
 
@@ -32,7 +34,24 @@ const brotliQuality = 5
 
 // appFiles is the built React app, loaded once at start.
 type appFiles struct {
-	files map[string]*appFile // by path without leading slash
+	files        map[string]*appFile // by path without leading slash
+	scriptHashes string              // " 'sha256-...'" for each inline script of index.html, for the CSP
+}
+
+// inlineScript matches a <script> element without attributes: the app's own
+// start-up script that Vite's build puts into index.html (web/vite.config.ts).
+var inlineScript = regexp.MustCompile(`(?s)<script>(.*?)</script>`)
+
+// inlineScriptHashes returns the CSP sources (" 'sha256-...'") that allow the
+// inline scripts of index.html, so the policy needs no 'unsafe-inline' and
+// follows each build without a hash written by hand.
+func inlineScriptHashes(index []byte) string {
+	var b strings.Builder
+	for _, m := range inlineScript.FindAllSubmatch(index, -1) {
+		sum := sha256.Sum256(m[1])
+		b.WriteString(" 'sha256-" + base64.StdEncoding.EncodeToString(sum[:]) + "'")
+	}
+	return b.String()
 }
 
 // compressible lists the content types worth gzipping.
@@ -94,6 +113,7 @@ func loadApp(app fs.FS) (*appFiles, error) {
 	if a.files["index.html"] == nil {
 		return nil, errors.New("index.html is missing: build the web app first (make build)")
 	}
+	a.scriptHashes = inlineScriptHashes(a.files["index.html"].body)
 	return a, nil
 }
 

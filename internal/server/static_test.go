@@ -143,3 +143,23 @@ func TestServiceWorkerAndManifestAreCheckedOnEveryUse(t *testing.T) {
 		t.Errorf("a PNG is sent compressed again (%q)", enc)
 	}
 }
+
+// The start-up script inline in index.html runs under the CSP by its hash
+// (the browser's own: sha256 of the script's text, base64), and only it:
+// no 'unsafe-inline', and a script with a src is not hashed.
+func TestInlineScriptOfIndexAllowedByItsHash(t *testing.T) {
+	app, err := loadApp(fstest.MapFS{"index.html": {Data: []byte(
+		`<html><head><script type="module" src="/assets/x.js"></script></head><body><script>boot("a")</script></body></html>`)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := &Server{app: app}
+	rec := httptest.NewRecorder()
+	s.securityHeaders(s.handleApp()).ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/about", nil))
+	csp := rec.Result().Header.Get("Content-Security-Policy")
+	// printf 'boot("a")' | openssl dgst -sha256 -binary | base64
+	const want = "script-src 'self' 'sha256-050anxjJzLb4ln/Wx98JJ2VtA9u3s39YBOC4Q9y7l+o=';"
+	if !strings.Contains(csp, want) || strings.Contains(csp, "unsafe-inline'; style") || strings.Count(csp, "sha256-") != 1 {
+		t.Fatalf("CSP = %q, want it to contain %q and no other script source", csp, want)
+	}
+}

@@ -9,7 +9,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
-export const binary = resolve(here, '../../bin/salaula');
+export const binary = process.env.SALAULA_BIN ?? resolve(here, '../../bin/salaula');
 
 function freePort() {
   return new Promise((ok, fail) => {

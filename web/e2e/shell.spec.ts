@@ -22,7 +22,8 @@ test('the app is served compressed with the right caching', async ({ request }) 
   expect(html.status()).toBe(200);
   expect(html.headers()['cache-control']).toBe('no-cache');
   expect(html.headers()['content-security-policy']).toContain("script-src 'self'");
-  const script = (await html.text()).match(/src="(\/assets\/[^"]+\.js)"/)?.[1];
+  // The entry, named by the inline start-up script (vite.config.ts).
+  const script = (await html.text()).match(/"(\/assets\/[^"]+\.js)"/)?.[1];
   expect(script).toBeTruthy();
   const asset = await request.get(script!, { headers: { 'Accept-Encoding': 'gzip' } });
   expect(asset.headers()['cache-control']).toBe('public, max-age=31536000, immutable');

@@ -1,5 +1,5 @@
 // Reports what the home page sends on first load: the entry's JavaScript and
-// CSS (index.html's script, modulepreload and stylesheet links, and every
+// CSS (index.html's scripts, its start-up script's list, links, and every
 // chunk they import statically), plus the lazy home route chunk and its own
 // static imports; raw bytes and gzip. Also the images the home page requests
 // and the largest image of the build. Run by `make bench` after `make build`.
@@ -39,7 +39,8 @@ function closure(starts) {
   return seen;
 }
 
-const entry = [...html.matchAll(/(?:src|href)="\/(assets\/[^"]+\.(?:js|css))"/g)].map((m) => m[1]);
+// The entry and its preloads: script/link attributes, or the inline start-up script's list (vite.config.ts).
+const entry = [...new Set([...html.matchAll(/"\/(assets\/[^"]+\.(?:js|css))"/g)].map((m) => m[1]))];
 const shell = closure(entry);
 const homeChunk = readdirSync(assets).find((n) => /^HomePage-[\w-]+\.js$/.test(n));
 if (!homeChunk) {

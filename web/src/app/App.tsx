@@ -1,20 +1,18 @@
-import CssBaseline from '@mui/material/CssBaseline';
-import { ThemeProvider } from '@mui/material/styles';
 import { BrowserRouter } from 'react-router';
-import { theme } from './theme';
 import { AppRoutes } from './AppRouter';
 import { AuthProvider } from '../features/auth/AuthProvider';
 
-/** The whole app: theme, the auth state, the router and the routes. */
+/**
+ * The whole app: the auth state, the router and the routes. No MUI here: the
+ * shell is styled by styles/site.css (inlined into index.html); the pages that
+ * use MUI bring its theme with them (app/MuiTheme.tsx).
+ */
 export function App() {
   return (
-    <ThemeProvider theme={theme}>
-      <CssBaseline />
-      <AuthProvider>
-        <BrowserRouter>
-          <AppRoutes />
-        </BrowserRouter>
-      </AuthProvider>
-    </ThemeProvider>
+    <AuthProvider>
+      <BrowserRouter>
+        <AppRoutes />
+      </BrowserRouter>
+    </AuthProvider>
   );
 }

@@ -1,6 +1,5 @@
 import { Suspense, useEffect, useState } from 'react';
 import { Outlet, useLocation } from 'react-router';
-import Box from '@mui/material/Box';
 import { FIRST_LOAD_SKELETON_MS, ROUTE_LOADING_BAR_MS, SCROLL_RESET_DELAYS_MS, TOP_NAV_PATHS } from '../config/constants';
 import { PageSkeleton } from '../components/PageSkeleton';
 import { TopNav } from '../components/TopNav';
@@ -64,7 +63,7 @@ export function AppLayout() {
   if (booting) return <PageSkeleton />;
 
   return (
-    <Box sx={{ minHeight: '100vh', display: 'flex', flexDirection: 'column' }}>
+    <div className="app">
       {routeLoading && (
         // A thin bar styled by index.html's inline CSS (.route-bar): no progress component on first load.
         <div className="route-bar" role="progressbar" aria-label="Loading page" />
@@ -73,6 +72,6 @@ export function AppLayout() {
       <Suspense fallback={<PageSkeleton />}>
         <Outlet />
       </Suspense>
-    </Box>
+    </div>
   );
 }

@@ -4,7 +4,11 @@ import { BREAKPOINTS, SPACING_UNIT_PX } from '../config/constants';
 /** The keyboard focus ring: orange outside a dark edge, visible on light and on green backgrounds. */
 const FOCUS_RING = { outline: '3px solid #f4a261', outlineOffset: 2, boxShadow: '0 0 0 2px #1f2421' } as const;
 
-/** Salaula's MUI theme: the spec's breakpoints and spacing, colours with AA contrast. */
+/**
+ * Salaula's MUI theme (forms and the console): the spec's breakpoints and
+ * spacing, colours with AA contrast, the same as styles/site.css (which also
+ * sets the page's baseline and the focus ring for everything else).
+ */
 export const theme = createTheme({
   breakpoints: { values: { ...BREAKPOINTS } },
   spacing: SPACING_UNIT_PX,
@@ -25,11 +29,6 @@ export const theme = createTheme({
       defaultProps: { disableRipple: false },
       // MUI buttons reset the outline: give them the same visible ring as everything else.
       styleOverrides: { root: { '&.Mui-focusVisible': FOCUS_RING } },
-    },
-    MuiCssBaseline: {
-      styleOverrides: {
-        ':focus-visible': FOCUS_RING,
-      },
     },
   },
 });

@@ -1,6 +1,3 @@
-import Box from '@mui/material/Box';
-import Link from '@mui/material/Link';
-import Typography from '@mui/material/Typography';
 import { Link as RouterLink } from 'react-router';
 import { Logo } from './Logo';
 import { SocialLinks } from './SocialLinks';
@@ -17,24 +14,18 @@ const LEGAL = [
   { label: 'Terms and Conditions', to: '/termsandconditions' },
 ];
 
-const headingSx = { fontSize: '1rem', fontWeight: 800, mb: 1.5, letterSpacing: '0.04em', textTransform: 'uppercase' } as const;
-
 function Column({ title, links }: { title: string; links: { label: string; to: string }[] }) {
   return (
-    <Box>
-      <Typography component="h2" sx={headingSx}>
-        {title}
-      </Typography>
-      <Box component="ul" sx={{ listStyle: 'none', p: 0, m: 0, display: 'grid', gap: 1 }}>
+    <div>
+      <h2 className="footer-h">{title}</h2>
+      <ul className="footer-links">
         {links.map((l) => (
           <li key={l.to}>
-            <Link component={RouterLink} to={l.to} color="inherit" underline="hover">
-              {l.label}
-            </Link>
+            <RouterLink to={l.to}>{l.label}</RouterLink>
           </li>
         ))}
-      </Box>
-    </Box>
+      </ul>
+    </div>
   );
 }
 
@@ -42,39 +33,27 @@ function Column({ title, links }: { title: string; links: { label: string; to: s
 export function Footer() {
   const email = useSupportEmail();
   return (
-    <Box component="footer" sx={{ mt: 'auto', bgcolor: 'primary.main', color: 'primary.contrastText', px: 2, pt: 5, pb: 3 }}>
-      <Box sx={{ maxWidth: 1200, mx: 'auto' }}>
-        <Box
-          sx={{
-            display: 'grid',
-            gap: 4,
-            gridTemplateColumns: { xs: '1fr', md: '1.5fr 2fr 1.5fr' },
-          }}
-        >
-          <Box>
+    <footer className="footer">
+      <div className="footer-in">
+        <div className="footer-cols">
+          <div>
             <Logo light />
-            <Typography sx={{ mt: 1.5, maxWidth: 320, opacity: 0.92 }}>
-              Pre-loved clothes from Lusaka, picked with care and passed on.
-            </Typography>
-          </Box>
-          <Box component="nav" aria-label="Footer" sx={{ display: 'grid', gridTemplateColumns: '1fr 1fr', gap: 3 }}>
+            <p className="footer-blurb">Pre-loved clothes from Lusaka, picked with care and passed on.</p>
+          </div>
+          <nav aria-label="Footer" className="footer-nav">
             <Column title="Help" links={HELP} />
             <Column title="Legal Info" links={LEGAL} />
-          </Box>
-          <Box>
-            <Typography component="h2" sx={headingSx}>
-              Get in touch
-            </Typography>
-            <Link href={`mailto:${email}`} color="inherit" sx={{ display: 'inline-block', mb: 2, wordBreak: 'break-all' }}>
+          </nav>
+          <div>
+            <h2 className="footer-h">Get in touch</h2>
+            <a href={`mailto:${email}`} className="footer-mail">
               {email}
-            </Link>
+            </a>
             <SocialLinks light />
-          </Box>
-        </Box>
-        <Typography variant="body2" sx={{ mt: 5, pt: 2, borderTop: '1px solid rgba(255,255,255,0.25)', opacity: 0.92 }}>
-          © {new Date().getFullYear()} Salaula. All rights reserved.
-        </Typography>
-      </Box>
-    </Box>
+          </div>
+        </div>
+        <p className="footer-copy">© {new Date().getFullYear()} Salaula. All rights reserved.</p>
+      </div>
+    </footer>
   );
 }

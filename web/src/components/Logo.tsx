@@ -1,9 +1,7 @@
-import Box from '@mui/material/Box';
-
 /** Salaula's mark and word, drawn inline (no request). `light` is for dark backgrounds; `markOnly` drops the word. */
 export function Logo({ light = false, size = 36, markOnly = false }: { light?: boolean; size?: number; markOnly?: boolean }) {
   return (
-    <Box component="span" sx={{ display: 'inline-flex', alignItems: 'center', gap: 1 }}>
+    <span className={light ? 'logo logo-light' : 'logo'}>
       <svg width={size} height={size} viewBox="0 0 64 64" aria-hidden="true" focusable="false">
         <rect width="64" height="64" rx="14" fill={light ? '#f4d35e' : '#1b4332'} />
         <path
@@ -11,12 +9,11 @@ export function Logo({ light = false, size = 36, markOnly = false }: { light?: b
           fill={light ? '#1b4332' : '#f4d35e'}
         />
       </svg>
-      {!markOnly && <Box
-        component="span"
-        sx={{ fontWeight: 800, fontSize: size * 0.6, letterSpacing: '-0.02em', color: light ? '#fff' : 'primary.main' }}
-      >
-        Salaula
-      </Box>}
-    </Box>
+      {!markOnly && (
+        <span className="logo-word" style={{ fontSize: size * 0.6 }}>
+          Salaula
+        </span>
+      )}
+    </span>
   );
 }

@@ -1,7 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
-import Box from '@mui/material/Box';
-import type { SxProps, Theme } from '@mui/material/styles';
-import { IMAGE_PLACEHOLDER_BG } from '../config/constants';
+import { useEffect, useRef, useState, type CSSProperties } from 'react';
 
 /** Paths of one raster drawing made by scripts/make-images.mjs at several widths. */
 export interface ImageSet {
@@ -32,36 +29,33 @@ export interface ResponsiveImageProps {
   placeholder?: string;
   /** Above the fold: load at once with high priority instead of lazily. */
   eager?: boolean;
-  sx?: SxProps<Theme>;
+  /** Classes for the frame (styles/site.css: r3, r4, round, portrait...). */
+  className?: string;
+  /** A few one-off styles for the frame. */
+  style?: CSSProperties;
 }
 
 /**
  * An image sized for the screen (srcset/sizes), lazy below the fold, with the
  * placeholder background until it loads; if it fails the placeholder stays.
  */
-export function ResponsiveImage({ src, alt, width, height, srcSet, sizes, placeholder, eager, sx }: ResponsiveImageProps) {
+export function ResponsiveImage({ src, alt, width, height, srcSet, sizes, placeholder, eager, className, style }: ResponsiveImageProps) {
   const [state, setState] = useState<'loading' | 'loaded' | 'failed'>('loading');
   const ref = useRef<HTMLImageElement>(null);
   useEffect(() => {
     const img = ref.current;
     if (img?.complete && img.naturalWidth > 0) setState('loaded');
   }, []);
+  // .rimg (styles/site.css): the placeholder colour (IMAGE_PLACEHOLDER_BG), the image fades in once loaded.
   return (
-    <Box
-      component="span"
+    <span
       data-image-state={state}
-      sx={[
-        {
-          display: 'block',
-          position: 'relative',
-          overflow: 'hidden',
-          aspectRatio: `${width} / ${height}`,
-          bgcolor: IMAGE_PLACEHOLDER_BG,
-          backgroundImage: placeholder && state !== 'loaded' ? `url(${placeholder})` : 'none',
-          backgroundSize: 'cover',
-        },
-        ...(Array.isArray(sx) ? sx : [sx]),
-      ]}
+      className={className ? `rimg ${className}` : 'rimg'}
+      style={{
+        aspectRatio: `${width} / ${height}`,
+        backgroundImage: placeholder && state !== 'loaded' ? `url(${placeholder})` : undefined,
+        ...style,
+      }}
     >
       <img
         ref={ref}
@@ -72,19 +66,14 @@ export function ResponsiveImage({ src, alt, width, height, srcSet, sizes, placeh
         width={width}
         height={height}
         loading={eager ? 'eager' : 'lazy'}
-        decoding="async"
+        decoding={eager ? 'sync' : 'async'}
         {...(eager ? { fetchPriority: 'high' as const } : {})}
         onLoad={() => setState('loaded')}
         onError={() => setState('failed')}
-        style={{
-          display: 'block',
-          width: '100%',
-          height: '100%',
-          objectFit: 'cover',
-          opacity: state === 'loaded' ? 1 : 0,
-          transition: 'opacity 200ms ease-out',
-        }}
+        // Hidden until loaded (then faded in, .rimg > img), so a broken image leaves the placeholder; an
+        // image above the fold shows as it arrives (it is the page's largest paint, no fade to wait for).
+        style={{ opacity: state === 'failed' || (!eager && state !== 'loaded') ? 0 : 1 }}
       />
-    </Box>
+    </span>
   );
 }

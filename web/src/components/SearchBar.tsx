@@ -1,9 +1,7 @@
 import { useState, type FormEvent, type KeyboardEvent, type Ref } from 'react';
-import Box from '@mui/material/Box';
-import IconButton from '@mui/material/IconButton';
-import SearchIcon from '@mui/icons-material/Search';
 import { useNavigate } from 'react-router';
-import { SEARCH_MAX_WIDTH_PX, SEARCH_PATH } from '../config/constants';
+import { SEARCH_PATH } from '../config/constants';
+import { Icon } from './icons';
 
 export interface SearchBarProps {
   inputRef?: Ref<HTMLInputElement>;
@@ -34,51 +32,24 @@ export function SearchBar({ inputRef, onEscape, onSearched }: SearchBarProps) {
       onEscape();
     }
   }
+  // At most SEARCH_MAX_WIDTH_PX (600 px) wide: .search in styles/site.css.
   return (
-    <Box
-      component="form"
-      role="search"
-      aria-label="Search Salaula"
-      onSubmit={submit}
-      sx={{
-        flex: 1,
-        maxWidth: SEARCH_MAX_WIDTH_PX,
-        display: 'flex',
-        alignItems: 'center',
-        bgcolor: '#f3efe8',
-        border: '1px solid #8a8f8b',
-        borderRadius: 999,
-        pl: 2,
-        '&:focus-within': { outline: '3px solid #f4a261', outlineOffset: 2, boxShadow: '0 0 0 2px #1f2421' },
-      }}
-    >
-      <Box
-        component="input"
+    <form role="search" aria-label="Search Salaula" onSubmit={submit} className="search">
+      <input
         ref={inputRef}
         type="search"
         name="q"
         aria-label="Search"
         placeholder="Search..."
         value={query}
-        onChange={(e: React.ChangeEvent<HTMLInputElement>) => setQuery(e.target.value)}
+        onChange={(e) => setQuery(e.target.value)}
         onKeyDown={onKeyDown}
         autoComplete="off"
-        sx={{
-          flex: 1,
-          minWidth: 0,
-          border: 0,
-          outline: 0,
-          bgcolor: 'transparent',
-          font: 'inherit',
-          color: 'text.primary',
-          py: 1,
-          '&::placeholder': { color: '#5f6662', opacity: 1 },
-          '&:focus-visible': { outline: 'none' },
-        }}
+        className="search-input"
       />
-      <IconButton type="submit" aria-label="Search" size="small" sx={{ mr: 0.5 }}>
-        <SearchIcon />
-      </IconButton>
-    </Box>
+      <button type="submit" aria-label="Search" className="icon-btn icon-btn-s">
+        <Icon name="search" />
+      </button>
+    </form>
   );
 }

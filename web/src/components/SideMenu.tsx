@@ -6,6 +6,7 @@ import CloseIcon from '@mui/icons-material/Close';
 import { Link as RouterLink, useNavigate } from 'react-router';
 import { useAuth } from '../features/auth/AuthProvider';
 import { useSignedIn } from './useAccountLink';
+import { MuiTheme } from '../app/MuiTheme';
 
 /** The side menu's links, in the spec's order. */
 export const SIDE_MENU_LINKS = [
@@ -57,6 +58,7 @@ export default function SideMenu({ id, open, onClose }: SideMenuProps) {
   // Signed in, the Sign In entry becomes My Account, followed by Sign Out.
   const links = SIDE_MENU_LINKS.map((l) => (signedIn && l.to === '/sign_up' ? { label: 'My Account', to: '/account' } : l));
   return (
+    <MuiTheme>
     <Drawer
       id={id}
       anchor="left"
@@ -105,5 +107,6 @@ export default function SideMenu({ id, open, onClose }: SideMenuProps) {
         </Box>
       </Box>
     </Drawer>
+    </MuiTheme>
   );
 }

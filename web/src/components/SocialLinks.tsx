@@ -1,22 +1,15 @@
 import type { MouseEvent } from 'react';
-import Box from '@mui/material/Box';
-import type { SvgIconProps } from '@mui/material/SvgIcon';
-import FacebookIcon from '@mui/icons-material/Facebook';
-import InstagramIcon from '@mui/icons-material/Instagram';
-import XIcon from '@mui/icons-material/X';
-import LinkedInIcon from '@mui/icons-material/LinkedIn';
-import YouTubeIcon from '@mui/icons-material/YouTube';
-import WhatsAppIcon from '@mui/icons-material/WhatsApp';
 import { SOCIAL_POPUP_CLOSE_MS, type SocialLink } from '../config/constants';
 import { socialLinks, useSiteSettings } from '../lib/siteSettings';
+import { Icon, type IconName } from './icons';
 
-const ICONS: Record<SocialLink['name'], (p: SvgIconProps) => React.ReactNode> = {
-  Facebook: FacebookIcon,
-  Instagram: InstagramIcon,
-  X: XIcon,
-  LinkedIn: LinkedInIcon,
-  YouTube: YouTubeIcon,
-  WhatsApp: WhatsAppIcon,
+const ICONS: Record<SocialLink['name'], IconName> = {
+  Facebook: 'facebook',
+  Instagram: 'instagram',
+  X: 'x',
+  LinkedIn: 'linkedin',
+  YouTube: 'youtube',
+  WhatsApp: 'whatsapp',
 };
 
 /**
@@ -54,47 +47,33 @@ function onTemporaryClick(e: MouseEvent<HTMLAnchorElement>, url: string) {
 export function SocialLinks({ light = false, only }: { light?: boolean; only?: SocialLink['name'][] }) {
   const all = socialLinks(useSiteSettings());
   const links = only ? all.filter((l) => only.includes(l.name)) : all;
-  const color = light ? '#ffffff' : 'primary.main';
-  const itemSx = {
-    display: 'inline-flex',
-    alignItems: 'center',
-    justifyContent: 'center',
-    width: 44,
-    height: 44,
-    borderRadius: '50%',
-    color,
-    border: '2px solid',
-    borderColor: light ? 'rgba(255,255,255,0.6)' : 'rgba(27,67,50,0.35)',
-  } as const;
   return (
-    <Box component="ul" sx={{ display: 'flex', flexWrap: 'wrap', gap: 1, listStyle: 'none', p: 0, m: 0 }}>
+    <ul className={light ? 'social social-light' : 'social'}>
       {links.map(({ name, href, temporaryWindow }) => {
-        const Icon = ICONS[name];
         if (href === '#') {
           return (
             <li key={name}>
-              <Box component="span" role="img" aria-label={`${name} (coming soon)`} title={`${name}: coming soon`} sx={{ ...itemSx, opacity: 0.75, borderStyle: 'dashed' }}>
-                <Icon fontSize="small" />
-              </Box>
+              <span role="img" aria-label={`${name} (coming soon)`} title={`${name}: coming soon`} className="social-item social-soon">
+                <Icon name={ICONS[name]} small />
+              </span>
             </li>
           );
         }
         return (
           <li key={name}>
-            <Box
-              component="a"
+            <a
               href={href}
               target="_blank"
               rel="noopener noreferrer"
               aria-label={`Salaula on ${name} (opens in a new tab)`}
               onClick={temporaryWindow ? (e: MouseEvent<HTMLAnchorElement>) => onTemporaryClick(e, href) : undefined}
-              sx={{ ...itemSx, '&:hover': { bgcolor: light ? 'rgba(255,255,255,0.15)' : 'rgba(27,67,50,0.08)' } }}
+              className="social-item"
             >
-              <Icon fontSize="small" />
-            </Box>
+              <Icon name={ICONS[name]} small />
+            </a>
           </li>
         );
       })}
-    </Box>
+    </ul>
   );
 }

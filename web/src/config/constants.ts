@@ -151,3 +151,16 @@ export const SOCIAL_LINKS: readonly SocialLink[] = [
   { name: 'WhatsApp', href: 'https://wa.me/message/SALAULAZM', temporaryWindow: true },
 ];
 
+
+/**
+ * Realtime (spec sections 1, 7, 8, 9): heartbeat every 25 s, reconnect after
+ * 1, 2, 5 then 10 s, and a join or push that gets no answer in 10 s times out.
+ */
+export const REALTIME = {
+  heartbeatMs: 25_000,
+  reconnectMs: [1_000, 2_000, 5_000, 10_000],
+  timeoutMs: 10_000,
+} as const;
+
+/** How long a row that arrived live stays highlighted in the console. */
+export const LIVE_HIGHLIGHT_MS = 4_000;

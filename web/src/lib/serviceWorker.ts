@@ -5,9 +5,11 @@ export const PAGES_CACHE = 'pages';
 
 /**
  * registerServiceWorker registers the service worker that vite-plugin-pwa
- * builds (/sw.js: the precached shell and public pages, the offline page),
- * once the page has loaded so it never competes with the first paint. Only in
- * the production build: `npm run dev` has no service worker.
+ * builds (/sw.js: the precached shell and public pages, the offline page)
+ * once the page has loaded and the main thread is idle (at most 3 s after the
+ * load), so neither its start nor its precaching competes with the first
+ * paint or the page's own start. Only in the production build: `npm run dev`
+ * has no service worker.
  */
 export function registerServiceWorker(): void {
   if (!import.meta.env.PROD || !('serviceWorker' in navigator)) return;
@@ -16,8 +18,12 @@ export function registerServiceWorker(): void {
       console.error('Could not register the service worker', err);
     });
   };
-  if (document.readyState === 'complete') register();
-  else window.addEventListener('load', register, { once: true });
+  const whenIdle = () => {
+    if (typeof window.requestIdleCallback === 'function') window.requestIdleCallback(register, { timeout: 3000 });
+    else setTimeout(register, 1000);
+  };
+  if (document.readyState === 'complete') whenIdle();
+  else window.addEventListener('load', whenIdle, { once: true });
 }
 
 /**

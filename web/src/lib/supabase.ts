@@ -1,5 +1,6 @@
 import type { SupabaseClient } from '@supabase/supabase-js';
-import { DEFAULT_SUPPORT_EMAIL } from '../config/constants';
+import { DEFAULT_SUPPORT_EMAIL, REALTIME } from '../config/constants';
+import { reconnectDelayMs } from './realtimeDelay';
 
 /** What the server tells the app at run time (GET /config.json). */
 export interface RuntimeConfig {
@@ -41,6 +42,7 @@ export function getSupabase(): Promise<SupabaseClient> {
       .then(([cfg, { createClient }]) =>
         createClient(cfg.url, cfg.anonKey, {
           auth: { persistSession: true, autoRefreshToken: true, detectSessionInUrl: true },
+          realtime: { heartbeatIntervalMs: REALTIME.heartbeatMs, reconnectAfterMs: reconnectDelayMs, timeout: REALTIME.timeoutMs },
         }),
       )
       .catch((err) => {

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { render, screen, within } from '@testing-library/react';
+import { act, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
 import { AuthProvider } from '../auth/AuthProvider';
@@ -117,5 +117,21 @@ describe('AccountPage', { timeout: 60_000 }, () => {
     expect(fake.functions.invoke).toHaveBeenLastCalledWith('account-delete', { method: 'POST', body: { password: 'wrong' } });
     await vi.waitFor(() => expect(fake.auth.signOut).toHaveBeenCalledWith({ scope: 'local' }));
     expect(screen.getByText(/Your account has been deleted/)).toBeInTheDocument();
+  });
+
+  it('follows its own profile live: a change made on another device shows without a reload', async () => {
+    open();
+    await screen.findByText('+260971234567', {}, SLOW);
+    await vi.waitFor(() => expect(fake.realtime.open()).toHaveLength(1));
+    const ch = fake.realtime.last();
+    const id = makeSession().user.id;
+    expect(ch.bindings.map((b) => b.filter)).toEqual([{ event: '*', schema: 'public', table: 'profiles', filter: `user_id=eq.${id}` }]);
+    act(() => ch.status('SUBSCRIBED'));
+    fake.functions.invoke.mockResolvedValue({ data: { ...BUYER, full_name: 'Chipo Banda', location: 'Kabulonga, Lusaka' }, error: null });
+    act(() => ch.change('profiles', 'UPDATE', { user_id: id, full_name: 'Chipo Banda' }));
+    expect(await screen.findByText('Kabulonga, Lusaka', {}, SLOW)).toBeInTheDocument();
+    expect(screen.getByText('Chipo Banda')).toBeInTheDocument();
+    expect(screen.getByRole('status')).toHaveTextContent('Just updated from another device.');
+    expect(screen.queryByText('Loading your account...')).not.toBeInTheDocument();
   });
 });

@@ -17,6 +17,8 @@ import { PasswordField } from '../auth/PasswordField';
 import { fetchSavedProfile, type SavedProfile } from '../onboarding/savedProfile';
 import { changePassword, deleteMyAccount, downloadMyData, forgetSession, signOutOf } from './api';
 import { useAction, type ActionState } from './useAction';
+import { useOwnProfileLive } from './liveProfile';
+import { useAuth } from '../auth/AuthProvider';
 import { useLeadToProblem } from '../../lib/leadToProblem';
 
 /** How each role reads on the page. */
@@ -224,6 +226,9 @@ export default function AccountPage() {
       .catch((err: Error) => setLoadError(`Could not load your account: ${err.message}`));
   }, []);
   useEffect(load, [load]);
+  // A change made on another device: fetch the profile again, keeping the current one on screen meanwhile.
+  const [liveNote, setLiveNote] = useState(false);
+  useOwnProfileLive(useAuth().user?.id, (changed) => void fetchSavedProfile().then((p) => (setProfile(p), setLiveNote(changed)), () => {}));
 
   if (deleted) {
     return (
@@ -253,6 +258,7 @@ export default function AccountPage() {
           {loadError && (
             <Alert severity="error" action={<Button color="inherit" onClick={load}>Try again</Button>}>{loadError}</Alert>
           )}
+          {profile && liveNote && <Typography role="status" variant="body2" color="text.secondary">Just updated from another device.</Typography>}
           {profile && <ProfileDetails p={profile} />}
         </Section>
         <Section title="Password">

@@ -14,6 +14,7 @@ import { SecondStepForm } from '../auth/SecondStepForm';
 import { TwoStepSettings } from '../auth/SecurityPage';
 import { verifiedFactor } from '../auth/mfa';
 import { AdminError, adminGet } from './api';
+import { LiveIndicator, LiveProvider } from './live';
 import { OverviewPage } from './OverviewPage';
 import { PersonPage } from './PersonPage';
 import { SettingsPage } from './SettingsPage';
@@ -83,12 +84,14 @@ function Console() {
   if (access !== 'ok') return <Alert severity="error">{access}</Alert>;
   const current = SECTIONS.slice().reverse().find((s) => pathname === s.to || pathname.startsWith(s.to + '/'))?.to ?? '/admin';
   return (
+    <LiveProvider>
     <Box sx={{ minHeight: '100vh', bgcolor: 'background.default' }}>
       <Box component="header" sx={{ borderBottom: 1, borderColor: 'divider', bgcolor: 'background.paper' }}>
         <Container maxWidth="lg" sx={{ display: 'flex', alignItems: 'center', gap: 1, pt: 1.5, flexWrap: 'wrap' }}>
           <Typography component="p" variant="h6" sx={{ flexGrow: 1 }}>
             Salaula console
           </Typography>
+          <LiveIndicator />
           <Typography variant="body2" color="text.secondary" sx={{ overflowWrap: 'anywhere' }}>
             {user?.email}
           </Typography>
@@ -117,6 +120,7 @@ function Console() {
         </Routes>
       </Container>
     </Box>
+    </LiveProvider>
   );
 }
 

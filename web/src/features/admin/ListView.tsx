@@ -13,6 +13,7 @@ import TableRow from '@mui/material/TableRow';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { adminGet, downloadCSV, query, type Page } from './api';
+import { ENDPOINT_TABLES, liveRowSx, useLiveHighlight, useLiveTick } from './live';
 
 export interface Filter {
   name: string;
@@ -55,6 +56,7 @@ export function ListView<T>({ title, endpoint, filters = [], sorts = [], search,
   const [error, setError] = useState('');
   const [tick, setTick] = useState(0);
   const reload = useCallback(() => setTick((t) => t + 1), []);
+  const live = useLiveTick(ENDPOINT_TABLES[endpoint]);
 
   const params = { ...values, q: q || undefined, sort: sort && sort !== sorts[0]?.value ? sort : undefined };
   const cursor = cursors[cursors.length - 1];
@@ -72,7 +74,8 @@ export function ListView<T>({ title, endpoint, filters = [], sorts = [], search,
     return () => {
       live = false;
     };
-  }, [path, tick, reloadKey]);
+  }, [path, tick, reloadKey, live.tick]);
+  const fresh = useLiveHighlight(page, page?.items.map(rowKey) ?? [], live);
 
   const change = (name: string, value: string) => {
     setValues((v) => ({ ...v, [name]: value }));
@@ -164,7 +167,7 @@ export function ListView<T>({ title, endpoint, filters = [], sorts = [], search,
               </TableHead>
               <TableBody>
                 {page.items.map((item) => (
-                  <ListRow key={rowKey(item)} item={item} columns={columns} expand={expand} reload={reload} />
+                  <ListRow key={rowKey(item)} item={item} columns={columns} expand={expand} reload={reload} fresh={fresh.has(rowKey(item))} />
                 ))}
               </TableBody>
             </Table>
@@ -183,10 +186,10 @@ export function ListView<T>({ title, endpoint, filters = [], sorts = [], search,
   );
 }
 
-function ListRow<T>({ item, columns, expand, reload }: { item: T; columns: Column<T>[]; expand?: Props<T>['expand']; reload: () => void }) {
+function ListRow<T>({ item, columns, expand, reload, fresh }: { item: T; columns: Column<T>[]; expand?: Props<T>['expand']; reload: () => void; fresh?: boolean }) {
   return (
     <>
-      <TableRow>
+      <TableRow data-live={fresh ? 'new' : undefined} sx={fresh ? liveRowSx : undefined}>
         {columns.map((c) => (
           <TableCell key={c.label} sx={{ verticalAlign: 'top' }}>
             {c.render(item)}

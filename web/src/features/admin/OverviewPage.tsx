@@ -11,6 +11,7 @@ import { LineChart } from '@mui/x-charts/LineChart';
 import { PROGRAMS } from '../../config/constants';
 import { AnalyticsPanel } from './AnalyticsPanel';
 import { adminGet, when, type Overview } from './api';
+import { OVERVIEW_TABLES, useLiveTick } from './live';
 
 /** How often the overview reloads itself (until realtime updates land). */
 export const OVERVIEW_REFRESH_MS = 30_000;
@@ -59,6 +60,7 @@ function Counts({ title, rows }: { title: string; rows: { name: string; count: n
 export function OverviewPage() {
   const [o, setO] = useState<Overview | null>(null);
   const [error, setError] = useState('');
+  const { tick } = useLiveTick(OVERVIEW_TABLES); // reload as changes arrive
   useEffect(() => {
     let live = true;
     const load = () =>
@@ -71,7 +73,7 @@ export function OverviewPage() {
       live = false;
       window.clearInterval(t);
     };
-  }, []);
+  }, [tick]);
   if (error && !o) return <Alert severity="error">{error}</Alert>;
   if (!o) return <Typography role="status">Loading the overview…</Typography>;
   const t = o.totals;

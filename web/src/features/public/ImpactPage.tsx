@@ -1,9 +1,16 @@
-import Box from '@mui/material/Box';
-import Typography from '@mui/material/Typography';
+import { lazy, Suspense } from 'react';
 import { ResponsiveImage } from '../../components/ResponsiveImage';
-import { WaitlistForm } from '../waitlist/WaitlistForm';
 import { PROGRAMS } from '../../config/constants';
 import { Band, Eyebrow, PublicPage, SectionTitle } from './PublicPage';
+
+/**
+ * The upcycling waitlist form is built with MUI: it loads (with the MUI theme)
+ * after the page, which itself is plain markup (styles/site.css).
+ */
+const WaitlistForm = lazy(async () => {
+  const [{ WaitlistForm: Form }, { withMuiTheme }] = await Promise.all([import('../waitlist/WaitlistForm'), import('../../app/MuiTheme')]);
+  return { default: withMuiTheme(Form) };
+});
 
 /** A big figure and what it means. */
 interface Figure {
@@ -32,22 +39,14 @@ const FITTING: Figure[] = [
 
 function Figures({ figures, light }: { figures: Figure[]; light?: boolean }) {
   return (
-    <Box component="ul" sx={{ listStyle: 'none', p: 0, m: 0, display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr 1fr', md: `repeat(${Math.min(figures.length, 4)}, 1fr)` } }}>
+    <ul className={`plain-list grid grid-g2 cols-2-sm ${figures.length >= 4 ? 'md-4' : 'md-3'}${light ? ' figures-light' : ''}`}>
       {figures.map((f) => (
-        <Box
-          component="li"
-          key={f.value + f.label}
-          sx={{ borderRadius: 4, p: { xs: 2, md: 3 }, bgcolor: light ? 'rgba(255,255,255,0.1)' : 'background.paper', border: light ? '1px solid rgba(255,255,255,0.3)' : '1px solid #e3ded5' }}
-        >
-          <Typography component="p" sx={{ fontWeight: 900, fontSize: { xs: '2rem', md: '2.6rem' }, lineHeight: 1.1, color: light ? '#f4d35e' : 'primary.main' }}>
-            {f.value}
-          </Typography>
-          <Typography component="p" sx={{ mt: 0.5, opacity: light ? 0.95 : 1, color: light ? undefined : 'text.secondary' }}>
-            {f.label}
-          </Typography>
-        </Box>
+        <li key={f.value + f.label} className="figure">
+          <p className="figure-value">{f.value}</p>
+          <p className="figure-label">{f.label}</p>
+        </li>
       ))}
-    </Box>
+    </ul>
   );
 }
 
@@ -56,61 +55,63 @@ export default function ImpactPage() {
   return (
     <PublicPage title="Our Impact">
       <Band tone="green" label="impact-header">
-        <Box sx={{ display: 'grid', gap: 4, gridTemplateColumns: { xs: '1fr', md: '1.4fr 1fr' }, alignItems: 'center' }}>
-          <Box>
+        <div className="grid grid-g4 grid-mid md-wider-left">
+          <div>
             <Eyebrow light>WEAR IT AGAIN</Eyebrow>
             <SectionTitle id="impact-header">Fashion that is kinder to Zambia</SectionTitle>
-            <Typography sx={{ fontSize: '1.1rem', opacity: 0.95 }}>
+            <p className="lead-l soft">
               The greenest garment is the one that already exists. Every shirt bought on Salaula instead of new saves
               water, energy and a trip to the dump site, and keeps money with local sellers.
-            </Typography>
-          </Box>
-          <ResponsiveImage src="/images/floating-hanger.svg" alt="A shirt on a hanger" width={240} height={260} eager sx={{ width: 200, justifySelf: 'center', bgcolor: '#f1e9dc', borderRadius: '50%', p: 2 }} />
-        </Box>
+            </p>
+          </div>
+          <ResponsiveImage src="/images/floating-hanger.svg" alt="A shirt on a hanger" width={240} height={260} eager className="round" style={{ width: 200, justifySelf: 'center', backgroundColor: '#f1e9dc', padding: 16 }} />
+        </div>
       </Band>
 
       <Band tone="plain" label="stats-title">
         <SectionTitle id="stats-title">Environmental statistics</SectionTitle>
-        <Typography sx={{ color: 'text.secondary', mb: 3, maxWidth: 720 }}>Why second-hand is the better choice:</Typography>
+        <p className="txt muted mb3 w720">Why second-hand is the better choice:</p>
         <Figures figures={WHY_SECOND_HAND} />
-        <Box sx={{ mt: 5 }}>
+        <div className="mt5">
           <SectionTitle level={3}>What we are working towards in Lusaka</SectionTitle>
-        </Box>
-        <Typography sx={{ color: 'text.secondary', mb: 3, maxWidth: 720 }}>
+        </div>
+        <p className="txt muted mb3 w720">
           Shared deliveries, reused packaging and local sellers add up. Our targets once Salaula is fully running:
-        </Typography>
+        </p>
         <Figures figures={OUR_TARGETS} />
       </Band>
 
       <Band tone="green" label="fitting-title">
         <Eyebrow light>PHASE 2</Eyebrow>
         <SectionTitle id="fitting-title">Virtual fitting: fewer returns, less waste</SectionTitle>
-        <Typography sx={{ mb: 3, opacity: 0.95, maxWidth: 760, fontSize: '1.05rem' }}>
+        <p className="lead soft mb3 w760">
           Every return is another trip across town and another parcel. With your 3D avatar you see how a piece
           hangs on your body before you pay, so it fits the first time.
-        </Typography>
+        </p>
         <Figures figures={FITTING} light />
       </Band>
 
       <Band tone="sand" label="upcycling-title">
-        <Box sx={{ display: 'grid', gap: 4, gridTemplateColumns: { xs: '1fr', md: '1fr 1fr' }, alignItems: 'start' }}>
-          <Box>
+        <div className="grid grid-g4 grid-top md-2">
+          <div>
             <Eyebrow>NEW</Eyebrow>
             <SectionTitle id="upcycling-title">Upcycling Initiative</SectionTitle>
-            <Typography sx={{ mb: 2, fontSize: '1.05rem' }}>
+            <p className="lead mb2">
               Some clothes are too worn to sell but too good to throw away. We are teaming up with Lusaka tailors to
               turn them into bags, patchwork jackets and new pieces, and to pay local hands to do it.
-            </Typography>
-            <Typography sx={{ fontSize: '1.05rem' }}>Join the waitlist and we will tell you when it starts.</Typography>
-          </Box>
-          <Box sx={{ bgcolor: 'background.paper', borderRadius: 4, p: { xs: 2.5, md: 3 } }}>
-            <WaitlistForm
-              programName={PROGRAMS.upcycling}
-              errorMessage="Could not join waitlist. Please try again."
-              successDetail="We'll be in touch soon."
-            />
-          </Box>
-        </Box>
+            </p>
+            <p className="lead">Join the waitlist and we will tell you when it starts.</p>
+          </div>
+          <div className="card" style={{ minHeight: 320 }}>
+            <Suspense fallback={null}>
+              <WaitlistForm
+                programName={PROGRAMS.upcycling}
+                errorMessage="Could not join waitlist. Please try again."
+                successDetail="We'll be in touch soon."
+              />
+            </Suspense>
+          </div>
+        </div>
       </Band>
     </PublicPage>
   );

@@ -1,20 +1,19 @@
 import type { ReactNode } from 'react';
-import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
 import { Link as RouterLink } from 'react-router';
-import Typography from '@mui/material/Typography';
-import type { SxProps, Theme } from '@mui/material/styles';
 import { PageHeader } from '../../components/PageHeader';
 import { Footer } from '../../components/Footer';
+
+// Plain markup styled by styles/site.css (no MUI): these pieces make up the
+// content pages a visitor lands on first.
 
 /** An inner public page: the shared header with its title, the page's main content, the footer. */
 export function PublicPage({ title, children }: { title: string; children: ReactNode }) {
   return (
     <>
       <PageHeader title={title} />
-      <Box component="main" id="main" sx={{ flex: 1 }}>
+      <main id="main" className="main">
         {children}
-      </Box>
+      </main>
       <Footer />
     </>
   );
@@ -25,24 +24,19 @@ export function Band({
   children,
   label,
   tone = 'plain',
-  sx,
+  className,
 }: {
   children: ReactNode;
   /** The id of the section's heading, so the region is named by it. */
   label?: string;
   tone?: 'plain' | 'sand' | 'green' | 'white';
-  sx?: SxProps<Theme>;
+  /** More classes for the band (e.g. band-hero). */
+  className?: string;
 }) {
-  const tones = {
-    plain: { bgcolor: 'background.default' },
-    sand: { bgcolor: '#f1e9dc' },
-    green: { bgcolor: 'primary.main', color: 'primary.contrastText' },
-    white: { bgcolor: 'background.paper' },
-  };
   return (
-    <Box component="section" aria-labelledby={label} sx={[tones[tone], { px: 2, py: { xs: 5, md: 8 } }, ...(Array.isArray(sx) ? sx : [sx])]}>
-      <Box sx={{ maxWidth: 1200, mx: 'auto' }}>{children}</Box>
-    </Box>
+    <section aria-labelledby={label} className={`band band-${tone}${className ? ` ${className}` : ''}`}>
+      <div className="band-in">{children}</div>
+    </section>
   );
 }
 
@@ -62,49 +56,31 @@ export function SectionTitle({
   small?: boolean;
 }) {
   const big = level === 2 && !small;
+  const Tag = level === 2 ? 'h2' : 'h3';
   return (
-    <Typography
-      id={id}
-      component={`h${level}`}
-      sx={{
-        fontWeight: 800,
-        fontSize: big ? { xs: '1.6rem', md: '2.2rem' } : { xs: '1.15rem', md: '1.3rem' },
-        lineHeight: 1.2,
-        mb: big ? 2 : 1,
-        textAlign: center ? 'center' : undefined,
-      }}
-    >
+    <Tag id={id} className={`${big ? 'h2' : 'h3'}${center ? ' center' : ''}`}>
       {children}
-    </Typography>
+    </Tag>
   );
 }
 
 /** Small uppercase words above a heading. */
 export function Eyebrow({ children, light }: { children: ReactNode; light?: boolean }) {
-  return (
-    <Typography sx={{ fontWeight: 800, letterSpacing: '0.12em', fontSize: '0.8rem', color: light ? '#f4d35e' : 'secondary.main', mb: 1 }}>
-      {children}
-    </Typography>
-  );
+  return <p className={light ? 'eyebrow eyebrow-light' : 'eyebrow'}>{children}</p>;
 }
 
-const PILL_LOOKS = {
-  /** Filled green, for light backgrounds. */
-  solid: { variant: 'contained', sx: {} },
-  /** Green outline, for light backgrounds. */
-  outline: { variant: 'outlined', sx: { borderWidth: 2 } },
-  /** Filled yellow, for the green bands. */
-  sun: { variant: 'contained', sx: { bgcolor: '#f4d35e', color: '#1f2421', '&:hover': { bgcolor: '#f7df86' } } },
-  /** White outline, for the green bands. */
-  ghost: { variant: 'outlined', sx: { color: '#fff', borderColor: '#fff' } },
-} as const;
+/**
+ * The looks of a call-to-action: solid (filled green) and outline (green
+ * outline) for light backgrounds, sun (filled yellow) and ghost (white
+ * outline) for the green bands.
+ */
+export type PillLook = 'solid' | 'outline' | 'sun' | 'ghost';
 
 /** A rounded call-to-action link to another page of the app. */
-export function PillLink({ to, children, look = 'solid' }: { to: string; children: ReactNode; look?: keyof typeof PILL_LOOKS }) {
-  const { variant, sx } = PILL_LOOKS[look];
+export function PillLink({ to, children, look = 'solid' }: { to: string; children: ReactNode; look?: PillLook }) {
   return (
-    <Button component={RouterLink} to={to} variant={variant} size="large" sx={{ borderRadius: 999, px: 3, ...sx }}>
+    <RouterLink to={to} className={`pill pill-${look}`}>
       {children}
-    </Button>
+    </RouterLink>
   );
 }

@@ -24,7 +24,7 @@ export function ShopPreview({ title, intro, categories }: { title: string; intro
         <Box component="ul" sx={{ listStyle: 'none', p: 0, m: 0, display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr 1fr', md: 'repeat(4, 1fr)' } }}>
           {categories.map((c, i) => (
             <Box component="li" key={c.slug} sx={{ bgcolor: 'background.paper', borderRadius: 4, p: 1.5, border: '1px solid #e3ded5' }}>
-              <ResponsiveImage src={`/images/cat-${c.slug}.svg`} alt="" width={200} height={200} eager={i < 2} sx={{ borderRadius: 3, mb: 1.5 }} />
+              <ResponsiveImage src={`/images/cat-${c.slug}.svg`} alt="" width={200} height={200} eager={i < 2} className="r3" style={{ marginBottom: 12 }} />
               <SectionTitle level={3}>{c.name}</SectionTitle>
               <Typography sx={{ color: 'text.secondary', fontSize: '0.95rem' }}>{c.note}</Typography>
             </Box>

@@ -6,6 +6,7 @@
 import type { AuthChangeEvent, Session, SupabaseClient, User } from '@supabase/supabase-js';
 import { vi } from 'vitest';
 import { setSupabaseForTests } from '../../../lib/supabase';
+import { fakeRealtime } from '../../../lib/testing/fakeRealtime';
 
 /** makeUser returns a user shaped like the auth service's. */
 export function makeUser(email = 'chanda@example.com', id = '6f1c2d3e-0000-4000-8000-000000000001'): User {
@@ -96,11 +97,13 @@ export function installFakeSupabase(initial: Session | null = null) {
   const functions = {
     invoke: vi.fn(async (): Promise<{ data: unknown; error: unknown }> => ({ data: { role: null }, error: null })),
   };
-  const client = { auth, functions } as unknown as SupabaseClient;
+  const realtime = fakeRealtime();
+  const client = { auth, functions, channel: realtime.channel, removeChannel: realtime.removeChannel, realtime: realtime.realtime } as unknown as SupabaseClient;
   setSupabaseForTests(client, { url: 'http://localhost', anonKey: 'anon', supportEmail: 'support@salaula.co.zm' });
   return {
     auth,
     functions,
+    realtime,
     emit,
     listenerCount: () => listeners.size,
     /** withSecondStep makes the account have a verified authenticator app and the session need its code. */
