@@ -62,7 +62,7 @@ for (const device of [
       expect(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target).join(' ')}`)).toEqual([]);
       await shot(page, `console-overview-${device.name}`);
 
-      // A sign-up in another page reaches the totals at the next refresh (every 30 s).
+      // A sign-up in another page reaches the totals live (or at the 30 s refresh).
       const joiner = uniqueEmail('mwila');
       const other = await page.context().newPage();
       await other.goto('/wardrobeclearance?utm_source=console-e2e&utm_campaign=launch');

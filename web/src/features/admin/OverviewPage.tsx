@@ -56,7 +56,7 @@ function Counts({ title, rows }: { title: string; rows: { name: string; count: n
   );
 }
 
-/** The console's first page: totals, the last 90 days, sources and the newest events; reloads every 30 s. */
+/** The console's first page: totals, the last 90 days, sources and the newest events; reloads on live changes and every 30 s. */
 export function OverviewPage() {
   const [o, setO] = useState<Overview | null>(null);
   const [error, setError] = useState('');
@@ -86,7 +86,7 @@ export function OverviewPage() {
         Overview
       </Typography>
       <Typography variant="body2" color="text.secondary" sx={{ mb: 2 }}>
-        As of {when(o.asOf)}; refreshes every 30 seconds.
+        As of {when(o.asOf)}; updates as changes arrive, and every 30 seconds.
       </Typography>
       {error && <Alert severity="warning">{error}</Alert>}
       <Box sx={grid}>
