@@ -74,8 +74,11 @@ test('a visitor from a radio link who joins a waitlist shows up in the console t
   await expect(v).toHaveURL(/\/impact$/);
   await v.getByRole('contentinfo').getByRole('link', { name: 'Wardrobe Clearance', exact: true }).click();
   await expect(v).toHaveURL(/\/wardrobeclearance$/);
-  await v.getByRole('textbox', { name: /Email address/ }).fill(uniqueEmail('radio-listener'));
-  await v.getByRole('button', { name: 'Join the Waitlist' }).click();
+  // The Impact page has a waitlist form too and stays on screen until the next page's chunk has
+  // loaded: type into the Wardrobe Clearance Program's own form.
+  const form = v.getByRole('form', { name: 'Join the Wardrobe Clearance Program waitlist' });
+  await form.getByRole('textbox', { name: /Email address/ }).fill(uniqueEmail('radio-listener'));
+  await form.getByRole('button', { name: 'Join the Waitlist' }).click();
   await expect(v.getByText("You're on the list!")).toBeVisible();
   await visitor.close();
 

@@ -62,6 +62,19 @@ describe('shrinkImage', () => {
     expect(encodes).toEqual([]);
   });
 
+  it('re-encodes a small PNG as WebP when asked for a picture of the public pages, even if WebP is larger', async () => {
+    const { encodes } = fakeCanvas({ width: 192, height: 192 }, { outBytes: 12_000 });
+    const out = await shrinkImage(photo('portrait.png', 9_000, 'image/png'), { webp: true });
+    expect(encodes.map((e) => e.type)).toEqual(['image/webp']);
+    expect(out.type).toBe('image/webp');
+    expect(out.name).toBe('portrait.webp');
+    // A WebP is sent as it is, and without the option a small PNG too.
+    const webp = photo('portrait.webp', 9_000, 'image/webp');
+    expect(await shrinkImage(webp, { webp: true })).toBe(webp);
+    const png = photo('icon.png', 9_000, 'image/png');
+    expect(await shrinkImage(png)).toBe(png);
+  });
+
   it('keeps the original when re-encoding a photo that needs no resizing would not make it smaller', async () => {
     fakeCanvas({ width: 1200, height: 900 }, { outBytes: 900_000 });
     const file = photo('already-small.jpg', 800_000);

@@ -55,6 +55,13 @@ async function encode(
 export interface ShrinkOptions {
   maxSide?: number;
   quality?: number;
+  /**
+   * For pictures shown on the public pages (the About page's portraits): a
+   * picture that is not WebP is always re-encoded as WebP when the browser
+   * can write it, even when small or when WebP would not be smaller, so every
+   * image a visitor downloads is in a modern format.
+   */
+  webp?: boolean;
 }
 
 /**
@@ -67,6 +74,7 @@ export interface ShrinkOptions {
 export async function shrinkImage(file: File, options: ShrinkOptions = {}): Promise<File> {
   const maxSide = options.maxSide ?? SHRINK_MAX_SIDE_PX;
   const quality = options.quality ?? SHRINK_QUALITY;
+  const toWebp = options.webp === true && file.type !== 'image/webp';
   if (typeof createImageBitmap !== 'function' || !isImageFile(file)) return file;
   let bitmap: ImageBitmap;
   try {
@@ -77,7 +85,7 @@ export async function shrinkImage(file: File, options: ShrinkOptions = {}): Prom
   try {
     const longest = Math.max(bitmap.width, bitmap.height);
     const scale = longest > maxSide ? maxSide / longest : 1;
-    if (scale === 1 && file.size <= SHRINK_SKIP_BELOW_BYTES) return file;
+    if (scale === 1 && file.size <= SHRINK_SKIP_BELOW_BYTES && !toWebp) return file;
     const width = Math.max(1, Math.round(bitmap.width * scale));
     const height = Math.max(1, Math.round(bitmap.height * scale));
     const canvas =
@@ -90,7 +98,7 @@ export async function shrinkImage(file: File, options: ShrinkOptions = {}): Prom
     let blob = await encode(canvas, 'image/webp', quality);
     if (!blob || blob.type !== 'image/webp') blob = await encode(canvas, 'image/jpeg', quality);
     if (!blob || (blob.type !== 'image/jpeg' && blob.type !== 'image/webp')) return file;
-    if (scale === 1 && blob.size >= file.size) return file;
+    if (scale === 1 && blob.size >= file.size && !(toWebp && blob.type === 'image/webp')) return file;
     const ext = blob.type === 'image/webp' ? 'webp' : 'jpg';
     return new File([blob], withExtension(file.name, ext), { type: blob.type, lastModified: file.lastModified });
   } catch {

@@ -78,6 +78,7 @@ function SettingField({ name, value, fallback, onSaved }: { name: string; value:
     try {
       setSent(0);
       const url = await uploadImage(file, (fileName) => `${user.id}/portraits/${Date.now()}-${fileName}`, {
+        shrink: { webp: true }, // shown on the public About page: always WebP
         onProgress: ({ loaded, total }) => setSent(total > 0 ? Math.round((loaded / total) * 100) : 0),
       });
       setSent(undefined);

@@ -4,7 +4,7 @@
  * onboarding payloads to onboard-new-user and onboard-seller (calls 9, 10).
  */
 import { getSupabase, loadConfig } from '../../lib/supabase';
-import { safeFileName, shrinkImage } from '../../lib/images';
+import { safeFileName, shrinkImage, type ShrinkOptions } from '../../lib/images';
 import { publicObjectUrl, StorageUploadError, uploadFailureMessage, uploadObject, type UploadProgress } from '../../lib/upload';
 import { FUNCTIONS, STORAGE_BUCKET } from '../../config/constants';
 
@@ -59,6 +59,8 @@ export interface UploadImageOptions {
   onProgress?: (progress: UploadProgress) => void;
   /** Stops the upload (it then rejects with UploadError). */
   signal?: AbortSignal;
+  /** How the picture is shrunk before it is sent (lib/images.ts). */
+  shrink?: ShrinkOptions;
 }
 
 /**
@@ -76,7 +78,7 @@ export async function uploadImage(
   const [config, session] = await Promise.all([loadConfig(), readSession()]);
   if (session.kind === 'error') throw new UploadError(session.message);
   if (session.kind === 'none') throw new UploadError(uploadFailureMessage('http', 401), 401);
-  const small = await shrinkImage(file);
+  const small = await shrinkImage(file, options.shrink);
   const path = pathFor(small.name);
   try {
     await uploadObject({
