@@ -418,15 +418,9 @@ func (s *system) setup() error {
 		}
 		return nil
 	}
-	code, b, err := s.call("POST", "/api/collections/_superusers/auth-with-password", map[string]any{"identity": pbAdminEmail, "password": pbAdminPass}, "")
-	if err != nil || code != 200 {
-		return fmt.Errorf("superuser sign-in: %d %s %v", code, b, err)
+	if err := s.pbSignIn(); err != nil {
+		return err
 	}
-	var auth struct {
-		Token string `json:"token"`
-	}
-	json.Unmarshal(b, &auth)
-	s.pbToken = auth.Token
 	text := func(name string) map[string]any {
 		return map[string]any{"name": name, "type": "text", "required": true}
 	}
@@ -442,7 +436,7 @@ func (s *system) setup() error {
 			return fmt.Errorf("create collection %s: %d %s %v", c["name"], code, b, err)
 		}
 	}
-	code, b, err = s.call("POST", "/api/collections/users/records",
+	code, b, err := s.call("POST", "/api/collections/users/records",
 		map[string]any{"email": benchEmail, "password": benchPassword, "passwordConfirm": benchPassword, "verified": true}, s.pbToken)
 	if err != nil || code != 200 {
 		return fmt.Errorf("create user: %d %s %v", code, b, err)
@@ -450,9 +444,30 @@ func (s *system) setup() error {
 	return nil
 }
 
+// pbSignIn signs in as PocketBase's superuser. Each start upserts the
+// superuser, which ends its earlier tokens, so a token is taken again after
+// a restart (see scenario.fresh).
+func (s *system) pbSignIn() error {
+	code, b, err := s.call("POST", "/api/collections/_superusers/auth-with-password", map[string]any{"identity": pbAdminEmail, "password": pbAdminPass}, "")
+	if err != nil || code != 200 {
+		return fmt.Errorf("superuser sign-in: %d %s %v", code, b, err)
+	}
+	var auth struct {
+		Token string `json:"token"`
+	}
+	if err := json.Unmarshal(b, &auth); err != nil {
+		return fmt.Errorf("superuser sign-in: %w", err)
+	}
+	s.pbToken = auth.Token
+	return nil
+}
+
 // countRows counts the stored sign-ups or messages made by the benchmark.
 func (s *system) countRows(kind string) (int64, error) {
 	if s.kind == "pocketbase" {
+		if err := s.pbSignIn(); err != nil {
+			return 0, err
+		}
 		coll := map[string]string{"waitlist": "waitlist", "contact": "contact_messages"}[kind]
 		code, b, err := s.call("GET", "/api/collections/"+coll+"/records?perPage=1", nil, s.pbToken)
 		if err != nil || code != 200 {
