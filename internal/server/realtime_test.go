@@ -496,8 +496,22 @@ func TestRealtimeRefusesBadInputClearlyAndKeepsServing(t *testing.T) {
 		}
 
 		// Connections per address: c and two more, then a refusal with its reason.
+		// A socket is counted once the server has taken it up, a moment after the
+		// client's handshake has finished: wait for the server to count all three
+		// (and the refused sockets above to be gone) before the fourth.
 		env.realtimeDial(t, "", true)
 		env.realtimeDial(t, "", true)
+		for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+			res := env.do(t, "GET", "/metrics", nil, map[string]string{"Authorization": "Bearer " + testMetricsToken})
+			body, _ := io.ReadAll(res.Body)
+			res.Body.Close()
+			if strings.Contains(string(body), "salaula_realtime_connections 3\n") {
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("the server never counted the three sockets:\n%s", body)
+			}
+		}
 		code, reason := env.realtimeDial(t, "", true).closedWith()
 		if code != websocket.StatusPolicyViolation || reason != "too many realtime connections from your address (limit 3)" {
 			t.Fatalf("fourth socket: %d %q", code, reason)
