@@ -1,8 +1,12 @@
 import { useCallback, useEffect, useRef } from 'react';
 
-/** What counts as a problem: a field marked invalid, or an error banner (MUI's Alert has role="alert"). */
+/**
+ * What counts as a problem: a field marked invalid, or an error banner (an
+ * Alert of the plain form kit, components/form, or MUI's: role="alert").
+ */
 const FIELD_IN_ERROR = '[aria-invalid="true"], .Mui-error';
-const ERROR_BANNER = '[role="alert"]:not(.MuiAlert-colorSuccess):not(.MuiAlert-colorInfo)';
+const ERROR_BANNER =
+  '[role="alert"]:not(.MuiAlert-colorSuccess):not(.MuiAlert-colorInfo):not(.fk-alert-success):not(.fk-alert-info)';
 const FOCUSABLE = 'input:not([type="hidden"]):not([disabled]), select:not([disabled]), textarea:not([disabled]), button:not([disabled]), [tabindex]:not([tabindex="-1"]), [role="radio"], [role="combobox"]';
 
 /** How long after a submit a server's answer (an error banner) still leads there. */
