@@ -11,7 +11,8 @@ type PageModule = { default: ComponentType };
 /**
  * A page built with MUI: its chunk and the MUI theme (app/MuiTheme.tsx) load
  * together. The content pages a visitor lands on first (home, about, impact)
- * are plain markup (styles/site.css) and load no MUI at all.
+ * are plain markup (styles/site.css), and the contact, waitlist and sign-in
+ * forms use the plain form kit (components/form): they load no MUI at all.
  */
 const muiPage = (load: () => Promise<PageModule>) =>
   lazy(async () => {
@@ -21,14 +22,14 @@ const muiPage = (load: () => Promise<PageModule>) =>
 
 const HomePage = lazy(() => import('../features/public/HomePage'));
 const IndexPage = muiPage(() => import('../features/public/IndexPage'));
-const ContactPage = muiPage(() => import('../features/contact/ContactPage'));
+const ContactPage = lazy(() => import('../features/contact/ContactPage'));
 const MensPage = muiPage(() => import('../features/public/MensPage'));
 const WomensPage = muiPage(() => import('../features/public/WomensPage'));
 const AboutPage = lazy(() => import('../features/public/AboutPage'));
 const ImpactPage = lazy(() => import('../features/public/ImpactPage'));
 const PrivacyPage = muiPage(() => import('../features/public/PrivacyPage'));
 const TermsPage = muiPage(() => import('../features/public/TermsPage'));
-const SignInPage = muiPage(() => import('../features/auth/SignInPage'));
+const SignInPage = lazy(() => import('../features/auth/SignInPage'));
 const ResetPasswordPage = muiPage(() => import('../features/auth/ResetPasswordPage'));
 const SecurityPage = muiPage(() => import('../features/auth/SecurityPage'));
 const SelectRolePage = muiPage(() => import('../features/auth/SelectRolePage'));
@@ -36,7 +37,7 @@ const SellerSignupPage = muiPage(() => import('../features/onboarding/SellerSign
 const BuyerSignupPage = muiPage(() => import('../features/onboarding/BuyerSignupPage'));
 const BuyerAndSellerSignupPage = muiPage(() => import('../features/onboarding/BuyerAndSellerSignupPage'));
 const OnboardingProfilePage = muiPage(() => import('../features/onboarding/OnboardingProfilePage'));
-const WardrobeClearancePage = muiPage(() => import('../features/waitlist/WardrobeClearancePage'));
+const WardrobeClearancePage = lazy(() => import('../features/waitlist/WardrobeClearancePage'));
 const ThanksPage = muiPage(() => import('../features/public/ThanksPage'));
 const ComingSoonPage = muiPage(() => import('../features/public/ComingSoonPage'));
 const AccountPage = muiPage(() => import('../features/account/AccountPage'));

@@ -1,6 +1,6 @@
-import Alert from '@mui/material/Alert';
-import Button from '@mui/material/Button';
 import { useEffect, useRef, useState } from 'react';
+import { Alert } from '../components/form/Alert';
+import { Button } from '../components/form/Button';
 import { FunctionCallError, NETWORK_ERROR_MESSAGE, isNetworkFailure } from './functionError';
 
 /** Shown by a form whose sending waits for the connection to come back. */
@@ -109,7 +109,7 @@ export function NeedsConnection({ what }: { what: string }) {
   const online = useOnline();
   if (online) return null;
   return (
-    <Alert severity="warning" role="status" sx={{ mb: 2 }}>
+    <Alert severity="warning" role="status" className="mb2">
       No internet connection. {what} needs a connection: you can fill in the form, then send it once you are back online.
     </Alert>
   );

@@ -1,13 +1,11 @@
-import CircularProgress from '@mui/material/CircularProgress';
-import Stack from '@mui/material/Stack';
-import Typography from '@mui/material/Typography';
+import { Spinner } from '../../components/form';
 
 /** BusyMessage is a spinner with a line of text, announced to screen readers as a status. */
 export function BusyMessage({ text }: { text: string }) {
   return (
-    <Stack role="status" spacing={2} sx={{ alignItems: 'center' }}>
-      <CircularProgress aria-hidden />
-      <Typography>{text}</Typography>
-    </Stack>
+    <div role="status" className="fk-busy">
+      <Spinner />
+      <p>{text}</p>
+    </div>
   );
 }

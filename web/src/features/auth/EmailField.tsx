@@ -1,4 +1,4 @@
-import TextField from '@mui/material/TextField';
+import { TextField } from '../../components/form';
 
 /** Props of EmailField. */
 export interface EmailFieldProps {

@@ -1,8 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import Alert from '@mui/material/Alert';
-import Button from '@mui/material/Button';
-import Stack from '@mui/material/Stack';
-import Typography from '@mui/material/Typography';
+import { Alert, Button } from '../../components/form';
 import { requestPasswordReset } from './api';
 import { validateEmail } from './credentials';
 import { EmailField } from './EmailField';
@@ -47,16 +44,16 @@ export function ForgotPasswordForm({ initialEmail = '', onBack }: ForgotPassword
   }
 
   return (
-    <Stack component="form" noValidate onSubmit={handleSubmit} spacing={2} aria-labelledby="forgot-heading">
-      <Typography id="forgot-heading" variant="h5" component="h2" sx={{ fontWeight: 800 }}>
+    <form noValidate onSubmit={handleSubmit} aria-labelledby="forgot-heading" className="fk-stack">
+      <h2 id="forgot-heading" className="fk-h2">
         Reset your password
-      </Typography>
-      <Typography variant="body2" color="text.secondary">
+      </h2>
+      <p className="fk-body2 muted">
         Enter the e-mail address of your account and we will send you a link to choose a new password.
-      </Typography>
+      </p>
       {error && <Alert severity="error">{error}</Alert>}
       {sentTo && (
-        <Alert severity="success">
+        <Alert severity="success" role="alert">
           If an account exists for {sentTo}, we have sent it a link to reset your password. Check your inbox
           (and your spam folder); the link works once.
         </Alert>
@@ -79,6 +76,6 @@ export function ForgotPasswordForm({ initialEmail = '', onBack }: ForgotPassword
           Back to sign in
         </Button>
       )}
-    </Stack>
+    </form>
   );
 }

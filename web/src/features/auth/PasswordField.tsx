@@ -1,9 +1,5 @@
 import { useState } from 'react';
-import IconButton from '@mui/material/IconButton';
-import InputAdornment from '@mui/material/InputAdornment';
-import TextField from '@mui/material/TextField';
-import Visibility from '@mui/icons-material/Visibility';
-import VisibilityOff from '@mui/icons-material/VisibilityOff';
+import { FormIcon, TextField } from '../../components/form';
 
 /** Props of PasswordField. */
 export interface PasswordFieldProps {
@@ -34,22 +30,17 @@ export function PasswordField({ id, label, value, onChange, error, autoComplete,
       autoComplete={autoComplete}
       disabled={disabled}
       fullWidth
-      slotProps={{
-        input: {
-          endAdornment: (
-            <InputAdornment position="end">
-              <IconButton
-                aria-label={visible ? `Hide ${label.toLowerCase()}` : `Show ${label.toLowerCase()}`}
-                aria-controls={id}
-                onClick={() => setVisible((v) => !v)}
-                edge="end"
-              >
-                {visible ? <VisibilityOff /> : <Visibility />}
-              </IconButton>
-            </InputAdornment>
-          ),
-        },
-      }}
+      endAdornment={
+        <button
+          type="button"
+          className="fk-icon-btn"
+          aria-label={visible ? `Hide ${label.toLowerCase()}` : `Show ${label.toLowerCase()}`}
+          aria-controls={id}
+          onClick={() => setVisible((v) => !v)}
+        >
+          <FormIcon name={visible ? 'visibilityOff' : 'visibility'} />
+        </button>
+      }
     />
   );
 }

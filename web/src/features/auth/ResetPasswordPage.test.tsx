@@ -113,7 +113,7 @@ describe('/reset_password', () => {
     expect(fake.auth.signOut).toHaveBeenCalled();
     const banner = screen.getByRole('alert');
     expect(banner).toHaveTextContent('Your password has been changed. Sign in with your new password.');
-    expect(banner.className).toMatch(/Success/);
+    expect(banner).toHaveClass('fk-alert-success'); // the green banner
     // The toggle clears the banner, as for the red one.
     await userEvent.setup({ delay: null }).click(screen.getByRole('button', { name: 'Sign up' }));
     expect(screen.queryByRole('alert')).not.toBeInTheDocument();

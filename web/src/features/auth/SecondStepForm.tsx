@@ -1,11 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import Alert from '@mui/material/Alert';
-import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
-import CircularProgress from '@mui/material/CircularProgress';
-import Link from '@mui/material/Link';
-import Stack from '@mui/material/Stack';
-import Typography from '@mui/material/Typography';
+import { Alert, Button } from '../../components/form';
 import { CodeField } from './CodeField';
 import { isSixDigits, verifySecondStep } from './mfa';
 
@@ -51,15 +45,11 @@ export function SecondStepForm({
   }
 
   return (
-    <Stack component="form" noValidate onSubmit={handleCode} spacing={2.5} aria-label="Two-step sign-in">
-      <Box>
-        <Typography variant="h4" component="h1" sx={{ fontWeight: 800 }}>
-          TWO-STEP SIGN-IN
-        </Typography>
-        <Typography color="text.secondary" sx={{ mt: 0.5 }}>
-          Open your authenticator app and type the 6-digit code it shows for Salaula.
-        </Typography>
-      </Box>
+    <form noValidate onSubmit={handleCode} aria-label="Two-step sign-in" className="fk-stack fk-stack-l">
+      <div>
+        <h1 className="fk-h1">TWO-STEP SIGN-IN</h1>
+        <p className="fk-sub">Open your authenticator app and type the 6-digit code it shows for Salaula.</p>
+      </div>
       {error && <Alert severity="error">{error}</Alert>}
       <CodeField
         id="code"
@@ -71,20 +61,12 @@ export function SecondStepForm({
         error={codeError}
         disabled={loading}
       />
-      <Button
-        type="submit"
-        variant="contained"
-        size="large"
-        disabled={loading}
-        aria-busy={loading}
-        startIcon={loading ? <CircularProgress size={18} color="inherit" aria-hidden /> : undefined}
-        fullWidth
-      >
+      <Button type="submit" variant="contained" size="large" busy={loading} fullWidth>
         VERIFY
       </Button>
-      <Link component="button" type="button" variant="body2" onClick={() => void onOtherAccount()} disabled={loading}>
+      <Button variant="link" onClick={() => void onOtherAccount()} disabled={loading}>
         Use another account
-      </Link>
-    </Stack>
+      </Button>
+    </form>
   );
 }

@@ -1,4 +1,4 @@
-import { configure, act, screen, within } from '@testing-library/react';
+import { configure, act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { Session } from '@supabase/supabase-js';
 import { FunctionsFetchError, FunctionsHttpError } from '@supabase/supabase-js';
@@ -243,7 +243,7 @@ describe('/sign_up sign-up', () => {
     await user.click(screen.getByRole('button', { name: 'CREATE AN ACCOUNT' }));
     const banner = await screen.findByRole('alert');
     expect(banner).toHaveTextContent('Password should be at least 8 characters.');
-    expect(banner.className).toMatch(/Error/);
+    expect(banner).toHaveClass('fk-alert-error'); // the red banner
     expect(screen.getByRole('button', { name: 'CREATE AN ACCOUNT' })).toBeEnabled();
     expect(screen.getByLabelText('Email')).toHaveValue('chanda@example.com');
     expect(screen.getByLabelText('Password')).toHaveValue('short');
@@ -440,5 +440,31 @@ describe('/sign_up layout', () => {
     installFakeSupabase(null as Session | null);
     await openForm();
     expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+  });
+});
+
+describe('/sign_up without supabase-js', () => {
+  const configCalls = (spy: MockInstance<typeof fetch>) => spy.mock.calls.filter((c) => String(c[0]).includes('/config.json')).length;
+  afterEach(() => localStorage.clear());
+
+  it('shows the form at once when no session is stored, and loads the client only when the form is used', async () => {
+    setSupabaseForTests(undefined);
+    const fetchSpy = vi.spyOn(globalThis, 'fetch').mockImplementation(() => new Promise<Response>(() => {}));
+    renderAuth('/sign_up');
+    expect(screen.getByRole('heading', { name: 'JOIN US!' })).toBeInTheDocument();
+    expect(screen.queryByText('Checking your session...')).not.toBeInTheDocument();
+    expect(configCalls(fetchSpy)).toBe(0);
+    await userEvent.setup({ delay: null }).click(screen.getByLabelText('Email'));
+    expect(configCalls(fetchSpy)).toBe(1);
+  });
+
+  it('with a stored session, loads the client at once and shows no form until the session is read', async () => {
+    setSupabaseForTests(undefined);
+    localStorage.setItem('sb-127-auth-token', '{}');
+    const fetchSpy = vi.spyOn(globalThis, 'fetch').mockImplementation(() => new Promise<Response>(() => {}));
+    renderAuth('/sign_up');
+    await waitFor(() => expect(configCalls(fetchSpy)).toBe(1));
+    expect(screen.queryByLabelText('Email')).not.toBeInTheDocument();
+    expect(screen.queryByRole('heading', { name: 'JOIN US!' })).not.toBeInTheDocument();
   });
 });

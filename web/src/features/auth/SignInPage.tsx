@@ -1,18 +1,7 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { useLocation, useNavigate, useSearchParams } from 'react-router';
-import Alert from '@mui/material/Alert';
-import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
-import CircularProgress from '@mui/material/CircularProgress';
-import Container from '@mui/material/Container';
-import Divider from '@mui/material/Divider';
-import Link from '@mui/material/Link';
-import Paper from '@mui/material/Paper';
-import Stack from '@mui/material/Stack';
-import Typography from '@mui/material/Typography';
-import AppleIcon from '@mui/icons-material/Apple';
-import FacebookIcon from '@mui/icons-material/Facebook';
-import GoogleIcon from '@mui/icons-material/Google';
+import { Alert, Button, FormIcon } from '../../components/form';
+import { Icon } from '../../components/icons';
 import { AUTH_ROUTES } from '../../config/constants';
 import type { FieldErrors } from '../../lib/validation';
 import { useAuth } from './AuthProvider';
@@ -26,6 +15,8 @@ import { SecondStepForm } from './SecondStepForm';
 import { needsSecondStep } from './mfa';
 import { NeedsConnection } from '../../lib/offline';
 import { useLeadToProblem } from '../../lib/leadToProblem';
+import { getSupabase, hasSupabaseClient, mayHaveSession } from '../../lib/supabase';
+import '../../styles/form-pages.css';
 
 type Mode = 'login' | 'signup' | 'forgot' | 'code';
 
@@ -35,10 +26,18 @@ export interface SignInNotice {
 }
 
 const SOCIAL_PROVIDERS = [
-  { name: 'Google', icon: <GoogleIcon /> },
-  { name: 'Facebook', icon: <FacebookIcon /> },
-  { name: 'Apple', icon: <AppleIcon /> },
+  { name: 'Google', icon: <FormIcon name="google" /> },
+  { name: 'Facebook', icon: <Icon name="facebook" /> },
+  { name: 'Apple', icon: <FormIcon name="apple" /> },
 ] as const;
+
+/**
+ * warmUp starts downloading the sign-in client (supabase-js) when the visitor
+ * starts using the form, so it is usually there by the time they submit.
+ */
+function warmUp() {
+  if (!hasSupabaseClient()) getSupabase().catch(() => {}); // the submit tries again and shows the error
+}
 
 /** messageOf turns anything thrown into the text to show. */
 function messageOf(err: unknown): string {
@@ -49,6 +48,9 @@ function messageOf(err: unknown): string {
  * SignInPage is /sign_up: one screen with two modes, sign in ('WELCOME BACK!')
  * and create an account ('JOIN US!'), plus a forgotten-password view. On load
  * it checks for a session and sends a signed-in user on (spec section 4).
+ * When this browser holds no session (lib/supabase mayHaveSession) there is
+ * none to check: the form shows at once, without supabase-js, which loads
+ * when the visitor starts using the form (or submits it).
  * ?next=/path (set by RequireAuth) is where a successful sign-in or sign-up
  * goes instead of the usual page; ?mode=login opens it in sign-in mode.
  */
@@ -63,7 +65,7 @@ export default function SignInPage() {
   // An e-mailed link the service refused comes back as /sign_up#error_description=...
   const linkError = new URLSearchParams(location.hash.replace(/^#/, '')).get('error_description') ?? '';
 
-  const [checking, setChecking] = useState(true);
+  const [checking, setChecking] = useState(() => hasSupabaseClient() || mayHaveSession());
   const [mode, setMode] = useState<Mode>(
     params.get('mode') === 'login' || params.has('next') || notice || linkError ? 'login' : 'signup',
   );
@@ -76,6 +78,7 @@ export default function SignInPage() {
 
   // On load: a signed-in user is sent on; a failed profile call signs out and shows the form.
   useEffect(() => {
+    if (!checking) return; // no session stored: nothing to check
     let cancelled = false;
     (async () => {
       let hasSession = false;
@@ -206,16 +209,16 @@ export default function SignInPage() {
 
   if (checking) {
     return (
-      <Container component="main" maxWidth="xs" sx={{ py: 8 }}>
+      <main className="auth-main auth-main-busy">
         <BusyMessage text="Checking your session..." />
-      </Container>
+      </main>
     );
   }
 
   const isLogin = mode === 'login';
   return (
-    <Container component="main" maxWidth="xs" sx={{ py: { xs: 3, sm: 6 }, px: 2 }}>
-      <Paper ref={leadRef} variant="outlined" sx={{ p: { xs: 2.5, sm: 4 } }}>
+    <main className="auth-main">
+      <div ref={leadRef} className="fk-paper fk-paper-line auth-card" onFocusCapture={warmUp} onPointerDownCapture={warmUp}>
         {mode === 'forgot' ? (
           <ForgotPasswordForm initialEmail={email} onBack={() => switchMode('login')} />
         ) : mode === 'code' ? (
@@ -227,27 +230,24 @@ export default function SignInPage() {
             }}
           />
         ) : (
-          <Stack spacing={2.5}>
-            <Box>
-              <Typography variant="h4" component="h1" sx={{ fontWeight: 800 }}>
-                {isLogin ? 'WELCOME BACK!' : 'JOIN US!'}
-              </Typography>
-              <Typography color="text.secondary" sx={{ mt: 0.5 }}>
+          <div className="fk-stack fk-stack-l">
+            <div>
+              <h1 className="fk-h1">{isLogin ? 'WELCOME BACK!' : 'JOIN US!'}</h1>
+              <p className="fk-sub">
                 {isLogin
                   ? 'Sign in to pick up where you left off.'
                   : 'Create your account to shop and sell pre-loved fashion.'}
-              </Typography>
-            </Box>
+              </p>
+            </div>
             <NeedsConnection what={isLogin ? 'Signing in' : 'Creating an account'} />
             {error && <Alert severity="error">{error}</Alert>}
-            {success && <Alert severity="success">{success}</Alert>}
-            <Stack
-              component="form"
-              noValidate
-              onSubmit={handleSubmit}
-              spacing={2}
-              aria-label={isLogin ? 'Sign in' : 'Create an account'}
-            >
+            {/* role="alert" as before: the notice is read out at once (e.g. after a password reset) */}
+            {success && (
+              <Alert severity="success" role="alert">
+                {success}
+              </Alert>
+            )}
+            <form noValidate onSubmit={handleSubmit} aria-label={isLogin ? 'Sign in' : 'Create an account'} className="fk-stack">
               <EmailField
                 id="email"
                 value={email}
@@ -272,51 +272,38 @@ export default function SignInPage() {
                 disabled={loading}
               />
               {isLogin && (
-                <Box sx={{ textAlign: 'right', mt: '4px !important' }}>
-                  <Link component="button" type="button" variant="body2" onClick={openForgotPassword}>
+                <div className="auth-forgot">
+                  <Button variant="link" onClick={openForgotPassword}>
                     Forgot password?
-                  </Link>
-                </Box>
+                  </Button>
+                </div>
               )}
-              <Button
-                type="submit"
-                variant="contained"
-                size="large"
-                disabled={loading}
-                aria-busy={loading}
-                startIcon={loading ? <CircularProgress size={18} color="inherit" aria-hidden /> : undefined}
-                fullWidth
-              >
+              <Button type="submit" variant="contained" size="large" busy={loading} fullWidth>
                 {isLogin ? 'SIGN IN' : 'CREATE AN ACCOUNT'}
               </Button>
-            </Stack>
-            <Typography variant="body2" sx={{ textAlign: 'center' }}>
+            </form>
+            <p className="auth-switch">
               {isLogin ? "Don't have an account? " : 'Already have an account? '}
-              <Link
-                component="button"
-                type="button"
-                variant="body2"
-                onClick={() => switchMode(isLogin ? 'signup' : 'login')}
-                disabled={loading}
-                sx={{ fontWeight: 700, verticalAlign: 'baseline' }}
-              >
+              <Button variant="link" onClick={() => switchMode(isLogin ? 'signup' : 'login')} disabled={loading}>
                 {isLogin ? 'Sign up' : 'Sign in'}
-              </Link>
-            </Typography>
-            <Divider>or</Divider>
-            <Stack spacing={1} aria-describedby="social-soon">
+              </Button>
+            </p>
+            <div role="separator" className="fk-divider">
+              or
+            </div>
+            <div className="fk-stack fk-stack-s" aria-describedby="social-soon">
               {SOCIAL_PROVIDERS.map(({ name, icon }) => (
                 <Button key={name} variant="outlined" startIcon={icon} disabled fullWidth>
                   Continue with {name}
                 </Button>
               ))}
-              <Typography id="social-soon" variant="caption" color="text.secondary" sx={{ textAlign: 'center' }}>
+              <p id="social-soon" className="fk-caption center">
                 Signing in with Google, Facebook or Apple is coming soon.
-              </Typography>
-            </Stack>
-          </Stack>
+              </p>
+            </div>
+          </div>
         )}
-      </Paper>
-    </Container>
+      </div>
+    </main>
   );
 }

@@ -1,15 +1,6 @@
-import Alert from '@mui/material/Alert';
-import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
-import FormControl from '@mui/material/FormControl';
-import FormControlLabel from '@mui/material/FormControlLabel';
-import FormHelperText from '@mui/material/FormHelperText';
-import FormLabel from '@mui/material/FormLabel';
-import Radio from '@mui/material/Radio';
-import RadioGroup from '@mui/material/RadioGroup';
-import TextField from '@mui/material/TextField';
 import { useState, type ChangeEvent, type FormEvent } from 'react';
 import { BotTrap, botTrapValue } from '../../components/BotTrap';
+import { Alert, Button, RadioGroup, TextField, type TextFieldProps } from '../../components/form';
 import { CONTACT_SUBJECTS, FORM_LIMITS } from '../../config/constants';
 import type { FieldErrors } from '../../lib/validation';
 import { FunctionCallError } from '../../lib/functionError';
@@ -69,7 +60,7 @@ export function ContactForm() {
     sender.submit({ form: values, trap: botTrapValue(e.currentTarget) });
   }
 
-  const text = (field: ContactField, label: string, extra: Partial<Parameters<typeof TextField>[0]> = {}) => (
+  const text = (field: ContactField, label: string, extra: Partial<TextFieldProps> = {}) => (
     <TextField
       id={`contact-${field}`}
       name={field}
@@ -86,34 +77,29 @@ export function ContactForm() {
   );
 
   return (
-    <Box component="form" ref={leadRef} noValidate onSubmit={submit} aria-label="Contact form" sx={{ position: 'relative', display: 'grid', gap: 3 }}>
-      <Box sx={{ display: 'grid', gap: 3, gridTemplateColumns: { xs: '1fr', sm: '1fr 1fr' } }}>
+    <form ref={leadRef} noValidate onSubmit={submit} aria-label="Contact form" className="contact-form">
+      <div className="contact-names">
         {text('firstName', 'First Name', { autoComplete: 'given-name', slotProps: { htmlInput: { maxLength: FORM_LIMITS.name } } })}
         {text('lastName', 'Last Name', { autoComplete: 'family-name', slotProps: { htmlInput: { maxLength: FORM_LIMITS.name } } })}
         {text('email', 'Email', { type: 'email', autoComplete: 'email', slotProps: { htmlInput: { maxLength: FORM_LIMITS.email } } })}
         {text('phoneNumber', 'Phone Number', { type: 'tel', autoComplete: 'tel', slotProps: { htmlInput: { maxLength: FORM_LIMITS.phone } } })}
-      </Box>
-      <FormControl error={Boolean(errors.subject)} disabled={locked}>
-        <FormLabel id="contact-subject-label" sx={{ fontWeight: 700 }}>
-          Select Subject
-        </FormLabel>
-        <RadioGroup
-          row
-          name="subject"
-          aria-labelledby="contact-subject-label"
-          value={values.subject}
-          onChange={(e) => {
-            const value = e.target.value;
-            setValues((v) => ({ ...v, subject: value }));
-            setErrors((errs) => ({ ...errs, subject: undefined }));
-          }}
-        >
-          {CONTACT_SUBJECTS.map((s) => (
-            <FormControlLabel key={s.value} value={s.value} control={<Radio size="small" />} label={s.label} />
-          ))}
-        </RadioGroup>
-        {errors.subject && <FormHelperText>{errors.subject}</FormHelperText>}
-      </FormControl>
+      </div>
+      <RadioGroup
+        label="Select Subject"
+        labelId="contact-subject-label"
+        name="subject"
+        row
+        options={CONTACT_SUBJECTS}
+        value={values.subject}
+        onChange={(e) => {
+          const value = e.target.value;
+          setValues((v) => ({ ...v, subject: value }));
+          setErrors((errs) => ({ ...errs, subject: undefined }));
+        }}
+        disabled={locked}
+        error={Boolean(errors.subject)}
+        helperText={errors.subject}
+      />
       {text('message', 'Write Your Message Here', { multiline: true, rows: 5 })}
       <BotTrap />
       {sender.waiting && <WaitingForConnection onCancel={sender.cancel} />}
@@ -122,11 +108,11 @@ export function ContactForm() {
           {status.text}
         </Alert>
       )}
-      <Box sx={{ display: 'flex', justifyContent: { xs: 'stretch', sm: 'flex-end' } }}>
-        <Button type="submit" variant="contained" size="large" disabled={locked} sx={{ minWidth: 200, width: { xs: '100%', sm: 'auto' }, textTransform: 'none', fontWeight: 700 }}>
+      <div className="contact-send">
+        <Button type="submit" variant="contained" size="large" disabled={locked}>
           {sending ? 'Sending...' : 'Send Message'}
         </Button>
-      </Box>
-    </Box>
+      </div>
+    </form>
   );
 }

@@ -4,13 +4,10 @@ import { PROGRAMS } from '../../config/constants';
 import { Band, Eyebrow, PublicPage, SectionTitle } from './PublicPage';
 
 /**
- * The upcycling waitlist form is built with MUI: it loads (with the MUI theme)
- * after the page, which itself is plain markup (styles/site.css).
+ * The upcycling waitlist form (the plain form kit, no MUI) loads after the
+ * page, with its own chunk and CSS.
  */
-const WaitlistForm = lazy(async () => {
-  const [{ WaitlistForm: Form }, { withMuiTheme }] = await Promise.all([import('../waitlist/WaitlistForm'), import('../../app/MuiTheme')]);
-  return { default: withMuiTheme(Form) };
-});
+const WaitlistForm = lazy(() => import('../waitlist/WaitlistForm').then((m) => ({ default: m.WaitlistForm })));
 
 /** A big figure and what it means. */
 interface Figure {

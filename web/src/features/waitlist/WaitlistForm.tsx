@@ -1,17 +1,13 @@
-import Alert from '@mui/material/Alert';
-import AlertTitle from '@mui/material/AlertTitle';
-import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
-import CircularProgress from '@mui/material/CircularProgress';
-import TextField from '@mui/material/TextField';
 import { useId, useState, type FormEvent } from 'react';
 import { BotTrap, botTrapValue } from '../../components/BotTrap';
+import { Alert, Button, TextField } from '../../components/form';
 import { FORM_LIMITS } from '../../config/constants';
 import { isBlank } from '../../lib/validation';
 import { WaitingForConnection, useSendWhenOnline } from '../../lib/offline';
 import { joinWaitlist } from './api';
 import { validateWaitlist } from './validation';
 import { useLeadToProblem } from '../../lib/leadToProblem';
+import '../../styles/form-pages.css';
 
 /** Props of the waitlist e-mail form used on the Impact and Wardrobe Clearance pages. */
 export interface WaitlistFormProps {
@@ -67,8 +63,8 @@ export function WaitlistForm({ programName, errorMessage, successDetail }: Waitl
   const submitting = sender.sending;
   const locked = sender.sending || sender.waiting;
   return (
-    <Box component="form" ref={leadRef} onSubmit={submit} aria-label={`Join the ${programName} waitlist`} sx={{ position: 'relative', width: '100%' }}>
-      <Box sx={{ display: 'flex', flexDirection: { xs: 'column', sm: 'row' }, gap: 1.5, alignItems: { sm: 'flex-start' } }}>
+    <form ref={leadRef} onSubmit={submit} aria-label={`Join the ${programName} waitlist`} className="wl-form">
+      <div className="wl-row">
         <TextField
           id={`${id}-email`}
           type="email"
@@ -89,22 +85,15 @@ export function WaitlistForm({ programName, errorMessage, successDetail }: Waitl
           disabled={locked}
           slotProps={{ htmlInput: { maxLength: FORM_LIMITS.email } }}
         />
-        <Button
-          type="submit"
-          variant="contained"
-          disabled={locked}
-          startIcon={submitting ? <CircularProgress size={16} color="inherit" aria-hidden /> : undefined}
-          sx={{ whiteSpace: 'nowrap', minWidth: 160, py: 1, textTransform: 'none', fontWeight: 700 }}
-        >
+        <Button type="submit" variant="contained" disabled={locked} busy={submitting}>
           {submitting ? 'Joining...' : 'Join the Waitlist'}
         </Button>
-      </Box>
+      </div>
       <BotTrap />
-      <Box aria-live="polite" sx={{ mt: status === 'success' || status === 'error' || sender.waiting ? 2 : 0 }}>
+      <div aria-live="polite" className="wl-answer">
         {sender.waiting && <WaitingForConnection onCancel={sender.cancel} />}
         {status === 'success' && (
-          <Alert severity="success" role="status">
-            <AlertTitle>You're on the list!</AlertTitle>
+          <Alert severity="success" role="status" title="You're on the list!">
             {successDetail}
           </Alert>
         )}
@@ -113,7 +102,7 @@ export function WaitlistForm({ programName, errorMessage, successDetail }: Waitl
             {errorMessage}
           </Alert>
         )}
-      </Box>
-    </Box>
+      </div>
+    </form>
   );
 }

@@ -1,32 +1,24 @@
-import ArrowBackIcon from '@mui/icons-material/ArrowBack';
-import CheckCircleIcon from '@mui/icons-material/CheckCircle';
-import Inventory2Icon from '@mui/icons-material/Inventory2';
-import LocalShippingIcon from '@mui/icons-material/LocalShipping';
-import PaymentsIcon from '@mui/icons-material/Payments';
-import ScheduleIcon from '@mui/icons-material/Schedule';
-import Alert from '@mui/material/Alert';
-import Box from '@mui/material/Box';
-import Link from '@mui/material/Link';
-import Paper from '@mui/material/Paper';
-import Typography from '@mui/material/Typography';
 import { Link as RouterLink } from 'react-router';
 import { Footer } from '../../components/Footer';
+import { Alert, FormIcon } from '../../components/form';
+import { Icon } from '../../components/icons';
 import { PROGRAMS } from '../../config/constants';
 import { WaitlistForm } from './WaitlistForm';
+import '../../styles/form-pages.css';
 
 const STEPS = [
   {
-    icon: <LocalShippingIcon fontSize="large" />,
+    icon: <FormIcon name="shipping" />,
     title: 'We Pick Up Your Items',
     text: 'Tell us what you no longer wear and we collect it from your door, anywhere in Lusaka, from Kabulonga to Matero.',
   },
   {
-    icon: <PaymentsIcon fontSize="large" />,
+    icon: <FormIcon name="payments" />,
     title: 'Get Paid Fast',
     text: 'When your clothes sell, your share comes straight to your mobile money or bank account. No waiting for weeks.',
   },
   {
-    icon: <Inventory2Icon fontSize="large" />,
+    icon: <FormIcon name="inventory" />,
     title: 'We Handle Everything',
     text: 'We sort, photograph, price and list every piece, answer buyers and deliver. You just clear your wardrobe.',
   },
@@ -42,78 +34,70 @@ const REASONS = [
 /** The Wardrobe Clearance page (/wardrobeclearance): what the program is, and its waitlist. */
 export default function WardrobeClearancePage() {
   return (
-    <Box sx={{ minHeight: '100vh', display: 'flex', flexDirection: 'column' }}>
-      <Box component="main" sx={{ flex: 1, width: '100%', maxWidth: 1100, mx: 'auto', px: { xs: 2, md: 4 }, py: { xs: 2, md: 4 } }}>
-        <Link component={RouterLink} to="/" underline="hover" sx={{ display: 'inline-flex', alignItems: 'center', gap: 0.5, py: 1 }}>
-          <ArrowBackIcon fontSize="small" aria-hidden />
+    <div className="app">
+      <main className="main wc-main">
+        <RouterLink to="/" className="wc-back">
+          <Icon name="arrowBack" small />
           Back to Home
-        </Link>
+        </RouterLink>
 
-        <Typography component="h1" variant="h3" sx={{ fontWeight: 800, mt: 2, fontSize: { xs: '1.9rem', md: '3rem' } }}>
-          Join Our Wardrobe Clearance Program
-        </Typography>
-        <Typography sx={{ mt: 1.5, maxWidth: 720, color: 'text.secondary' }}>
+        <h1 className="wc-title">Join Our Wardrobe Clearance Program</h1>
+        <p className="wc-lead">
           Turn the clothes you no longer wear into money. We pick them up, sell them to shoppers across Zambia and pay
           you.
-        </Typography>
+        </p>
 
-        <Box component="section" aria-labelledby="how-it-works" sx={{ mt: { xs: 4, md: 6 } }}>
-          <Typography id="how-it-works" component="h2" variant="h5" sx={{ fontWeight: 700, mb: 2 }}>
+        <section aria-labelledby="how-it-works" className="wc-section">
+          <h2 id="how-it-works" className="wc-h2">
             How It Works
-          </Typography>
-          <Box component="ol" sx={{ listStyle: 'none', p: 0, m: 0, display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr', md: 'repeat(3, 1fr)' } }}>
+          </h2>
+          <ol className="wc-steps">
             {STEPS.map((s) => (
-              <Paper component="li" key={s.title} variant="outlined" sx={{ p: 3, display: 'flex', flexDirection: 'column', gap: 1 }}>
-                <Box sx={{ color: 'primary.main' }} aria-hidden>
+              <li key={s.title} className="wc-step">
+                <div className="wc-step-icon" aria-hidden="true">
                   {s.icon}
-                </Box>
-                <Typography component="h3" variant="h6" sx={{ fontWeight: 700 }}>
-                  {s.title}
-                </Typography>
-                <Typography variant="body2">{s.text}</Typography>
-              </Paper>
+                </div>
+                <h3 className="wc-h3">{s.title}</h3>
+                <p className="fk-body2">{s.text}</p>
+              </li>
             ))}
-          </Box>
-        </Box>
+          </ol>
+        </section>
 
-        <Box component="section" aria-labelledby="why-join" sx={{ mt: { xs: 4, md: 6 } }}>
-          <Typography id="why-join" component="h2" variant="h5" sx={{ fontWeight: 700, mb: 2 }}>
+        <section aria-labelledby="why-join" className="wc-section">
+          <h2 id="why-join" className="wc-h2">
             Why Join?
-          </Typography>
-          <Box component="ul" sx={{ listStyle: 'none', p: 0, m: 0, display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr', sm: '1fr 1fr' } }}>
+          </h2>
+          <ul className="wc-reasons">
             {REASONS.map((r) => (
-              <Box component="li" key={r.title} sx={{ display: 'flex', gap: 1.5 }}>
-                <CheckCircleIcon color="success" aria-hidden sx={{ mt: 0.25 }} />
-                <Box>
-                  <Typography component="h3" sx={{ fontWeight: 700 }}>
-                    {r.title}
-                  </Typography>
-                  <Typography variant="body2" sx={{ color: 'text.secondary' }}>
-                    {r.text}
-                  </Typography>
-                </Box>
-              </Box>
+              <li key={r.title} className="wc-reason">
+                <FormIcon name="checkCircle" />
+                <div>
+                  <h3 className="wc-reason-h">{r.title}</h3>
+                  <p className="fk-body2 muted">{r.text}</p>
+                </div>
+              </li>
             ))}
-          </Box>
-        </Box>
+          </ul>
+        </section>
 
-        <Alert icon={<ScheduleIcon />} severity="info" role="note" sx={{ mt: { xs: 4, md: 6 } }}>
+        <Alert icon={<FormIcon name="schedule" />} severity="info" role="note" className="wc-note">
           <strong>Coming Soon.</strong> The Wardrobe Clearance Program is not open yet. Join the waitlist and be among the
           first in Lusaka to clear your wardrobe.
         </Alert>
 
-        <Paper component="section" aria-labelledby="join-waitlist" elevation={0} sx={{ mt: 3, mb: 4, p: { xs: 2.5, md: 4 }, bgcolor: 'grey.100' }}>
-          <Typography id="join-waitlist" component="h2" variant="h5" sx={{ fontWeight: 700, mb: 2 }}>
+        <section aria-labelledby="join-waitlist" className="wc-join">
+          <h2 id="join-waitlist" className="wc-h2">
             Join the Waitlist
-          </Typography>
+          </h2>
           <WaitlistForm
             programName={PROGRAMS.wardrobeClearance}
             errorMessage="Something went wrong. Please try again."
             successDetail="We'll email you when ready."
           />
-        </Paper>
-      </Box>
+        </section>
+      </main>
       <Footer />
-    </Box>
+    </div>
   );
 }
