@@ -1,7 +1,6 @@
-import Alert from '@mui/material/Alert';
-import Button from '@mui/material/Button';
 import { useEffect, useRef, useState } from 'react';
 import { FunctionCallError, NETWORK_ERROR_MESSAGE, isNetworkFailure } from './functionError';
+import { Alert, Button } from '../components/form';
 
 /** Shown by a form whose sending waits for the connection to come back. */
 export const WAITING_FOR_CONNECTION_MESSAGE =
@@ -109,9 +108,11 @@ export function NeedsConnection({ what }: { what: string }) {
   const online = useOnline();
   if (online) return null;
   return (
-    <Alert severity="warning" role="status" sx={{ mb: 2 }}>
-      No internet connection. {what} needs a connection: you can fill in the form, then send it once you are back online.
-    </Alert>
+    <div style={{ marginBottom: 16 }}>
+      <Alert severity="warning" role="status">
+        No internet connection. {what} needs a connection: you can fill in the form, then send it once you are back online.
+      </Alert>
+    </div>
   );
 }
 
