@@ -5,7 +5,10 @@
 // the same browser profile, to weigh what a returning visitor downloads.
 // Prints a Markdown table for docs/benchmarks.md. Run by `make bench`.
 //
-//   node scripts/lighthouse.mjs [--runs N] [--second-visit-only] [/path ...]
+//   node scripts/lighthouse.mjs [--runs N] [--second-visit-only] [--json DIR] [/path ...]
+//
+// --json DIR also writes each page's median Lighthouse report (with its trace's
+// long tasks and the scripts they are attributed to) to DIR/<page>.json.
 //
 // With several runs the run with the median performance score is reported
 // (Lighthouse's own advice). Performance depends on the machine's CPU:
@@ -14,6 +17,7 @@ import lighthouse from 'lighthouse';
 import * as chromeLauncher from 'chrome-launcher';
 import { chromium } from '@playwright/test';
 import { createConnection, createServer } from 'node:net';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { startServer } from '../e2e-node/server.mjs';
 
 const PAGES = ['/', '/about', '/impact', '/contact', '/wardrobeclearance', '/sign_up', '/buyersignup', '/sellersignup'];
@@ -24,10 +28,12 @@ process.env.CHROME_PATH = chromePath;
 const args = process.argv.slice(2);
 let runs = 1;
 let lighthouseToo = true;
+let jsonDir = null;
 const pages = [];
 for (let i = 0; i < args.length; i++) {
   if (args[i] === '--runs') runs = Math.max(1, Number(args[++i]) || 1);
   else if (args[i] === '--second-visit-only') lighthouseToo = false;
+  else if (args[i] === '--json') jsonDir = args[++i];
   else pages.push(args[i]);
 }
 if (!pages.length) pages.push(...PAGES);
@@ -113,6 +119,10 @@ try {
     results.sort((a, b) => score(a, 'performance') - score(b, 'performance'));
     const lhr = results[Math.floor(results.length / 2)];
     rows.push({ path, lhr });
+    if (jsonDir) {
+      mkdirSync(jsonDir, { recursive: true });
+      writeFileSync(`${jsonDir}/${path.replace(/\W+/g, '_') || '_'}.json`, JSON.stringify(lhr));
+    }
     process.stderr.write(`${path}: performance ${results.map((l) => score(l, 'performance')).join(', ')}\n`);
   }
 } finally {

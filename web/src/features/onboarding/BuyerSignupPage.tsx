@@ -1,5 +1,4 @@
 import { useNavigate, useSearchParams } from 'react-router';
-import Typography from '@mui/material/Typography';
 import { BUYER_PHOTOS } from '../../config/constants';
 import { AestheticGrid } from './components/AestheticGrid';
 import { ImageUploadArea } from './components/ImageUploadArea';
@@ -41,9 +40,7 @@ export default function BuyerSignupPage() {
       <SectionTitle>2. Select your gender</SectionTitle>
       <GenderPicker value={values.gender} onChange={(v) => set('gender', v)} options={GENDERS_PROFILE} disabled={busy} error={errors.gender} />
       <SectionTitle>3. Upload 3 full-body pictures (optional)</SectionTitle>
-      <Typography variant="body2" color="text.secondary">
-        Step 4 gives you early access to virtual try-ons in phase 2. We recommend 3 clear full-body photos.
-      </Typography>
+      <p className="fk-body2 ob-muted">Step 4 gives you early access to virtual try-ons in phase 2. We recommend 3 clear full-body photos.</p>
       <ImageUploadArea
         picker={photos}
         itemName="Photo"

@@ -1,7 +1,6 @@
 import { useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
-import Box from '@mui/material/Box';
-import TextField from '@mui/material/TextField';
+import { TextField } from '../../components/form';
 import { MAX_PROFILE_IMAGES } from '../../config/constants';
 import { AestheticGrid } from './components/AestheticGrid';
 import { ImageUploadArea } from './components/ImageUploadArea';
@@ -48,10 +47,10 @@ export default function OnboardingProfilePage() {
       <TextField {...text('location', 'Location', busy)} autoComplete="address-level2" />
       <TextField {...text('age', 'Age', busy)} slotProps={{ htmlInput: { inputMode: 'numeric', maxLength: 3 } }} />
       <PhoneField {...text('phone_number', 'Phone number', busy)} />
-      <Box sx={{ display: 'flex', gap: 2 }}>
+      <div className="ob-pair">
         <TextField {...text('height', 'Height', busy)} placeholder="e.g. 170 cm" />
         <TextField {...text('waist_size', 'Waist size', busy)} placeholder="e.g. 32 in" />
-      </Box>
+      </div>
       <TextField {...text('user_description', 'Describe your style', busy)} multiline minRows={3} />
       <GenderPicker value={values.gender} onChange={(v) => set('gender', v)} options={GENDERS_PROFILE} disabled={busy} error={errors.gender} />
       <SectionTitle>Your clothing aesthetics</SectionTitle>

@@ -1,5 +1,5 @@
 import { useNavigate, useSearchParams } from 'react-router';
-import TextField from '@mui/material/TextField';
+import { TextField } from '../../components/form';
 import { MAX_SELLER_LOGOS } from '../../config/constants';
 import { useAuth } from '../auth/AuthProvider';
 import { ImageUploadArea } from './components/ImageUploadArea';

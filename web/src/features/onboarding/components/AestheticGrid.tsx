@@ -1,8 +1,5 @@
-import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
-import ButtonBase from '@mui/material/ButtonBase';
-import Typography from '@mui/material/Typography';
-import CheckCircleIcon from '@mui/icons-material/CheckCircle';
+import { Button, FormIcon, cx } from '../../../components/form';
+import '../../../styles/onboarding.css';
 import { AESTHETICS } from '../data/aesthetics';
 
 /** Props of AestheticGrid. */
@@ -24,28 +21,19 @@ export interface AestheticGridProps {
  */
 export function AestheticGrid({ selected, onToggle, editing, onEditingChange, disabled, error }: AestheticGridProps) {
   return (
-    <Box>
+    <div>
       {onEditingChange && (
-        <Button
-          variant={editing ? 'contained' : 'outlined'}
-          size="small"
-          disabled={disabled}
-          onClick={() => onEditingChange(!editing)}
-          sx={{ mb: 1 }}
-        >
+        <Button variant={editing ? 'contained' : 'outlined'} size="small" disabled={disabled} onClick={() => onEditingChange(!editing)} className="ob-edit-btn">
           {editing ? 'Done choosing aesthetics' : 'Edit aesthetics'}
         </Button>
       )}
-      <Box
-        role="group"
-        aria-label="Clothing aesthetics"
-        sx={{ display: 'grid', gap: 1.5, gridTemplateColumns: { xs: 'repeat(2, 1fr)', md: 'repeat(4, 1fr)' } }}
-      >
+      <div role="group" aria-label="Clothing aesthetics" className="ob-cards">
         {AESTHETICS.map((a) => {
           const on = selected.includes(a.title);
           const locked = disabled || !editing;
           return (
-            <ButtonBase
+            <button
+              type="button"
               key={a.title}
               role="checkbox"
               aria-checked={on}
@@ -54,49 +42,31 @@ export function AestheticGrid({ selected, onToggle, editing, onEditingChange, di
               onClick={() => {
                 if (!locked) onToggle(a.title);
               }}
-              sx={{
-                position: 'relative',
-                display: 'flex',
-                flexDirection: 'column',
-                alignItems: 'stretch',
-                textAlign: 'left',
-                borderRadius: 2,
-                overflow: 'hidden',
-                border: '3px solid',
-                borderColor: on ? 'primary.main' : 'transparent',
-                bgcolor: on ? '#e8f3ec' : 'background.paper',
-                boxShadow: 1,
-                opacity: locked && !on ? 0.75 : 1,
-                cursor: locked ? 'default' : 'pointer',
-              }}
+              className={cx('ob-card', locked && !on && 'ob-card-dim')}
             >
-              <Box component="img" src={a.image} alt={a.alt} loading="lazy" width={120} height={160} sx={{ width: '100%', height: 'auto', aspectRatio: '3 / 4', display: 'block', bgcolor: 'grey.100' }} />
+              <img src={a.image} alt={a.alt} loading="lazy" width={120} height={160} />
               {on && (
-                <CheckCircleIcon
-                  aria-hidden
-                  data-testid="aesthetic-check"
-                  sx={{ position: 'absolute', top: 6, right: 6, color: 'primary.main', bgcolor: '#fff', borderRadius: '50%' }}
-                />
+                <span className="ob-card-check" data-testid="aesthetic-check" aria-hidden>
+                  <FormIcon name="checkCircle" />
+                </span>
               )}
-              <Box sx={{ p: 1 }}>
-                <Typography variant="subtitle2" component="span" sx={{ fontWeight: 800, display: 'block' }}>
-                  {a.title}
-                </Typography>
-                <Box component="ul" sx={{ display: { xs: 'block', sm: 'none' }, m: 0, pl: 2, fontSize: 12, color: 'text.secondary' }}>
+              <span className="ob-card-text">
+                <span className="ob-card-title">{a.title}</span>
+                <ul>
                   {a.description.map((line) => (
                     <li key={line}>{line}</li>
                   ))}
-                </Box>
-              </Box>
-            </ButtonBase>
+                </ul>
+              </span>
+            </button>
           );
         })}
-      </Box>
+      </div>
       {error && (
-        <Typography role="alert" variant="body2" color="error" sx={{ mt: 1 }}>
+        <p role="alert" className="ob-error-line">
           {error}
-        </Typography>
+        </p>
       )}
-    </Box>
+    </div>
   );
 }

@@ -1,24 +1,7 @@
-import type { ReactNode } from 'react';
-import Alert from '@mui/material/Alert';
-import Box from '@mui/material/Box';
-import ButtonBase from '@mui/material/ButtonBase';
-import Checkbox from '@mui/material/Checkbox';
-import FormControl from '@mui/material/FormControl';
-import FormControlLabel from '@mui/material/FormControlLabel';
-import FormHelperText from '@mui/material/FormHelperText';
-import FormLabel from '@mui/material/FormLabel';
-import IconButton from '@mui/material/IconButton';
-import InputAdornment from '@mui/material/InputAdornment';
-import Link from '@mui/material/Link';
-import Radio from '@mui/material/Radio';
-import RadioGroup from '@mui/material/RadioGroup';
-import TextField, { type TextFieldProps } from '@mui/material/TextField';
-import Typography from '@mui/material/Typography';
-import MaleIcon from '@mui/icons-material/Male';
-import FemaleIcon from '@mui/icons-material/Female';
-import PersonIcon from '@mui/icons-material/Person';
-import MicOffIcon from '@mui/icons-material/MicOff';
+import { useId, type ReactNode } from 'react';
 import { Link as RouterLink } from 'react-router';
+import { Alert, Checkbox, FormIcon, RadioGroup, Select, TextField, cx, type FormIconName, type TextFieldProps } from '../../../components/form';
+import '../../../styles/onboarding.css';
 import { INSPIRATIONS, PHONE_PREFIX } from '../../../config/constants';
 import { BUSINESS_MODE_OPTIONS } from '../data/businessModes';
 
@@ -44,7 +27,7 @@ export const GENDERS_SELLER: GenderOption[] = [
   { value: 'other', label: 'Other' },
 ];
 
-const GENDER_ICONS: Record<string, typeof MaleIcon> = { male: MaleIcon, female: FemaleIcon };
+const GENDER_ICONS: Record<string, FormIconName> = { male: 'male', female: 'female' };
 
 /** GenderPicker: round icon buttons acting as a radio group. */
 export function GenderPicker({
@@ -61,41 +44,37 @@ export function GenderPicker({
   error?: string;
 }) {
   return (
-    <FormControl error={Boolean(error)} component="fieldset" sx={{ border: 0, p: 0, m: 0 }}>
-      <FormLabel component="legend">Gender</FormLabel>
-      <Box role="radiogroup" aria-label="Gender" sx={{ display: 'flex', gap: 3, mt: 1 }}>
+    <fieldset className={cx('ob-fieldset', error && 'fk-error')}>
+      <legend className="ob-legend">Gender</legend>
+      <div role="radiogroup" aria-label="Gender" aria-invalid={error ? true : undefined} className="ob-genders">
         {options.map((o) => {
-          const Icon = GENDER_ICONS[o.value.toLowerCase()] ?? PersonIcon;
           const on = value === o.value;
           return (
-            <Box key={o.value} sx={{ textAlign: 'center' }}>
-              <ButtonBase
+            <div key={o.value} className="ob-gender">
+              <button
+                type="button"
                 role="radio"
                 aria-checked={on}
                 aria-label={o.label}
                 disabled={disabled}
                 onClick={() => onChange(o.value)}
-                sx={{
-                  width: 64,
-                  height: 64,
-                  borderRadius: '50%',
-                  border: '3px solid',
-                  borderColor: on ? 'primary.main' : 'divider',
-                  bgcolor: on ? 'primary.main' : 'background.paper',
-                  color: on ? 'primary.contrastText' : 'text.primary',
-                }}
+                className="ob-gender-btn"
               >
-                <Icon fontSize="large" />
-              </ButtonBase>
-              <Typography variant="body2" aria-hidden sx={{ mt: 0.5 }}>
+                <FormIcon name={GENDER_ICONS[o.value.toLowerCase()] ?? 'person'} />
+              </button>
+              <span className="ob-gender-label" aria-hidden>
                 {o.label}
-              </Typography>
-            </Box>
+              </span>
+            </div>
           );
         })}
-      </Box>
-      {error && <FormHelperText role="alert">{error}</FormHelperText>}
-    </FormControl>
+      </div>
+      {error && (
+        <p className="fk-helper" role="alert">
+          {error}
+        </p>
+      )}
+    </fieldset>
   );
 }
 
@@ -108,10 +87,8 @@ export function PhoneField(props: TextFieldProps) {
       autoComplete="tel-national"
       placeholder="97 123 4567"
       {...props}
-      slotProps={{
-        input: { startAdornment: <InputAdornment position="start">{PHONE_PREFIX}</InputAdornment> },
-        htmlInput: { inputMode: 'tel', maxLength: 16 },
-      }}
+      startAdornment={PHONE_PREFIX}
+      slotProps={{ htmlInput: { inputMode: 'tel', maxLength: 16 } }}
     />
   );
 }
@@ -127,21 +104,14 @@ export function InspirationSelect({
   disabled?: boolean;
 }) {
   return (
-    <TextField
-      select
-      fullWidth
-      value={value}
-      disabled={disabled}
-      onChange={(e) => onChange(e.target.value)}
-      slotProps={{ select: { native: true }, htmlInput: { 'aria-label': 'Inspiration' } }}
-    >
+    <Select fullWidth value={value} disabled={disabled} onChange={(e) => onChange(e.target.value)} slotProps={{ htmlInput: { 'aria-label': 'Inspiration' } }}>
       <option value="">Inspiration</option>
       {INSPIRATIONS.map((i) => (
         <option key={i} value={i}>
           {i}
         </option>
       ))}
-    </TextField>
+    </Select>
   );
 }
 
@@ -157,38 +127,35 @@ export function BusinessModePicker({
   disabled?: boolean;
   error?: string;
 }) {
+  const name = `business-mode${useId().replace(/:/g, '')}`;
   return (
-    <FormControl error={Boolean(error)} component="fieldset" sx={{ border: 0, p: 0, m: 0 }}>
-      <FormLabel component="legend">Current business mode</FormLabel>
-      <RadioGroup value={value} onChange={(e) => onChange(e.target.value)}>
-        {BUSINESS_MODE_OPTIONS.map(({ title, Icon, description }) => (
-          <FormControlLabel
-            key={title}
-            value={title}
-            disabled={disabled}
-            control={<Radio />}
-            label={
-              <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, py: 0.5 }}>
-                <Icon aria-hidden color="primary" />
-                <span>
-                  <Typography component="span" sx={{ fontWeight: 700, display: 'block' }}>
-                    {title}
-                  </Typography>
-                  <Typography component="span" variant="body2" color="text.secondary">
-                    {description}
-                  </Typography>
-                </span>
-              </Box>
-            }
-          />
-        ))}
-      </RadioGroup>
-      {error && <FormHelperText role="alert">{error}</FormHelperText>}
-    </FormControl>
+    <RadioGroup
+      label="Current business mode"
+      name={name}
+      className="ob-modes"
+      value={value}
+      onChange={(e) => onChange(e.target.value)}
+      disabled={disabled}
+      error={Boolean(error)}
+      helperText={error}
+      helperRole="alert"
+      options={BUSINESS_MODE_OPTIONS.map(({ title, icon, description }) => ({
+        value: title,
+        label: (
+          <span className="ob-mode">
+            <FormIcon name={icon} />
+            <span>
+              <span className="ob-mode-title">{title}</span>
+              <span className="ob-mode-line">{description}</span>
+            </span>
+          </span>
+        ),
+      }))}
+    />
   );
 }
 
-/** A labelled checkbox with an error line under it. */
+/** A labelled checkbox with an error line under it (read out as an alert). */
 function CheckField({
   checked,
   onChange,
@@ -202,15 +169,7 @@ function CheckField({
   error?: string;
   label: ReactNode;
 }) {
-  return (
-    <FormControl error={Boolean(error)}>
-      <FormControlLabel
-        control={<Checkbox checked={checked} disabled={disabled} onChange={(e) => onChange(e.target.checked)} />}
-        label={label}
-      />
-      {error && <FormHelperText role="alert">{error}</FormHelperText>}
-    </FormControl>
-  );
+  return <Checkbox checked={checked} disabled={disabled} onChange={(e) => onChange(e.target.checked)} label={label} error={error} errorRole="alert" />;
 }
 
 /** TermsCheckbox: accept the Terms and Conditions (the link opens in a new tab, so the form is kept). */
@@ -221,9 +180,9 @@ export function TermsCheckbox(props: { checked: boolean; onChange: (v: boolean) 
       label={
         <>
           I accept the{' '}
-          <Link component={RouterLink} to="/termsandconditions" target="_blank" rel="noopener">
+          <RouterLink to="/termsandconditions" target="_blank" rel="noopener" className="ob-link">
             Terms and Conditions
-          </Link>
+          </RouterLink>
         </>
       }
     />
@@ -243,14 +202,12 @@ export function ClearanceCheckbox(props: { checked: boolean; onChange: (v: boole
 /** VoiceInputButton: the voice-input idea, shown but disabled. */
 export function VoiceInputButton({ label = 'Voice input' }: { label?: string }) {
   return (
-    <Box sx={{ display: 'flex', alignItems: 'center', gap: 1 }}>
-      <IconButton disabled aria-label={`${label} (not available yet)`}>
-        <MicOffIcon />
-      </IconButton>
-      <Typography variant="body2" color="text.secondary">
-        {label}: not available yet
-      </Typography>
-    </Box>
+    <div className="ob-voice">
+      <button type="button" className="icon-btn" disabled aria-label={`${label} (not available yet)`}>
+        <FormIcon name="micOff" />
+      </button>
+      <span className="fk-body2 ob-muted">{label}: not available yet</span>
+    </div>
   );
 }
 
@@ -258,7 +215,7 @@ export function VoiceInputButton({ label = 'Voice input' }: { label?: string }) 
 export function ErrorBanner({ children }: { children: ReactNode }) {
   if (!children) return null;
   return (
-    <Alert severity="error" role="alert" sx={{ my: 2 }}>
+    <Alert severity="error" role="alert" className="ob-banner">
       {children}
     </Alert>
   );
@@ -266,9 +223,5 @@ export function ErrorBanner({ children }: { children: ReactNode }) {
 
 /** SectionTitle: a numbered or plain section heading of an onboarding form. */
 export function SectionTitle({ children }: { children: ReactNode }) {
-  return (
-    <Typography variant="h6" component="h2" sx={{ fontWeight: 800, mt: 3, mb: 1 }}>
-      {children}
-    </Typography>
-  );
+  return <h2 className="ob-title">{children}</h2>;
 }

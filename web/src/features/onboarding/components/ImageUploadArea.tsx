@@ -1,11 +1,6 @@
 import { useId, useRef, useState, type DragEvent } from 'react';
-import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
-import IconButton from '@mui/material/IconButton';
-import LinearProgress from '@mui/material/LinearProgress';
-import Typography from '@mui/material/Typography';
-import AddPhotoAlternateIcon from '@mui/icons-material/AddPhotoAlternate';
-import CloseIcon from '@mui/icons-material/Close';
+import { Button, FormIcon, cx } from '../../../components/form';
+import '../../../styles/onboarding.css';
 import type { ImagePicker, PickedImage, UploadState } from '../useImagePicker';
 
 /** The label of each upload state, as a person reads it. */
@@ -58,11 +53,7 @@ export function ImageUploadArea({ picker, itemName, addLabel, hint, disabled, er
   };
 
   return (
-    <Box
-      onDragOver={(e) => e.preventDefault()}
-      onDrop={onDrop}
-      sx={{ border: '2px dashed', borderColor: error ? 'error.main' : 'divider', borderRadius: 2, p: 2 }}
-    >
+    <div onDragOver={(e) => e.preventDefault()} onDrop={onDrop} className={cx('ob-upload', error && 'fk-error')}>
       <input
         ref={inputRef}
         id={`${baseId}-input`}
@@ -79,7 +70,7 @@ export function ImageUploadArea({ picker, itemName, addLabel, hint, disabled, er
       />
       <Button
         variant="outlined"
-        startIcon={<AddPhotoAlternateIcon />}
+        startIcon={<FormIcon name="addPhoto" />}
         disabled={!canAdd}
         onClick={() => inputRef.current?.click()}
         aria-describedby={hint ? `${baseId}-hint` : undefined}
@@ -87,50 +78,45 @@ export function ImageUploadArea({ picker, itemName, addLabel, hint, disabled, er
         {addLabel} ({picker.items.length}/{picker.max})
       </Button>
       {hint && (
-        <Typography id={`${baseId}-hint`} variant="body2" color="text.secondary" sx={{ mt: 1 }}>
+        <p id={`${baseId}-hint`} className="ob-upload-line ob-muted">
           {hint}
-        </Typography>
+        </p>
       )}
       {notice && (
-        <Typography role="status" variant="body2" sx={{ mt: 1 }}>
+        <p role="status" className="ob-upload-line">
           {notice}
-        </Typography>
+        </p>
       )}
       {error && (
-        <Typography role="alert" variant="body2" color="error" sx={{ mt: 1 }}>
+        <p role="alert" className="ob-error-line">
           {error}
-        </Typography>
+        </p>
       )}
       {picker.items.length > 0 && (
-        <Box component="ul" sx={{ listStyle: 'none', p: 0, m: 0, mt: 2, display: 'flex', flexDirection: 'column', gap: 1.5 }}>
+        <ul className="ob-photos">
           {picker.items.map((it, i) => (
-            <Box component="li" key={it.id} sx={{ display: 'flex', gap: 1.5, alignItems: 'flex-start' }}>
-              <Box sx={{ position: 'relative', width: 96, flex: 'none' }}>
-                <Box
-                  component="img"
-                  src={it.previewUrl}
-                  alt={`${itemName} ${i + 1} preview`}
-                  sx={{ width: 96, height: 96, objectFit: 'cover', borderRadius: 1, display: 'block', bgcolor: 'grey.200' }}
-                />
-                <IconButton
-                  size="small"
+            <li key={it.id} className="ob-photo">
+              <div className="ob-thumb">
+                <img src={it.previewUrl} alt={`${itemName} ${i + 1} preview`} />
+                <button
+                  type="button"
+                  className="icon-btn"
                   aria-label={`Remove ${itemName.toLowerCase()} ${i + 1} (${it.file.name})`}
                   disabled={disabled || it.state === 'uploading'}
                   onClick={() => {
                     picker.remove(it.id);
                     setNotice('');
                   }}
-                  sx={{ position: 'absolute', top: 2, right: 2, bgcolor: 'rgba(255,255,255,0.9)', '&:hover': { bgcolor: '#fff' } }}
                 >
-                  <CloseIcon fontSize="small" />
-                </IconButton>
-              </Box>
+                  <FormIcon name="close" />
+                </button>
+              </div>
               <UploadStatus item={it} label={`${itemName} ${i + 1}`} disabled={disabled} onRetry={() => void picker.retry(it.id)} />
-            </Box>
+            </li>
           ))}
-        </Box>
+        </ul>
       )}
-    </Box>
+    </div>
   );
 }
 
@@ -142,33 +128,37 @@ export function ImageUploadArea({ picker, itemName, addLabel, hint, disabled, er
 function UploadStatus({ item, label, disabled, onRetry }: { item: PickedImage; label: string; disabled?: boolean; onRetry: () => void }) {
   const percent = Math.round((item.progress ?? 0) * 100);
   return (
-    <Box sx={{ flex: 1, minWidth: 0 }}>
-      <Typography variant="body2" noWrap title={item.file.name}>
+    <div className="ob-status">
+      <p className="ob-filename" title={item.file.name}>
         {item.file.name}
-      </Typography>
-      <Typography variant="caption" sx={{ color: STATE_COLOURS[item.state], fontWeight: 700 }} data-testid="upload-state">
+      </p>
+      <span className="ob-state" style={{ color: STATE_COLOURS[item.state] }} data-testid="upload-state">
         {UPLOAD_STATE_LABELS[item.state]}
         {item.state === 'uploading' && ` ${percent}%`}
-      </Typography>
+      </span>
       {item.state === 'uploading' && (
-        <LinearProgress
-          variant="determinate"
-          value={percent}
+        <div
+          className="ob-progress"
+          role="progressbar"
           aria-label={`${label} upload progress`}
+          aria-valuenow={percent}
+          aria-valuemin={0}
+          aria-valuemax={100}
           aria-valuetext={`${percent}%`}
-          sx={{ mt: 0.5, height: 6, borderRadius: 3 }}
-        />
+        >
+          <span style={{ width: `${percent}%` }} />
+        </div>
       )}
       {item.state === 'failed' && (
         <>
-          <Typography role="alert" variant="body2" color="error" sx={{ mt: 0.5 }}>
+          <p role="alert" className="ob-error-line">
             {item.error ?? 'The upload failed.'}
-          </Typography>
-          <Button size="small" variant="outlined" color="error" disabled={disabled} onClick={onRetry} sx={{ mt: 0.5 }} aria-label={`Retry ${label.toLowerCase()}`}>
+          </p>
+          <Button size="small" variant="outlined" disabled={disabled} onClick={onRetry} className="ob-retry" aria-label={`Retry ${label.toLowerCase()}`}>
             Retry
           </Button>
         </>
       )}
-    </Box>
+    </div>
   );
 }

@@ -1,8 +1,5 @@
 import { useCallback, useRef, useState, type FormEvent, type ReactNode } from 'react';
-import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
-import Container from '@mui/material/Container';
-import TextField from '@mui/material/TextField';
+import { Button, TextField } from '../../../components/form';
 import { PageHeader } from '../../../components/PageHeader';
 import { RequireAuth } from '../../auth/RequireAuth';
 import { ErrorBanner, InspirationSelect, PhoneField, VoiceInputButton } from './FormPieces';
@@ -69,11 +66,11 @@ export function FieldErrorList({ errors }: { errors: Record<string, string | und
   const messages = Array.from(new Set(Object.values(errors).filter(Boolean)));
   if (messages.length === 0) return null;
   return (
-    <Box component="ul" sx={{ m: 0, pl: 2 }}>
+    <ul>
       {messages.map((m) => (
         <li key={m}>{m}</li>
       ))}
-    </Box>
+    </ul>
   );
 }
 
@@ -113,22 +110,21 @@ export function OnboardingPage({
   return (
     <RequireAuth>
       <PageHeader title={title} />
-      <Container component="main" maxWidth="md" sx={{ py: 2, px: 2 }}>
+      <main className="ob-main">
         <NeedsConnection what="Signing up" />
-        <Box
-          component="form"
+        <form
           ref={leadRef}
           noValidate
           aria-label={title}
+          className="ob-form"
           onSubmit={(e: FormEvent) => {
             e.preventDefault();
             onSubmit();
           }}
-          sx={{ display: 'flex', flexDirection: 'column', gap: 2 }}
         >
           {children}
-        </Box>
-      </Container>
+        </form>
+      </main>
     </RequireAuth>
   );
 }
@@ -136,7 +132,7 @@ export function OnboardingPage({
 /** SubmitButton: full width on phones, shows busyLabel while busy. */
 export function SubmitButton({ busy, label, busyLabel }: { busy: boolean; label: string; busyLabel: string }) {
   return (
-    <Button type="submit" variant="contained" size="large" disabled={busy} sx={{ mt: 1, py: 1.5 }} fullWidth>
+    <Button type="submit" variant="contained" size="large" disabled={busy} className="ob-submit" fullWidth>
       {busy ? busyLabel : label}
     </Button>
   );
@@ -162,10 +158,10 @@ export function BuyerDetailsFields({
   return (
     <>
       <TextField {...text('full_name', 'Full name', busy)} autoComplete="name" />
-      <Box sx={{ display: 'flex', gap: 2 }}>
+      <div className="ob-pair">
         <TextField {...text('height', 'Height', busy)} placeholder="e.g. 170 cm" />
         <TextField {...text('waist_size', 'Waist size', busy)} placeholder="e.g. 32 in" />
-      </Box>
+      </div>
       <TextField {...text('location', 'Location', busy)} placeholder="e.g. Kabulonga, Lusaka" autoComplete="address-level2" />
       <TextField {...text('age', 'Age', busy)} slotProps={{ htmlInput: { inputMode: 'numeric', maxLength: 3 } }} />
       <InspirationSelect value={values.inspiration} onChange={(v) => set('inspiration', v)} disabled={busy} />
