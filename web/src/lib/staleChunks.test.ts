@@ -2,13 +2,14 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { reloadOnStaleChunk } from './staleChunks';
 
 /** A window with its own listeners, address, session storage and reload. */
-function fakeWindow(path = '/sign_up') {
+function fakeWindow(path = '/sign_up', onLine = true) {
   const target = new EventTarget();
   const store = new Map<string, string>();
   const reload = vi.fn();
   const win = {
     addEventListener: target.addEventListener.bind(target),
     location: { pathname: path, search: '', reload },
+    navigator: { onLine },
     sessionStorage: {
       getItem: (k: string) => store.get(k) ?? null,
       setItem: (k: string, v: string) => void store.set(k, v),
@@ -46,5 +47,12 @@ describe('reloadOnStaleChunk', () => {
     vi.advanceTimersByTime(61_000);
     expect(w.fire()).toBe(true);
     expect(w.reload).toHaveBeenCalledTimes(3);
+  });
+
+  it('does not reload while the browser is offline: the chunk is out of reach, not stale', () => {
+    const w = fakeWindow('/sign_up', false);
+    reloadOnStaleChunk(w.win);
+    expect(w.fire()).toBe(false);
+    expect(w.reload).not.toHaveBeenCalled();
   });
 });

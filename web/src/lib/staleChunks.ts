@@ -4,7 +4,8 @@
  * needs one (a page never opened before, such as sign-in). Rather than
  * mixing versions or showing an error, the page is loaded again, whole, in
  * the new version. Once per address and a minute, so a chunk that is really
- * missing shows the error instead of reloading forever.
+ * missing shows the error instead of reloading forever; never while the
+ * browser is offline (the chunk is not stale then, just out of reach).
  */
 
 const KEY = 'salaula:stale-chunk-reload';
@@ -16,6 +17,9 @@ const ONCE_PER_MS = 60_000;
  */
 export function reloadOnStaleChunk(win: Window = window): void {
   win.addEventListener('vite:preloadError', (event) => {
+    // Offline, the chunk is not stale, the connection is gone: a reload would only show the
+    // browser's offline page and lose what was typed. The caller shows the error instead.
+    if (win.navigator?.onLine === false) return;
     const here = win.location.pathname + win.location.search;
     let last: { at: number; path: string } | null = null;
     try {

@@ -468,3 +468,17 @@ describe('/sign_up without supabase-js', () => {
     expect(screen.queryByRole('heading', { name: 'JOIN US!' })).not.toBeInTheDocument();
   });
 });
+
+describe('/sign_up when the sign-in client cannot be downloaded', () => {
+  it('says the connection is the problem and keeps what was typed', async () => {
+    setSupabaseForTests(undefined);
+    vi.spyOn(globalThis, 'fetch').mockRejectedValue(new TypeError('Failed to fetch'));
+    renderAuth('/sign_up');
+    const user = await fill('chanda@example.com', 'secret-pass');
+    await user.click(screen.getByRole('button', { name: 'CREATE AN ACCOUNT' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('Could not reach Salaula. Check your internet connection');
+    expect(screen.getByLabelText('Email')).toHaveValue('chanda@example.com');
+    expect(screen.getByLabelText('Password')).toHaveValue('secret-pass');
+    expect(screen.getByRole('button', { name: 'CREATE AN ACCOUNT' })).toBeEnabled();
+  });
+});

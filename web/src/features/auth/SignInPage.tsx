@@ -36,7 +36,8 @@ const SOCIAL_PROVIDERS = [
  * starts using the form, so it is usually there by the time they submit.
  */
 function warmUp() {
-  if (!hasSupabaseClient()) getSupabase().catch(() => {}); // the submit tries again and shows the error
+  // Offline it could not arrive: the submit tries again once the connection is back.
+  if (!hasSupabaseClient() && navigator.onLine) getSupabase().catch(() => {}); // a submit shows the error
 }
 
 /** messageOf turns anything thrown into the text to show. */

@@ -6,7 +6,22 @@
  */
 import type { Session, User } from '@supabase/supabase-js';
 import { AUTH_ROUTES, FUNCTIONS } from '../../config/constants';
-import { getSupabase } from '../../lib/supabase';
+import { NETWORK_ERROR_MESSAGE, isNetworkFailure } from '../../lib/functionError';
+import { getSupabase as loadClient } from '../../lib/supabase';
+
+/**
+ * getSupabase is the app's client for the auth calls. supabase-js may still
+ * have to be downloaded (the sign-in page does not load it for a visitor
+ * without a session): when that download or the app's settings cannot be
+ * fetched, the error to show is the connection's, not the browser's.
+ */
+async function getSupabase() {
+  try {
+    return await loadClient();
+  } catch (err) {
+    throw isNetworkFailure(err) ? new Error(NETWORK_ERROR_MESSAGE, { cause: err }) : err;
+  }
+}
 
 /** getCurrentSession returns the stored session, or null when there is none (call 3). */
 export async function getCurrentSession(): Promise<Session | null> {
