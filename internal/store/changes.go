@@ -486,16 +486,10 @@ func (p *pending) notify(ctx context.Context, tx *Tx) error {
 	if len(p.changes) == 0 {
 		return nil
 	}
-	now := time.Now().UTC() // just before COMMIT: the payload is fixed here
-	for i := range p.changes {
-		p.changes[i].CommitTimestamp = now
-	}
-	payloads, err := notifyPayloads(p.changes)
+	payloads, err := p.takePayloads()
 	if err != nil {
 		return err
 	}
-	clear(p.changes)
-	p.changes = p.changes[:0]
 	var q strings.Builder
 	args := make([]any, 0, 2*len(payloads))
 	q.WriteString("SELECT ")
@@ -508,6 +502,22 @@ func (p *pending) notify(ctx context.Context, tx *Tx) error {
 	}
 	_, err = tx.execDirect(ctx, q.String(), args...)
 	return err
+}
+
+// takePayloads stamps p's changes with the time (just before COMMIT: the
+// payload is fixed here), packs them into NOTIFY payloads and empties them.
+func (p *pending) takePayloads() ([]string, error) {
+	now := time.Now().UTC()
+	for i := range p.changes {
+		p.changes[i].CommitTimestamp = now
+	}
+	payloads, err := notifyPayloads(p.changes)
+	if err != nil {
+		return nil, err
+	}
+	clear(p.changes)
+	p.changes = p.changes[:0]
+	return payloads, nil
 }
 
 // notifyPayloads packs changes, in order, into JSON arrays of notices of

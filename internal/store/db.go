@@ -225,7 +225,7 @@ func (db *DB) Exec(ctx context.Context, query string, args ...any) (sql.Result, 
 			var err error
 			res, err = tx.Exec(ctx, query, args...)
 			return err
-		})
+		}, nil)
 		return res, err
 	}
 	return db.sql.ExecContext(ctx, db.rebind(query), args...)
@@ -262,6 +262,34 @@ type Tx struct {
 	// broken is the error of writing pending work, which fails the
 	// transaction whatever fn returns.
 	broken error
+	// combined is set while a write's follow-up runs after its row went in
+	// with the group's multi-row INSERT (PostgreSQL, see commitRows): it
+	// has no savepoint of its own, so it may only leave work for the end
+	// of the group (e-mails, roll-ups, InsertLater rows); any statement is
+	// refused (errCombined) and the group is run again write by write.
+	combined bool
+}
+
+// errCombined refuses a statement of a write whose row went in with the
+// group's multi-row INSERT; the group is then run again write by write.
+var errCombined = errors.New("store: statement in a combined write")
+
+// refuse reports whether t may send no statement now, marking the group
+// for a second run (see combined).
+func (t *Tx) refuse() bool {
+	if t.combined {
+		t.broken = errCombined
+	}
+	return t.combined
+}
+
+// needsPending reports whether query reads or changes a table that the
+// group's pending work writes to, so that this work must be written first.
+func (t *Tx) needsPending(query string) bool {
+	if touchesPending(query) {
+		return true
+	}
+	return t.group != nil && (t.group.touchesLater(query) || t.own.touchesLater(query))
 }
 
 // writePending writes the group's pending work and this transaction's own,
@@ -299,7 +327,10 @@ func (t *Tx) Dialect() Dialect { return t.db.dialect }
 // Exec runs a statement inside the transaction.
 func (t *Tx) Exec(ctx context.Context, query string, args ...any) (sql.Result, error) {
 	ctx = t.context(ctx)
-	if touchesPending(query) {
+	if t.refuse() {
+		return nil, errCombined
+	}
+	if t.needsPending(query) {
 		if err := t.writePending(ctx); err != nil {
 			return nil, err
 		}
@@ -321,7 +352,10 @@ func (t *Tx) execDirect(ctx context.Context, query string, args ...any) (sql.Res
 // Query runs a query inside the transaction.
 func (t *Tx) Query(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
 	ctx = t.context(ctx)
-	if touchesPending(query) {
+	if t.refuse() {
+		return nil, errCombined
+	}
+	if t.needsPending(query) {
 		if err := t.writePending(ctx); err != nil {
 			return nil, err
 		}
@@ -338,7 +372,13 @@ func (t *Tx) Query(ctx context.Context, query string, args ...any) (*sql.Rows, e
 // QueryRow runs a one-row query inside the transaction.
 func (t *Tx) QueryRow(ctx context.Context, query string, args ...any) *sql.Row {
 	ctx = t.context(ctx)
-	if touchesPending(query) {
+	if t.refuse() {
+		// A Row carrying an error is made by a query that is never sent.
+		done, cancel := context.WithCancel(ctx)
+		cancel()
+		return t.tx.QueryRowContext(done, query, args...)
+	}
+	if t.needsPending(query) {
 		// A failure here fails the whole transaction (see broken).
 		t.writePending(ctx)
 	}
@@ -363,7 +403,7 @@ func (t *Tx) AfterCommit(fn func()) { t.afterCommit = append(t.afterCommit, fn) 
 // writer that runs fn).
 func (db *DB) InTx(ctx context.Context, fn func(*Tx) error) error {
 	if db.writer != nil {
-		return db.writer.do(ctx, fn)
+		return db.writer.do(ctx, fn, nil)
 	}
 	tx, err := db.sql.BeginTx(ctx, nil)
 	if err != nil {

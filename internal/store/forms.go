@@ -29,10 +29,11 @@ func (db *DB) CreateContactMessage(ctx context.Context, m *ContactMessage, then 
 	if m.CreatedAt.IsZero() {
 		m.CreatedAt = Now()
 	}
-	return db.InTx(ctx, func(tx *Tx) error {
-		if _, err := tx.insertAnnounced(ctx, TableMessages, `INSERT INTO contact_messages (id, first_name, last_name, email, phone_number, subject, message, created_at)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-			m.ID, m.FirstName, m.LastName, m.Email, m.PhoneNumber, m.Subject, m.Message, m.CreatedAt); err != nil {
+	ins := &rowInsert{kind: contactRows, key: m.ID, after: then,
+		values: []any{m.ID, m.FirstName, m.LastName, m.Email, m.PhoneNumber, m.Subject, m.Message, m.CreatedAt}}
+	return db.inTxRow(ctx, ins, func(tx *Tx) error {
+		if _, err := tx.insertAnnounced(ctx, TableMessages, `INSERT INTO contact_messages (`+contactColumns+`)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?)`, ins.values...); err != nil {
 			return err
 		}
 		if then != nil {
@@ -41,6 +42,23 @@ func (db *DB) CreateContactMessage(ctx context.Context, m *ContactMessage, then 
 		return nil
 	})
 }
+
+// contactColumns are the columns CreateContactMessage writes.
+const contactColumns = `id, first_name, last_name, email, phone_number, subject, message, created_at`
+
+// The combinable forms of CreateContactMessage and JoinWaitlist on
+// PostgreSQL (see rowInsert): the same INSERTs, of many rows at once.
+var (
+	contactRows = newRowKind(TableMessages, contactColumns, ``,
+		"text", "text", "text", "text", "text", "text", "text", "timestamp")
+	waitlistRows = newRowKind(TableWaitlist, waitlistInsertColumns, `ON CONFLICT (email, program) DO NOTHING`,
+		"text", "text", "text", "text", "text", "text", "text", "text", "text", "text", "text", "timestamp")
+)
+
+// waitlistInsertColumns are the columns JoinWaitlist writes
+// (unsubscribed_at stays NULL).
+const waitlistInsertColumns = `id, email, program, page_path, referrer, utm_source, utm_medium, utm_campaign, utm_term, utm_content,
+	unsubscribe_token_hash, created_at`
 
 // EachContactMessage calls fn for every contact message, oldest first,
 // stopping at the first error fn returns.
@@ -122,26 +140,32 @@ func (db *DB) JoinWaitlist(ctx context.Context, s *WaitlistSignup, onJoin func(*
 	if s.CreatedAt.IsZero() {
 		s.CreatedAt = Now()
 	}
-	err = db.InTx(ctx, func(tx *Tx) error {
+	// What a new sign-up adds in the same transaction: its roll-up, then
+	// whatever onJoin does.
+	join := func(tx *Tx) error {
+		joined = true
+		if err := countWaitlistJoin(ctx, tx, s); err != nil {
+			return err
+		}
+		if onJoin != nil {
+			return onJoin(tx)
+		}
+		return nil
+	}
+	ins := &rowInsert{kind: waitlistRows, key: s.ID, after: join,
+		values: []any{s.ID, s.Email, s.Program, s.PagePath, s.Referrer, s.UTMSource, s.UTMMedium, s.UTMCampaign, s.UTMTerm,
+			s.UTMContent, s.UnsubscribeTokenHash, s.CreatedAt}}
+	err = db.inTxRow(ctx, ins, func(tx *Tx) error {
 		joined = false
 		// The insert returns the row it stored for its announcement.
-		n, err := tx.insertAnnounced(ctx, TableWaitlist, `INSERT INTO waitlist_signups (`+waitlistColumns+`)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?)
-			ON CONFLICT (email, program) DO NOTHING`,
-			s.ID, s.Email, s.Program, s.PagePath, s.Referrer, s.UTMSource, s.UTMMedium, s.UTMCampaign, s.UTMTerm, s.UTMContent,
-			s.UnsubscribeTokenHash, s.CreatedAt)
+		n, err := tx.insertAnnounced(ctx, TableWaitlist, `INSERT INTO waitlist_signups (`+waitlistInsertColumns+`)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+			ON CONFLICT (email, program) DO NOTHING`, ins.values...)
 		if err != nil {
 			return err
 		}
 		if n == 1 {
-			joined = true
-			if err := countWaitlistJoin(ctx, tx, s); err != nil {
-				return err
-			}
-			if onJoin != nil {
-				return onJoin(tx)
-			}
-			return nil
+			return join(tx)
 		}
 		res, err := tx.Exec(ctx, `UPDATE waitlist_signups SET unsubscribed_at = NULL
 			WHERE email = ? AND program = ? AND unsubscribed_at IS NOT NULL`, s.Email, s.Program)

@@ -133,6 +133,7 @@ func (db *DB) WriteStats() WriteStats {
 type writeReq struct {
 	ctx  context.Context
 	fn   func(*Tx) error
+	ins  *rowInsert // when not nil, the write's combinable form (PostgreSQL)
 	done chan writeResult
 }
 
@@ -158,8 +159,8 @@ func newGroupWriter(db *DB, conns ...*sql.DB) *groupWriter {
 // committed (or undone). A request whose context ends while it waits for
 // the writer is not written; once taken, it is committed even if the
 // caller has gone, so nothing acknowledged elsewhere depends on the caller.
-func (w *groupWriter) do(ctx context.Context, fn func(*Tx) error) error {
-	r := &writeReq{ctx: context.WithoutCancel(ctx), fn: fn, done: make(chan writeResult, 1)}
+func (w *groupWriter) do(ctx context.Context, fn func(*Tx) error, ins *rowInsert) error {
+	r := &writeReq{ctx: context.WithoutCancel(ctx), fn: fn, ins: ins, done: make(chan writeResult, 1)}
 	select {
 	case w.reqs <- r:
 	case <-w.quit:
@@ -203,10 +204,23 @@ func (l *writerLane) loop() {
 func (l *writerLane) commit(batch []*writeReq) {
 	w := l.w
 	w.stats.add(len(batch))
+	if w.db.dialect == Postgres && combinable(batch) && l.commitGroup(batch, true) {
+		return
+	}
 	if len(batch) == 1 {
 		l.commitOne(batch[0])
 		return
 	}
+	l.commitGroup(batch, false)
+}
+
+// commitGroup runs batch in one transaction, each write in its own
+// savepoint, and answers every request. With combine (PostgreSQL), the
+// combinable writes' rows go in first, together (see combineRows), and only
+// the others get savepoints; when that cannot be done, commitGroup undoes
+// the transaction, answers no one and reports false.
+func (l *writerLane) commitGroup(batch []*writeReq, combine bool) bool {
+	w := l.w
 	results := make([]writeResult, len(batch))
 	answer := func() {
 		for i, r := range batch {
@@ -217,22 +231,38 @@ func (l *writerLane) commit(batch []*writeReq) {
 	w.stats.stmts.Add(1)
 	tx, err := l.conn.BeginTx(ctx, nil)
 	if err != nil {
+		if combine {
+			return false
+		}
 		for i := range results {
 			results[i].err = err
 		}
 		answer()
-		return
+		return true
 	}
 	hooks := make([][]func(), len(batch))
 	g := &l.pend
 	g.reset()
 	own := &Tx{tx: tx, db: w.db, w: l}
+	done := make([]bool, len(batch))
+	if combine && !l.combineRows(ctx, own, g, batch, done, hooks) {
+		tx.Rollback()
+		g.reset()
+		return false
+	}
+	last := len(batch) - 1
+	for last >= 0 && done[last] {
+		last--
+	}
 	// On PostgreSQL, where each statement is a round trip, releasing one
 	// write's savepoint and opening the next one's go together; the last
 	// write's savepoint is released by the commit.
 	joinSavepoints := w.db.dialect == Postgres
 	open := false // savepoint w is open for the write i
 	for i, r := range batch {
+		if done[i] {
+			continue
+		}
 		if !open {
 			if _, err := own.execDirect(ctx, "SAVEPOINT w"); err != nil {
 				results[i].err = err
@@ -256,7 +286,7 @@ func (l *writerLane) commit(batch []*writeReq) {
 		}
 		var err error
 		switch {
-		case i == len(batch)-1:
+		case i == last:
 		case joinSavepoints:
 			_, err = own.execDirect(ctx, "RELEASE w; SAVEPOINT w")
 		default:
@@ -275,10 +305,7 @@ func (l *writerLane) commit(batch []*writeReq) {
 			g.keep(&t.own)
 		}
 	}
-	err = g.write(ctx, own)
-	if err == nil {
-		err = g.notify(ctx, own)
-	}
+	err = g.finish(ctx, own)
 	if err != nil {
 		tx.Rollback()
 		g.reset()
@@ -300,6 +327,7 @@ func (l *writerLane) commit(batch []*writeReq) {
 		}
 	}
 	answer()
+	return true
 }
 
 // commitOne runs a lone write in a transaction of its own: no savepoint is
@@ -322,9 +350,7 @@ func (l *writerLane) commitOne(r *writeReq) {
 	}
 	if res.err == nil && res.panic == nil {
 		g.keep(&t.own)
-		if res.err = g.write(context.Background(), t); res.err == nil {
-			res.err = g.notify(context.Background(), t)
-		}
+		res.err = g.finish(context.Background(), t)
 	}
 	if res.err != nil || res.panic != nil {
 		tx.Rollback()

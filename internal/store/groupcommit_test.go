@@ -166,3 +166,122 @@ func TestClaimEmailsGivesEachEmailToOneSender(t *testing.T) {
 		}
 	})
 }
+
+// Sign-ups and contact messages sent at once are kept or undone one by one
+// whatever their group holds: a sign-up whose unsubscribe token hash is
+// taken fails alone (on PostgreSQL it breaks the group's one multi-row
+// INSERT, and the group runs again write by write), one whose follow-up
+// needs a statement of its own gets it, repeats are not joined again, and
+// every kept write's e-mail and milestone are stored once.
+func TestCombinedWritesAreKeptOrUndoneAlone(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		ctx := context.Background()
+		if _, err := db.JoinWaitlist(ctx, &store.WaitlistSignup{Email: "old@example.com", Program: "Upcycling Initiative",
+			UnsubscribeTokenHash: "taken"}, nil); err != nil {
+			t.Fatal(err)
+		}
+		const n = 48
+		var wg sync.WaitGroup
+		errs := make([]error, n)
+		joined := make([]bool, n)
+		for i := range n {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				if i%3 == 2 {
+					m := &store.ContactMessage{FirstName: "A", LastName: "B", Email: fmt.Sprintf("c%d@example.com", i), Subject: "other", Message: "hello there"}
+					errs[i] = db.CreateContactMessage(ctx, m, func(tx *store.Tx) error {
+						return tx.EnqueueEmail(ctx, &store.OutboxEmail{To: "support@example.com", Subject: "s", Body: "b", Kind: "contact"})
+					})
+					return
+				}
+				s := &store.WaitlistSignup{Email: fmt.Sprintf("w%d@example.com", i), Program: "Upcycling Initiative",
+					UnsubscribeTokenHash: fmt.Sprintf("h%d", i)}
+				switch i {
+				case 0:
+					s.UnsubscribeTokenHash = "taken"
+				case 3:
+					s.Email = "old@example.com"
+				}
+				joined[i], errs[i] = db.JoinWaitlist(ctx, s, func(tx *store.Tx) error {
+					if i == 6 {
+						// A statement of its own, read back in the same transaction.
+						if _, err := tx.Exec(ctx, `INSERT INTO analytics_events (day, name) VALUES ('2026-01-01', 'own-statement')`); err != nil {
+							return err
+						}
+					}
+					if err := tx.InsertLater(ctx, "analytics_events", "day, name", "2026-01-02", "joined"); err != nil {
+						return err
+					}
+					return tx.EnqueueEmail(ctx, &store.OutboxEmail{To: s.Email, Subject: "You're on the list", Body: "b", Kind: "waitlist"})
+				})
+			}()
+		}
+		wg.Wait()
+		wantJoined := 0
+		for i, err := range errs {
+			if (i == 0) != (err != nil) {
+				t.Fatalf("write %d: %v", i, err)
+			}
+			if i == 0 && !store.IsUniqueViolation(err) {
+				t.Fatalf("sign-up with a taken token hash: %v", err)
+			}
+			if want := i%3 != 2 && i != 0 && i != 3; joined[i] != want {
+				t.Fatalf("sign-up %d joined %v, want %v", i, joined[i], want)
+			}
+			if joined[i] {
+				wantJoined++
+			}
+		}
+		if got := storetest.Count(t, db, `SELECT COUNT(*) FROM waitlist_signups`); got != wantJoined+1 {
+			t.Fatalf("%d sign-ups stored, want %d", got, wantJoined+1)
+		}
+		if got := storetest.Count(t, db, `SELECT COUNT(*) FROM contact_messages`); got != n/3 {
+			t.Fatalf("%d contact messages stored, want %d", got, n/3)
+		}
+		if got := storetest.Count(t, db, `SELECT COUNT(*) FROM outbox_emails WHERE kind = 'waitlist'`); got != wantJoined {
+			t.Fatalf("%d confirmation e-mails, want %d", got, wantJoined)
+		}
+		if got := storetest.Count(t, db, `SELECT COUNT(*) FROM outbox_emails WHERE kind = 'contact'`); got != n/3 {
+			t.Fatalf("%d contact e-mails, want %d", got, n/3)
+		}
+		if got := storetest.Count(t, db, `SELECT COUNT(*) FROM analytics_events WHERE name = 'joined'`); got != wantJoined {
+			t.Fatalf("%d milestones, want %d", got, wantJoined)
+		}
+		if got := storetest.Count(t, db, `SELECT COUNT(*) FROM analytics_events WHERE name = 'own-statement'`); got != 1 {
+			t.Fatalf("the follow-up's own statement stored %d rows, want 1", got)
+		}
+		if got := storetest.Count(t, db, `SELECT COALESCE(SUM(signups), 0) FROM waitlist_daily`); got != wantJoined+1 {
+			t.Fatalf("daily roll-up counts %d sign-ups, want %d", got, wantJoined+1)
+		}
+	})
+}
+
+// A row inserted with InsertLater is seen by the same transaction's later
+// statements, and is kept exactly when the transaction is.
+func TestInsertLaterIsSeenAndUndoneWithItsWrite(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		ctx := context.Background()
+		for _, fail := range []bool{true, false} {
+			var seen int
+			err := db.InTx(ctx, func(tx *store.Tx) error {
+				if err := tx.InsertLater(ctx, "analytics_events", "day, name", "2026-01-03", "later"); err != nil {
+					return err
+				}
+				if err := tx.QueryRow(ctx, `SELECT COUNT(*) FROM analytics_events WHERE name = 'later'`).Scan(&seen); err != nil {
+					return err
+				}
+				if fail {
+					return errors.New("refused")
+				}
+				return nil
+			})
+			if (err != nil) != fail || seen != 1 {
+				t.Fatalf("fail %v: err %v, the transaction saw %d rows, want 1", fail, err, seen)
+			}
+		}
+		if got := storetest.Count(t, db, `SELECT COUNT(*) FROM analytics_events WHERE name = 'later'`); got != 1 {
+			t.Fatalf("%d rows kept, want 1", got)
+		}
+	})
+}

@@ -26,6 +26,7 @@ type pending struct {
 	daily   map[dailyKey]int64
 	counts  map[countsKey]int64
 	emails  []*OutboxEmail
+	later   []*laterRows // PostgreSQL only: rows of InsertLater
 	changes []Change
 }
 
@@ -35,7 +36,7 @@ type dailyKey struct{ day, program string }
 type countsKey struct{ program, utmSource, utmCampaign, referrer, pagePath string }
 
 func (p *pending) empty() bool {
-	return len(p.daily) == 0 && len(p.counts) == 0 && len(p.emails) == 0
+	return len(p.daily) == 0 && len(p.counts) == 0 && len(p.emails) == 0 && len(p.later) == 0
 }
 
 // reset empties p, its changes included.
@@ -51,6 +52,8 @@ func (p *pending) resetWork() {
 	clear(p.counts)
 	clear(p.emails)
 	p.emails = p.emails[:0]
+	clear(p.later)
+	p.later = p.later[:0]
 }
 
 // keep moves the work of q, a write whose savepoint was released, into p,
@@ -72,6 +75,9 @@ func (p *pending) add(q *pending) {
 		p.counts[k] += n
 	}
 	p.emails = append(p.emails, q.emails...)
+	for _, r := range q.later {
+		p.addLater(r.table, r.columns, r.rows...)
+	}
 }
 
 func (p *pending) join(s *WaitlistSignup) {
@@ -98,14 +104,11 @@ var chunkSizes = [...]int{64, 16, 4, 1}
 // written in key order, so concurrent writers on PostgreSQL take the
 // roll-up rows' locks in the same order.
 func (p *pending) write(ctx context.Context, tx *Tx) error {
+	if tx.db.dialect == Postgres {
+		return p.writePostgres(ctx, tx, false)
+	}
 	if len(p.daily) > 0 {
-		keys := make([]dailyKey, 0, len(p.daily))
-		for k := range p.daily {
-			keys = append(keys, k)
-		}
-		slices.SortFunc(keys, func(a, b dailyKey) int {
-			return strings.Compare(a.day+"\x00"+a.program, b.day+"\x00"+b.program)
-		})
+		keys := p.dailyKeys()
 		if err := chunked(ctx, tx, len(keys), `INSERT INTO waitlist_daily (day, program, signups) VALUES `, `(?, ?, ?)`,
 			` ON CONFLICT (day, program) DO UPDATE SET signups = waitlist_daily.signups + excluded.signups`,
 			func(i int, args []any) []any { return append(args, keys[i].day, keys[i].program, p.daily[keys[i]]) }); err != nil {
@@ -113,14 +116,7 @@ func (p *pending) write(ctx context.Context, tx *Tx) error {
 		}
 	}
 	if len(p.counts) > 0 {
-		keys := make([]countsKey, 0, len(p.counts))
-		for k := range p.counts {
-			keys = append(keys, k)
-		}
-		slices.SortFunc(keys, func(a, b countsKey) int {
-			return strings.Compare(a.program+"\x00"+a.utmSource+"\x00"+a.utmCampaign+"\x00"+a.referrer+"\x00"+a.pagePath,
-				b.program+"\x00"+b.utmSource+"\x00"+b.utmCampaign+"\x00"+b.referrer+"\x00"+b.pagePath)
-		})
+		keys := p.countsKeys()
 		if err := chunked(ctx, tx, len(keys), `INSERT INTO waitlist_counts (`+waitlistKey+`, subscribed, unsubscribed) VALUES `, `(?, ?, ?, ?, ?, ?, 0)`,
 			` ON CONFLICT (`+waitlistKey+`) DO UPDATE SET subscribed = waitlist_counts.subscribed + excluded.subscribed`,
 			func(i int, args []any) []any {
@@ -143,6 +139,28 @@ func (p *pending) write(ctx context.Context, tx *Tx) error {
 	}
 	p.resetWork()
 	return nil
+}
+
+// dailyKeys returns p's waitlist_daily keys in order.
+func (p *pending) dailyKeys() []dailyKey {
+	return sortedKeys(p.daily, func(k dailyKey) string { return k.day + "\x00" + k.program })
+}
+
+// countsKeys returns p's waitlist_counts keys in order.
+func (p *pending) countsKeys() []countsKey {
+	return sortedKeys(p.counts, func(k countsKey) string {
+		return k.program + "\x00" + k.utmSource + "\x00" + k.utmCampaign + "\x00" + k.referrer + "\x00" + k.pagePath
+	})
+}
+
+// sortedKeys returns m's keys ordered by what str makes of them.
+func sortedKeys[K comparable](m map[K]int64, str func(K) string) []K {
+	keys := make([]K, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.SortFunc(keys, func(a, b K) int { return strings.Compare(str(a), str(b)) })
+	return keys
 }
 
 // chunked writes n rows with multi-row statements head + row, row... + tail,
