@@ -114,7 +114,7 @@ type Hub struct {
 	nChans int
 	// following counts the joined channels with postgres_changes bindings.
 	following int
-	closed bool
+	closed    bool
 
 	events   *prometheus.CounterVec
 	dropped  *prometheus.CounterVec
