@@ -45,6 +45,18 @@ type query struct {
 	// keys maps a sort name ("created_at", "email") to its column.
 	keys map[string]string
 	id   string // the unique tie-breaker column
+	// emailTie, when set, breaks ties of the e-mail sort instead of id: a
+	// column unique together with the e-mail, so that the sort reads the
+	// unique index on both and needs no index of its own.
+	emailTie string
+}
+
+// tie is the column that breaks ties of the sort by name.
+func (q *query) tie(name string) string {
+	if name == "email" && q.emailTie != "" {
+		return q.emailTie
+	}
+	return q.id
 }
 
 func (q *query) add(cond string, args ...any) {
@@ -82,17 +94,17 @@ func (q *query) sortKey(sort string) (name, col string, desc bool, err error) {
 	return name, col, strings.HasPrefix(sort, "-"), nil
 }
 
-// orderSQL is the ORDER BY of a sort.
-func (q *query) orderSQL(col string, desc bool) string {
+// orderSQL is the ORDER BY of the sort by name (column col).
+func (q *query) orderSQL(name, col string, desc bool) string {
 	dir := ""
 	if desc {
 		dir = " DESC"
 	}
-	return " ORDER BY " + col + dir + ", " + q.id + dir
+	return " ORDER BY " + col + dir + ", " + q.tie(name) + dir
 }
 
 // cursor is what a nextCursor encodes: the sort it belongs to and the last
-// row's key and id.
+// row's key and tie-breaker (its id, or see query.emailTie).
 type cursor struct {
 	Sort string `json:"s"`
 	Key  string `json:"k"`
@@ -147,15 +159,17 @@ func (q *query) page(p Paging) (sort, keyName, sqlText string, args []any, err e
 		if desc {
 			op = "<"
 		}
-		after = "(" + col + ", " + q.id + ") " + op + " (?, ?)"
+		after = "(" + col + ", " + q.tie(name) + ") " + op + " (?, ?)"
 		args = append(args, k, id)
 	}
-	return sort, name, `SELECT ` + q.columns + ` FROM ` + q.from + q.whereSQL(after) + q.orderSQL(col, desc) +
+	return sort, name, `SELECT ` + q.columns + ` FROM ` + q.from + q.whereSQL(after) + q.orderSQL(name, col, desc) +
 		` LIMIT ` + strconv.Itoa(p.Limit+1), args, nil
 }
 
-// keyOf is what a row contributes to the next cursor.
-type keyOf[T any] func(T) (createdAt time.Time, email, id string)
+// keyOf is what a row contributes to the next cursor: its sort keys, the
+// tie-breaker of the e-mail sort (query.emailTie's value, else its id) and
+// its id.
+type keyOf[T any] func(T) (createdAt time.Time, email, emailTie, id string)
 
 // list answers one page of q, reading each row with scan.
 func list[T any](ctx context.Context, db *store.DB, q query, p Paging, scan func(*sql.Rows) (T, error), key keyOf[T]) (*Page[T], error) {
@@ -191,10 +205,10 @@ func list[T any](ctx context.Context, db *store.DB, q query, p Paging, scan func
 	}
 	if len(page.Items) > p.Limit {
 		page.Items = page.Items[:p.Limit]
-		created, email, id := key(page.Items[p.Limit-1])
+		created, email, emailTie, id := key(page.Items[p.Limit-1])
 		k := created.UTC().Format(time.RFC3339Nano)
 		if name == "email" {
-			k = email
+			k, id = email, emailTie
 		}
 		next := encodeCursor(cursor{Sort: sort, Key: k, ID: id})
 		page.NextCursor = &next
@@ -208,11 +222,11 @@ func each[T any](ctx context.Context, db *store.DB, q query, sort string, scan f
 	if sort == "" {
 		sort = "created_at"
 	}
-	_, col, desc, err := q.sortKey(sort)
+	name, col, desc, err := q.sortKey(sort)
 	if err != nil {
 		return err
 	}
-	rows, err := db.Query(ctx, `SELECT `+q.columns+` FROM `+q.from+q.whereSQL("")+q.orderSQL(col, desc), q.args...)
+	rows, err := db.Query(ctx, `SELECT `+q.columns+` FROM `+q.from+q.whereSQL("")+q.orderSQL(name, col, desc), q.args...)
 	if err != nil {
 		return err
 	}

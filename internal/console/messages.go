@@ -90,7 +90,9 @@ func scanMessage(row interface{ Scan(...any) error }) (Message, error) {
 
 func scanMessageRows(rows *sql.Rows) (Message, error) { return scanMessage(rows) }
 
-func messageKey(m Message) (time.Time, string, string) { return m.CreatedAt, m.Email, m.ID }
+func messageKey(m Message) (time.Time, string, string, string) {
+	return m.CreatedAt, m.Email, m.ID, m.ID
+}
 
 // ListMessages answers one page of the inbox.
 func ListMessages(ctx context.Context, db *store.DB, f MessageFilter, p Paging) (*Page[Message], error) {

@@ -111,7 +111,7 @@ func scanPerson(row interface{ Scan(...any) error }) (Person, error) {
 
 func scanPersonRows(rows *sql.Rows) (Person, error) { return scanPerson(rows) }
 
-func personKey(p Person) (time.Time, string, string) { return p.CreatedAt, p.Email, p.ID }
+func personKey(p Person) (time.Time, string, string, string) { return p.CreatedAt, p.Email, p.ID, p.ID }
 
 // ListPeople answers one page of accounts with their profiles.
 func ListPeople(ctx context.Context, db *store.DB, f PeopleFilter, p Paging) (*Page[Person], error) {
@@ -203,5 +203,5 @@ func ListAudit(ctx context.Context, db *store.DB, p Paging) (*Page[audit.Entry],
 			return audit.Entry{}, err
 		}
 		return *e, nil
-	}, func(e audit.Entry) (time.Time, string, string) { return e.CreatedAt, "", e.ID })
+	}, func(e audit.Entry) (time.Time, string, string, string) { return e.CreatedAt, "", e.ID, e.ID })
 }

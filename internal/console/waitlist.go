@@ -61,6 +61,8 @@ func waitlistQuery(f WaitlistFilter) query {
 		from:    `waitlist_signups`,
 		keys:    map[string]string{"created_at": "created_at", "email": "email"},
 		id:      "id",
+		// (email, program) is unique: the e-mail sort reads its index.
+		emailTie: "program",
 	}
 	if f.Program != "" {
 		q.add(`program = ?`, f.Program)
@@ -84,7 +86,9 @@ func scanWaitlistItem(rows *sql.Rows) (WaitlistItem, error) {
 	return s, err
 }
 
-func waitlistKey(s WaitlistItem) (time.Time, string, string) { return s.CreatedAt, s.Email, s.ID }
+func waitlistKey(s WaitlistItem) (time.Time, string, string, string) {
+	return s.CreatedAt, s.Email, s.Program, s.ID
+}
 
 // ListWaitlist answers one page of the waitlist.
 func ListWaitlist(ctx context.Context, db *store.DB, f WaitlistFilter, p Paging) (*Page[WaitlistItem], error) {

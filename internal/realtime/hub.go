@@ -112,7 +112,9 @@ type Hub struct {
 	perIP  map[string]int
 	topics map[string]map[*channel]struct{} // joined channels by topic
 	nChans int
-	closed bool
+	// following counts the joined channels with postgres_changes bindings.
+	following int
+	closed    bool
 
 	events   *prometheus.CounterVec
 	dropped  *prometheus.CounterVec
@@ -286,6 +288,9 @@ func (h *Hub) addLocked(ch *channel) {
 	}
 	set[ch] = struct{}{}
 	h.nChans++
+	if len(ch.bindings) > 0 {
+		h.following++
+	}
 }
 
 func (h *Hub) removeLocked(ch *channel) {
@@ -293,6 +298,9 @@ func (h *Hub) removeLocked(ch *channel) {
 		if _, ok := set[ch]; ok {
 			delete(set, ch)
 			h.nChans--
+			if len(ch.bindings) > 0 {
+				h.following--
+			}
 		}
 		if len(set) == 0 {
 			delete(h.topics, ch.topic)
@@ -432,4 +440,13 @@ func validTopic(t string) string {
 		return "topic too long: at most 255 bytes"
 	}
 	return ""
+}
+
+// Follows reports whether any channel follows database changes now (has
+// postgres_changes bindings): when none does, the store need not read
+// inserted rows back for announcements nobody receives.
+func (h *Hub) Follows() bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.following > 0
 }

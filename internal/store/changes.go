@@ -94,6 +94,10 @@ type Change struct {
 	Record          map[string]any `json:"record,omitempty"`
 	OldRecord       map[string]any `json:"old_record,omitempty"`
 	CommitTimestamp time.Time      `json:"commit_timestamp"`
+	// lazyKey, on SQLite, is the key of an inserted row whose record was
+	// not read with the insert because nobody followed changes then; the
+	// feed reads the row after the commit if someone does by then.
+	lazyKey string
 }
 
 // notifyChannel is the PostgreSQL channel changes travel on.
@@ -116,7 +120,7 @@ type notice struct {
 type changeFeed struct {
 	db      *DB
 	mu      sync.Mutex
-	subs    map[int]func(Change)
+	subs    map[int]subscriber
 	next    int
 	queue   []Change
 	wake    chan struct{}
@@ -130,7 +134,7 @@ type changeFeed struct {
 
 func (db *DB) feed() *changeFeed {
 	db.feedOnce.Do(func() {
-		db.changes = &changeFeed{db: db, subs: map[int]func(Change){}, wake: make(chan struct{}, 1),
+		db.changes = &changeFeed{db: db, subs: map[int]subscriber{}, wake: make(chan struct{}, 1),
 			stop: make(chan struct{}), done: make(chan struct{}), ready: make(chan struct{}), logger: slog.Default()}
 	})
 	return db.changes
@@ -142,11 +146,26 @@ func (db *DB) feed() *changeFeed {
 // long. On PostgreSQL OnChange returns once the LISTEN is in place (or
 // after 5 s, while it keeps trying in the background).
 func (db *DB) OnChange(fn func(Change)) (stop func()) {
+	return db.OnChangeWhen(fn, nil)
+}
+
+// subscriber is one OnChangeWhen listener.
+type subscriber struct {
+	fn    func(Change)
+	wants func() bool // nil: always
+}
+
+// OnChangeWhen is OnChange for a listener that tells whether it wants
+// changes at the moment (wants, called often, must be quick and must not
+// call the store): while no listener wants them, a SQLite insert announces
+// its row by key alone instead of reading every announced column back, and
+// the row is read after the commit only if a listener wants it by then.
+func (db *DB) OnChangeWhen(fn func(Change), wants func() bool) (stop func()) {
 	f := db.feed()
 	f.mu.Lock()
 	id := f.next
 	f.next++
-	f.subs[id] = fn
+	f.subs[id] = subscriber{fn: fn, wants: wants}
 	if !f.started {
 		f.started = true
 		go f.loop()
@@ -167,6 +186,27 @@ func (db *DB) OnChange(fn func(Change)) (stop func()) {
 		delete(f.subs, id)
 		f.mu.Unlock()
 	}
+}
+
+// wanted reports whether a listener wants changes now.
+func (f *changeFeed) wanted() bool {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for _, s := range f.subs {
+		if s.wants == nil || s.wants() {
+			return true
+		}
+	}
+	return false
+}
+
+func wantedBy(subs []subscriber) bool {
+	for _, s := range subs {
+		if s.wants == nil || s.wants() {
+			return true
+		}
+	}
+	return false
 }
 
 // push queues changes for the listeners.
@@ -193,14 +233,28 @@ func (f *changeFeed) loop() {
 		f.mu.Lock()
 		q := f.queue
 		f.queue = nil
-		subs := make([]func(Change), 0, len(f.subs))
+		subs := make([]subscriber, 0, len(f.subs))
 		for _, s := range f.subs {
 			subs = append(subs, s)
 		}
 		f.mu.Unlock()
 		for _, c := range q {
+			if c.lazyKey != "" {
+				if !wantedBy(subs) {
+					continue
+				}
+				rec, err := f.db.readChangeRow(context.Background(), c.Table, c.lazyKey)
+				if errors.Is(err, ErrNotFound) {
+					continue // deleted since; its DELETE follows
+				}
+				if err != nil {
+					f.logger.Error("change feed: read row", "table", c.Table, "err", err)
+					continue
+				}
+				c.Record, c.lazyKey = rec, ""
+			}
 			for _, s := range subs {
-				s(c)
+				s.fn(c)
 			}
 		}
 	}
@@ -434,6 +488,10 @@ func (t *Tx) insertAnnounced(ctx context.Context, table, query string, args ...a
 	if ct == nil {
 		return 0, fmt.Errorf("announce: unknown table %q", table)
 	}
+	if t.db.dialect != Postgres && !t.db.feed().wanted() {
+		// Nobody follows changes now: the key is enough (see OnChangeWhen).
+		return t.insertAnnouncedByKey(ctx, ct, query, args...)
+	}
 	rows, err := t.Query(ctx, query+` RETURNING `+ct.colList(), args...)
 	if err != nil {
 		return 0, err
@@ -448,6 +506,28 @@ func (t *Tx) insertAnnounced(ctx context.Context, table, query string, args ...a
 		changes[i] = Change{Table: table, Type: "INSERT", Record: rec, CommitTimestamp: now}
 	}
 	return len(recs), t.emit(ctx, changes)
+}
+
+// insertAnnouncedByKey is insertAnnounced returning only the inserted rows'
+// keys, their records to be read after the commit if wanted by then.
+func (t *Tx) insertAnnouncedByKey(ctx context.Context, ct *changeTable, query string, args ...any) (int, error) {
+	rows, err := t.Query(ctx, query+` RETURNING `+ct.key, args...)
+	if err != nil {
+		return 0, err
+	}
+	defer rows.Close()
+	var changes []Change
+	for rows.Next() {
+		var key string
+		if err := rows.Scan(&key); err != nil {
+			return 0, err
+		}
+		changes = append(changes, Change{Table: ct.name, Type: "INSERT", lazyKey: key})
+	}
+	if err := rows.Err(); err != nil {
+		return 0, err
+	}
+	return len(changes), t.emit(ctx, changes)
 }
 
 // emit hands changes over at commit: NOTIFY in the transaction on

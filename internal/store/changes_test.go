@@ -53,6 +53,12 @@ func (l *changeLog) wait(t *testing.T, what string, pred func(store.Change) bool
 	}
 }
 
+func (l *changeLog) snapshot() []store.Change {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return append([]store.Change(nil), l.all...)
+}
+
 func (l *changeLog) count(pred func(store.Change) bool) int {
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -348,6 +354,49 @@ func TestGroupSignUpsAnnounceInFewStatements(t *testing.T) {
 		for i := range n {
 			if e := fmt.Sprintf("many%d@example.com", i); seen[e] != 1 {
 				t.Fatalf("%s announced %d times", e, seen[e])
+			}
+		}
+	})
+}
+
+// TestChangesWhenNobodyFollowsAtTheInsert: a listener that wants changes
+// only from some moment on gets an insert committed after that moment with
+// its whole record, even when nobody wanted changes while the row was
+// inserted (SQLite then reads the row after the commit).
+func TestChangesWhenNobodyFollowsAtTheInsert(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		ctx := context.Background()
+		var mu sync.Mutex
+		wants := false
+		want := func(v bool) { mu.Lock(); wants = v; mu.Unlock() }
+		l := &changeLog{}
+		stop := db.OnChangeWhen(func(c store.Change) {
+			l.mu.Lock()
+			l.all = append(l.all, c)
+			l.mu.Unlock()
+		}, func() bool { mu.Lock(); defer mu.Unlock(); return wants })
+		t.Cleanup(stop)
+
+		quiet := &store.ContactMessage{FirstName: "Mwila", LastName: "Banda", Email: "quiet@example.com", Subject: "general Inquiry", Message: "first"}
+		if err := db.CreateContactMessage(ctx, quiet, nil); err != nil {
+			t.Fatal(err)
+		}
+		// The listener starts wanting changes between the insert and its commit.
+		m := &store.ContactMessage{FirstName: "Chanda", LastName: "Mwale", Email: "chanda@example.com", Subject: "general Inquiry", Message: "Hello"}
+		if err := db.CreateContactMessage(ctx, m, func(*store.Tx) error { want(true); return nil }); err != nil {
+			t.Fatal(err)
+		}
+		c := l.wait(t, "message INSERT", func(c store.Change) bool { return c.Type == "INSERT" && c.Record["id"] == m.ID })
+		if c.Table != store.TableMessages || c.Record["email"] != "chanda@example.com" || c.Record["message"] != "Hello" ||
+			c.Record["status"] != "open" || c.Record["created_at"] == nil {
+			t.Fatalf("record = %v", c.Record)
+		}
+		// The first insert, committed while nobody wanted changes, may be
+		// delivered (the listener wanted changes by the time the feed got
+		// to it), but never without its record.
+		for _, c := range l.snapshot() {
+			if c.Type == "INSERT" && (c.Record["id"] == nil || c.Record["email"] == nil) {
+				t.Fatalf("change without its record: %+v", c)
 			}
 		}
 	})
