@@ -18,8 +18,9 @@ import (
 // before it, as without deferral.
 //
 // On PostgreSQL the change announcements of the kept writes wait here too
-// (changes) and go out just before the commit in as few NOTIFYs as fit
-// (see notify). Nothing reads them inside the transaction, so they are
+// (changes) and go out just before the commit in as few NOTIFYs as fit,
+// in the same statement as the rest of the pending work (see
+// writePostgres). Nothing reads them inside the transaction, so they are
 // never written early: write leaves them, and only the group commit moves
 // a write's changes into the group's (keep).
 type pending struct {

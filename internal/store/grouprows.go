@@ -8,14 +8,14 @@ import (
 	"time"
 )
 
-// On PostgreSQL every statement is a round trip and costs the server its
-// own parse-free but not free execution, so the group writer sends a group
-// in as few statements as it can:
+// On PostgreSQL every statement is a round trip and a piece of work for the
+// server (even prepared), so the group writer sends a group in as few
+// statements as it can:
 //
 //   - the group's new rows of one kind (waitlist sign-ups, contact
 //     messages) go in with one INSERT ... SELECT FROM unnest(arrays)
 //     RETURNING the announced columns, instead of one INSERT and one
-//     savepoint each (commitRows). A sign-up whose (e-mail, program) is
+//     savepoint each (combineRows). A sign-up whose (e-mail, program) is
 //     already on the list inserts nothing there (ON CONFLICT DO NOTHING)
 //     and is run again on its own, in its savepoint, as before.
 //   - each inserted row's follow-up (its roll-up, its e-mail, its analytics
