@@ -263,7 +263,7 @@ type Tx struct {
 	// transaction whatever fn returns.
 	broken error
 	// combined is set while a write's follow-up runs after its row went in
-	// with the group's multi-row INSERT (PostgreSQL, see combineRows): it
+	// with the group's multi-row INSERT (see combineRows): it
 	// has no savepoint of its own, so it may only leave work for the end
 	// of the group (e-mails, roll-ups, InsertLater rows); any statement is
 	// refused (errCombined) and the group is run again write by write.

@@ -46,8 +46,8 @@ func (db *DB) CreateContactMessage(ctx context.Context, m *ContactMessage, then 
 // contactColumns are the columns CreateContactMessage writes.
 const contactColumns = `id, first_name, last_name, email, phone_number, subject, message, created_at`
 
-// The combinable forms of CreateContactMessage and JoinWaitlist on
-// PostgreSQL (see rowInsert): the same INSERTs, of many rows at once.
+// The combinable forms of CreateContactMessage and JoinWaitlist (see
+// rowInsert): the same INSERTs, of many rows at once.
 var (
 	contactRows = newRowKind(TableMessages, contactColumns, ``,
 		"text", "text", "text", "text", "text", "text", "text", "timestamp")

@@ -133,7 +133,7 @@ func (db *DB) WriteStats() WriteStats {
 type writeReq struct {
 	ctx  context.Context
 	fn   func(*Tx) error
-	ins  *rowInsert // when not nil, the write's combinable form (PostgreSQL)
+	ins  *rowInsert // when not nil, the write's combinable form
 	done chan writeResult
 }
 
@@ -204,7 +204,9 @@ func (l *writerLane) loop() {
 func (l *writerLane) commit(batch []*writeReq) {
 	w := l.w
 	w.stats.add(len(batch))
-	if w.db.dialect == Postgres && combinable(batch) && l.commitGroup(batch, true) {
+	// On SQLite a lone write gains nothing from combining (commitOne has
+	// no savepoint either).
+	if (w.db.dialect == Postgres || len(batch) > 1) && combinable(batch) && l.commitGroup(batch, true) {
 		return
 	}
 	if len(batch) == 1 {
@@ -215,7 +217,7 @@ func (l *writerLane) commit(batch []*writeReq) {
 }
 
 // commitGroup runs batch in one transaction, each write in its own
-// savepoint, and answers every request. With combine (PostgreSQL), the
+// savepoint, and answers every request. With combine, the
 // combinable writes' rows go in first, together (see combineRows), and only
 // the others get savepoints; when that cannot be done, commitGroup undoes
 // the transaction, answers no one and reports false.

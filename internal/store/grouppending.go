@@ -27,7 +27,7 @@ type pending struct {
 	daily   map[dailyKey]int64
 	counts  map[countsKey]int64
 	emails  []*OutboxEmail
-	later   []*laterRows // PostgreSQL only: rows of InsertLater
+	later   []*laterRows // rows of InsertLater
 	changes []Change
 }
 
@@ -138,6 +138,12 @@ func (p *pending) write(ctx context.Context, tx *Tx) error {
 			return err
 		}
 	}
+	for _, r := range p.later {
+		if err := chunked(ctx, tx, len(r.rows), `INSERT INTO `+r.table+` (`+r.columns+`) VALUES `, valuesRow(len(r.rows[0])), ``,
+			func(i int, args []any) []any { return append(args, r.rows[i]...) }); err != nil {
+			return err
+		}
+	}
 	p.resetWork()
 	return nil
 }
@@ -168,6 +174,19 @@ func sortedKeys[K comparable](m map[K]int64, str func(K) string) []K {
 // each of one of chunkSizes rows; rowArgs appends row i's arguments.
 func chunked(ctx context.Context, tx *Tx, n int, head, row, tail string, rowArgs func(i int, args []any) []any) error {
 	var args []any
+	return eachChunk(n, func(i, size int) error {
+		args = args[:0]
+		for j := i; j < i+size; j++ {
+			args = rowArgs(j, args)
+		}
+		_, err := tx.execDirect(ctx, head+row+strings.Repeat(", "+row, size-1)+tail, args...)
+		return err
+	})
+}
+
+// eachChunk cuts n rows into chunks of chunkSizes and calls fn with each
+// chunk's first row and size, stopping at the first error.
+func eachChunk(n int, fn func(i, size int) error) error {
 	for i := 0; i < n; {
 		size := chunkSizes[len(chunkSizes)-1]
 		for _, c := range chunkSizes {
@@ -176,11 +195,7 @@ func chunked(ctx context.Context, tx *Tx, n int, head, row, tail string, rowArgs
 				break
 			}
 		}
-		args = args[:0]
-		for j := i; j < i+size; j++ {
-			args = rowArgs(j, args)
-		}
-		if _, err := tx.execDirect(ctx, head+row+strings.Repeat(", "+row, size-1)+tail, args...); err != nil {
+		if err := fn(i, size); err != nil {
 			return err
 		}
 		i += size

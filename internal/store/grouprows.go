@@ -28,13 +28,23 @@ import (
 // (e-mail, program) one) or a follow-up needs a statement of its own, the
 // transaction is undone and the group is run again write by write, each in
 // its savepoint: a bad write is still undone alone, nothing is lost.
+//
+// SQLite groups of two or more writes take the same path, for the savepoint
+// per write it saves (its sub-journal copies) and the one INSERT per row:
+// the rows go in with INSERT ... VALUES (...), (...) in chunks of
+// chunkSizes rows (no unnest; few statement texts to prepare; at most 64 x
+// 12 bound parameters), their announcements leave after the commit as
+// before, and the group's end is written with SQLite's statements (write).
 
-// rowKind is a kind of write whose rows the PostgreSQL writer can insert
+// rowKind is a kind of write whose rows the group writer can insert
 // together: table is the change table its rows are announced in, insert
 // the INSERT ... SELECT * FROM unnest(...) statement taking one array per
 // value of a row and returning the announced columns.
 type rowKind struct {
 	table, insert string
+	// On SQLite (no unnest) the same rows go in with a VALUES list:
+	// head, then row once per row, then tail and RETURNING.
+	head, row, tail string
 }
 
 // newRowKind makes the kind of rows inserted into table's columns, each
@@ -43,7 +53,13 @@ type rowKind struct {
 func newRowKind(table, columns, conflict string, types ...string) *rowKind {
 	ct := changeTables[table]
 	return &rowKind{table: table, insert: `INSERT INTO ` + ct.sql + ` (` + columns + `) ` + unnestSelect(types) +
-		` ` + conflict + ` RETURNING ` + ct.colList()}
+		` ` + conflict + ` RETURNING ` + ct.colList(),
+		head: `INSERT INTO ` + ct.sql + ` (` + columns + `) VALUES `, row: valuesRow(len(types)), tail: ` ` + conflict}
+}
+
+// valuesRow is (?, ?, ...) with n placeholders.
+func valuesRow(n int) string {
+	return `(` + strings.Repeat("?, ", n-1) + `?)`
 }
 
 // unnestSelect is SELECT * FROM unnest(?::type[], ...): one row per array
@@ -72,7 +88,7 @@ type rowInsert struct {
 	after  func(*Tx) error
 }
 
-// inTxRow is InTx for a write that the PostgreSQL writer may combine with
+// inTxRow is InTx for a write that the group writer may combine with
 // others of its kind (see rowInsert); fn is the write in full, run when it
 // is not combined.
 func (db *DB) inTxRow(ctx context.Context, ins *rowInsert, fn func(*Tx) error) error {
@@ -112,23 +128,9 @@ func (l *writerLane) combineRows(ctx context.Context, own *Tx, g *pending, batch
 				rows = append(rows, r.ins.values)
 			}
 		}
-		arrays, _, err := pgArrays(rows)
+		inserted, err := k.insertRows(ctx, own, rows)
 		if err != nil {
 			return false
-		}
-		rs, err := own.Query(ctx, k.insert, arrays...)
-		if err != nil {
-			return false
-		}
-		ct := changeTables[k.table]
-		recs, err := ct.scan(rs)
-		if err != nil {
-			return false
-		}
-		inserted := make(map[string]map[string]any, len(recs))
-		for _, rec := range recs {
-			key, _ := rec[ct.key].(string)
-			inserted[key] = rec
 		}
 		for i, r := range batch {
 			if r.ins == nil || r.ins.kind != k {
@@ -140,7 +142,13 @@ func (l *writerLane) combineRows(ctx context.Context, own *Tx, g *pending, batch
 			}
 			delete(inserted, r.ins.key) // a key sent twice is inserted once
 			t := &Tx{tx: own.tx, db: own.db, ctx: r.ctx, w: l, group: g, combined: true}
-			t.own.changes = append(t.own.changes, Change{Table: k.table, Type: "INSERT", Record: rec, CommitTimestamp: now})
+			c := Change{Table: k.table, Type: "INSERT", Record: rec, CommitTimestamp: now}
+			if rec == nil {
+				c.lazyKey = r.ins.key // SQLite, nobody following: read after the commit if wanted by then
+			}
+			if err := t.emit(ctx, []Change{c}); err != nil {
+				return false
+			}
 			if r.ins.after != nil {
 				res := run(r.ins.after, t)
 				if res.err != nil || res.panic != nil || t.broken != nil {
@@ -153,6 +161,67 @@ func (l *writerLane) combineRows(ctx context.Context, own *Tx, g *pending, batch
 		}
 	}
 	return true
+}
+
+// insertRows inserts rows of kind k in tx and returns the inserted ones'
+// announced records by key (a row whose key is missing was not inserted).
+// On SQLite, while nobody follows changes, only the keys are returned and
+// the records are nil (see insertAnnouncedByKey).
+func (k *rowKind) insertRows(ctx context.Context, tx *Tx, rows [][]any) (map[string]map[string]any, error) {
+	ct := changeTables[k.table]
+	inserted := make(map[string]map[string]any, len(rows))
+	if tx.db.dialect == Postgres {
+		arrays, _, err := pgArrays(rows)
+		if err != nil {
+			return nil, err
+		}
+		rs, err := tx.Query(ctx, k.insert, arrays...)
+		if err != nil {
+			return nil, err
+		}
+		recs, err := ct.scan(rs)
+		if err != nil {
+			return nil, err
+		}
+		for _, rec := range recs {
+			key, _ := rec[ct.key].(string)
+			inserted[key] = rec
+		}
+		return inserted, nil
+	}
+	byKey := !tx.db.feed().wanted()
+	returning := ` RETURNING ` + ct.colList()
+	if byKey {
+		returning = ` RETURNING ` + ct.key
+	}
+	err := eachChunk(len(rows), func(i, size int) error {
+		var args []any
+		for _, r := range rows[i : i+size] {
+			args = append(args, r...)
+		}
+		rs, err := tx.Query(ctx, k.head+k.row+strings.Repeat(", "+k.row, size-1)+k.tail+returning, args...)
+		if err != nil {
+			return err
+		}
+		if !byKey {
+			recs, err := ct.scan(rs)
+			for _, rec := range recs {
+				key, _ := rec[ct.key].(string)
+				inserted[key] = rec
+			}
+			return err
+		}
+		defer rs.Close()
+		for rs.Next() {
+			var key string
+			if err := rs.Scan(&key); err != nil {
+				return err
+			}
+			inserted[key] = nil
+		}
+		return rs.Err()
+	})
+	return inserted, err
 }
 
 // pgArrays turns rows of values into one PostgreSQL array per column, with
@@ -230,13 +299,13 @@ func (p *pending) touchesLater(query string) bool {
 // InsertLater inserts one row into table (columns: its comma-separated
 // column list; args: the row's values, strings, integers, booleans or
 // times), e.g. an analytics count that nothing in the transaction reads.
-// On PostgreSQL inside a group commit the row is written at the end of the
-// group, together with the group's other rows for the same table and
-// columns in one statement, and kept exactly when this write is; a later
-// statement of the group that names table writes it first. Elsewhere it
-// is inserted at once.
+// Inside a group commit the row is written at the end of the group,
+// together with the group's other rows for the same table and columns
+// (one statement on PostgreSQL, VALUES lists of up to 64 rows on SQLite),
+// and kept exactly when this write is; a later statement of the group
+// that names table writes it first. Elsewhere it is inserted at once.
 func (t *Tx) InsertLater(ctx context.Context, table, columns string, args ...any) error {
-	if t.db.dialect == Postgres && t.group != nil {
+	if t.group != nil {
 		if _, _, err := pgArrays([][]any{args}); err == nil {
 			t.own.addLater(table, columns, args)
 			return nil
