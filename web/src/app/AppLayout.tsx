@@ -1,4 +1,4 @@
-import { Suspense, useEffect, useState } from 'react';
+import { Suspense, startTransition, useEffect, useState } from 'react';
 import { Outlet, useLocation } from 'react-router';
 import { FIRST_LOAD_SKELETON_MS, ROUTE_LOADING_BAR_MS, SCROLL_RESET_DELAYS_MS, TOP_NAV_PATHS } from '../config/constants';
 import { PageSkeleton } from '../components/PageSkeleton';
@@ -34,7 +34,9 @@ export function AppLayout() {
   const [routeLoading, setRouteLoading] = useState(false);
 
   useEffect(() => {
-    const t = window.setTimeout(() => setBooting(false), firstSkeletonMs());
+    // A transition: React renders the page in slices, the browser staying responsive
+    // between them (no long task), and the skeleton stays until the page is ready.
+    const t = window.setTimeout(() => startTransition(() => setBooting(false)), firstSkeletonMs());
     return () => window.clearTimeout(t);
   }, []);
 
