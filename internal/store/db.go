@@ -400,7 +400,9 @@ func (t *Tx) AfterCommit(fn func()) { t.afterCommit = append(t.afterCommit, fn) 
 // runs inside a savepoint of the writer's transaction, so its writes are
 // kept or undone alone, and InTx returns once they are on disk. fn must do
 // its writes through tx (never db.Exec or db.InTx, which would wait for the
-// writer that runs fn).
+// writer that runs fn). fn may run more than once (after PostgreSQL undoes
+// its group for a deadlock, or when a combined group is run again write by
+// write): only what it does through tx and AfterCommit counts.
 func (db *DB) InTx(ctx context.Context, fn func(*Tx) error) error {
 	if db.writer != nil {
 		return db.writer.do(ctx, fn, nil)

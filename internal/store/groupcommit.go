@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"sync"
 	"sync/atomic"
+
+	"github.com/jackc/pgx/v5/pgconn"
 )
 
 // maxBatch is the most writes one group commit takes.
@@ -206,22 +208,60 @@ func (l *writerLane) commit(batch []*writeReq) {
 	w.stats.add(len(batch))
 	// On SQLite a lone write gains nothing from combining (commitOne has
 	// no savepoint either).
-	if (w.db.dialect == Postgres || len(batch) > 1) && combinable(batch) && l.commitGroup(batch, true) {
-		return
+	for attempt := 1; ; attempt++ {
+		// The last attempt answers whatever happens.
+		retry := attempt < maxAttempts
+		if (w.db.dialect == Postgres || len(batch) > 1) && combinable(batch) {
+			switch l.commitGroup(batch, true, retry) {
+			case groupAnswered:
+				return
+			case groupRetry:
+				continue
+			}
+		}
+		var out groupOutcome
+		if len(batch) == 1 {
+			out = l.commitOne(batch[0], retry)
+		} else {
+			out = l.commitGroup(batch, false, retry)
+		}
+		if out == groupAnswered {
+			return
+		}
 	}
-	if len(batch) == 1 {
-		l.commitOne(batch[0])
-		return
-	}
-	l.commitGroup(batch, false)
+}
+
+// maxAttempts bounds how many times the writer runs one batch when
+// PostgreSQL undoes it for a deadlock with the other lane or a
+// serialization failure (see retryable).
+const maxAttempts = 4
+
+// groupOutcome tells commit what became of a batch.
+type groupOutcome int
+
+const (
+	groupAnswered    groupOutcome = iota // committed or undone; every request answered
+	groupNotCombined                     // the rows could not go in together; nothing done, no one answered
+	groupRetry                           // undone for a deadlock or serialization failure; no one answered, run it again
+)
+
+// retryable reports whether err is PostgreSQL undoing a transaction that
+// would succeed if run again: a deadlock between the writer's lanes (both
+// update the same roll-up rows) or a serialization failure. The writer runs
+// the batch again instead of failing its writes.
+func retryable(err error) bool {
+	var pe *pgconn.PgError
+	return errors.As(err, &pe) && (pe.Code == "40P01" || pe.Code == "40001")
 }
 
 // commitGroup runs batch in one transaction, each write in its own
 // savepoint, and answers every request. With combine, the
 // combinable writes' rows go in first, together (see combineRows), and only
 // the others get savepoints; when that cannot be done, commitGroup undoes
-// the transaction, answers no one and reports false.
-func (l *writerLane) commitGroup(batch []*writeReq, combine bool) bool {
+// the transaction, answers no one and reports groupNotCombined. With
+// retry, a batch that PostgreSQL undid for a deadlock or a serialization
+// failure is undone whole and answered by no one (groupRetry).
+func (l *writerLane) commitGroup(batch []*writeReq, combine, retry bool) groupOutcome {
 	w := l.w
 	results := make([]writeResult, len(batch))
 	answer := func() {
@@ -234,13 +274,13 @@ func (l *writerLane) commitGroup(batch []*writeReq, combine bool) bool {
 	tx, err := l.conn.BeginTx(ctx, nil)
 	if err != nil {
 		if combine {
-			return false
+			return groupNotCombined
 		}
 		for i := range results {
 			results[i].err = err
 		}
 		answer()
-		return true
+		return groupAnswered
 	}
 	hooks := make([][]func(), len(batch))
 	g := &l.pend
@@ -250,7 +290,7 @@ func (l *writerLane) commitGroup(batch []*writeReq, combine bool) bool {
 	if combine && !l.combineRows(ctx, own, g, batch, done, hooks) {
 		tx.Rollback()
 		g.reset()
-		return false
+		return groupNotCombined
 	}
 	last := len(batch) - 1
 	for last >= 0 && done[last] {
@@ -308,6 +348,11 @@ func (l *writerLane) commitGroup(batch []*writeReq, combine bool) bool {
 		}
 	}
 	err = g.finish(ctx, own)
+	if retry && (retryable(err) || anyRetryable(results)) {
+		tx.Rollback()
+		g.reset()
+		return groupRetry
+	}
 	if err != nil {
 		tx.Rollback()
 		g.reset()
@@ -329,20 +374,39 @@ func (l *writerLane) commitGroup(batch []*writeReq, combine bool) bool {
 		}
 	}
 	answer()
-	return true
+	return groupAnswered
+}
+
+// anyRetryable reports whether a write of the group failed for a reason
+// that running the group again would cure (see retryable).
+func anyRetryable(results []writeResult) bool {
+	for _, r := range results {
+		if retryable(r.err) {
+			return true
+		}
+	}
+	return false
 }
 
 // commitOne runs a lone write in a transaction of its own: no savepoint is
 // needed, since undoing the transaction undoes only this write.
-func (l *writerLane) commitOne(r *writeReq) {
+// With retry, a write PostgreSQL undid for a deadlock or a serialization
+// failure is not answered (groupRetry).
+func (l *writerLane) commitOne(r *writeReq, retry bool) (out groupOutcome) {
 	w := l.w
 	var res writeResult
-	defer func() { r.done <- res }()
+	defer func() {
+		if retry && retryable(res.err) {
+			out = groupRetry
+			return
+		}
+		r.done <- res
+	}()
 	w.stats.stmts.Add(2) // BEGIN, then COMMIT or ROLLBACK
 	tx, err := l.conn.BeginTx(context.Background(), nil)
 	if err != nil {
 		res.err = err
-		return
+		return groupAnswered
 	}
 	g := &l.pend
 	g.reset()
@@ -356,15 +420,16 @@ func (l *writerLane) commitOne(r *writeReq) {
 	}
 	if res.err != nil || res.panic != nil {
 		tx.Rollback()
-		return
+		return groupAnswered
 	}
 	if err := tx.Commit(); err != nil {
 		res.err = fmt.Errorf("commit: %w", err)
-		return
+		return groupAnswered
 	}
 	for _, h := range t.afterCommit {
 		h()
 	}
+	return groupAnswered
 }
 
 // run calls fn, turning a panic into a result that do re-raises in the

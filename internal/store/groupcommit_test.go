@@ -286,3 +286,58 @@ func TestInsertLaterIsSeenAndUndoneWithItsWrite(t *testing.T) {
 		}
 	})
 }
+
+// Two writes that lock the same two rows in opposite orders, each on its
+// own PostgreSQL writer lane, deadlock; PostgreSQL undoes one of them, and
+// the writer runs it again instead of failing it: both writes succeed and
+// each is applied exactly once.
+func TestDeadlockBetweenLanesIsRunAgain(t *testing.T) {
+	db := storetest.Open(t, store.Postgres)
+	ctx := context.Background()
+	for _, day := range []string{"2026-01-01", "2026-01-02"} {
+		if err := db.InTx(ctx, func(tx *store.Tx) error {
+			_, err := tx.Exec(ctx, `INSERT INTO waitlist_daily (day, program, signups) VALUES (?, 'p', 0)`, day)
+			return err
+		}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// Each write adds one to its first row, waits until the other has
+	// locked its own first row, then adds one to the other row: a deadlock
+	// on the first run; a run again goes straight through.
+	aLocked, bLocked := make(chan struct{}), make(chan struct{})
+	var aOnce, bOnce sync.Once
+	var runs atomic.Int32
+	write := func(first, second string, mine *sync.Once, mineCh, other chan struct{}) error {
+		return db.InTx(ctx, func(tx *store.Tx) error {
+			runs.Add(1)
+			if _, err := tx.Exec(ctx, `UPDATE waitlist_daily SET signups = signups + 1 WHERE day = ? AND program = 'p'`, first); err != nil {
+				return err
+			}
+			mine.Do(func() { close(mineCh) })
+			select {
+			case <-other:
+			case <-time.After(5 * time.Second):
+			}
+			_, err := tx.Exec(ctx, `UPDATE waitlist_daily SET signups = signups + 1 WHERE day = ? AND program = 'p'`, second)
+			return err
+		})
+	}
+	errs := make(chan error, 2)
+	go func() { errs <- write("2026-01-01", "2026-01-02", &aOnce, aLocked, bLocked) }()
+	<-aLocked // a holds its lane; b goes to the other lane
+	go func() { errs <- write("2026-01-02", "2026-01-01", &bOnce, bLocked, aLocked) }()
+	for range 2 {
+		if err := <-errs; err != nil {
+			t.Fatalf("a write failed instead of being run again: %v", err)
+		}
+	}
+	if n := runs.Load(); n < 3 {
+		t.Fatalf("%d runs: the two writes did not deadlock, so the test proves nothing", n)
+	}
+	for _, day := range []string{"2026-01-01", "2026-01-02"} {
+		if n := storetest.Count(t, db, `SELECT signups FROM waitlist_daily WHERE day = ? AND program = 'p'`, day); n != 2 {
+			t.Fatalf("%s: signups %d, want 2 (each write applied once)", day, n)
+		}
+	}
+}
