@@ -339,9 +339,5 @@ func DeleteBefore(ctx context.Context, db *store.DB, t time.Time) (int64, error)
 // ForgetRecipient removes the recorded messages sent to an address (when its
 // account is deleted) and returns how many went.
 func ForgetRecipient(ctx context.Context, db *store.DB, to string) (int64, error) {
-	res, err := db.Exec(ctx, `DELETE FROM outbox_emails WHERE to_address = ?`, to)
-	if err != nil {
-		return 0, err
-	}
-	return res.RowsAffected()
+	return db.DeleteEmailsTo(ctx, to)
 }

@@ -3,6 +3,8 @@ package store
 import (
 	"context"
 	"database/sql"
+	"errors"
+	"slices"
 	"strings"
 	"time"
 )
@@ -140,7 +142,46 @@ func (db *DB) MarkEmailFailed(ctx context.Context, id, reason string, next *time
 	return err
 }
 
-// EmailsTo returns the newest outbox e-mails to an address, newest first.
+// DeleteEmailsTo deletes the outbox e-mails to an address (an account's,
+// when it is deleted) and returns how many went. The outbox has no index
+// by address (migration 0018: it cost every queued e-mail a page write),
+// so the e-mails are found by reading the table from a reader, off the
+// writer, and deleted by id.
+func (db *DB) DeleteEmailsTo(ctx context.Context, to string) (int64, error) {
+	rows, err := db.Query(ctx, `SELECT id FROM outbox_emails WHERE to_address = ?`, to)
+	if err != nil {
+		return 0, err
+	}
+	var ids []any
+	for rows.Next() {
+		var id string
+		if err := rows.Scan(&id); err != nil {
+			rows.Close()
+			return 0, err
+		}
+		ids = append(ids, id)
+	}
+	if err := errors.Join(rows.Err(), rows.Close()); err != nil {
+		return 0, err
+	}
+	var deleted int64
+	for chunk := range slices.Chunk(ids, 500) {
+		res, err := db.Exec(ctx, `DELETE FROM outbox_emails WHERE id IN (?`+strings.Repeat(", ?", len(chunk)-1)+`)`, chunk...)
+		if err != nil {
+			return deleted, err
+		}
+		n, err := res.RowsAffected()
+		if err != nil {
+			return deleted, err
+		}
+		deleted += n
+	}
+	return deleted, nil
+}
+
+// EmailsTo returns the newest outbox e-mails to an address, newest first
+// (read from the whole outbox: it has no index by address, see
+// DeleteEmailsTo).
 func (db *DB) EmailsTo(ctx context.Context, to string, limit int) ([]OutboxEmail, error) {
 	rows, err := db.Query(ctx, `SELECT `+outboxColumns+` FROM outbox_emails WHERE to_address = ? ORDER BY created_at DESC, id LIMIT ?`, to, limit)
 	if err != nil {

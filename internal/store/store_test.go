@@ -85,3 +85,40 @@ func TestProfileUpsertReplacesAndKeepsCreatedAt(t *testing.T) {
 		}
 	})
 }
+
+// DeleteEmailsTo deletes every outbox e-mail to one address, in chunks when
+// there are many, and no other; an address with none deletes nothing.
+func TestDeleteEmailsToDeletesOnlyThatAddress(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		ctx := context.Background()
+		queue := func(to string, n int) {
+			if err := db.InTx(ctx, func(tx *store.Tx) error {
+				for range n {
+					if err := tx.EnqueueEmail(ctx, &store.OutboxEmail{To: to, Subject: "You're on the list", Body: "Hello", Kind: "waitlist"}); err != nil {
+						return err
+					}
+				}
+				return nil
+			}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		queue("chanda@example.com", 1203)
+		queue("mwila@example.com", 2)
+		n, err := db.DeleteEmailsTo(ctx, "chanda@example.com")
+		if err != nil || n != 1203 {
+			t.Fatalf("deleted %d (%v), want 1203", n, err)
+		}
+		if left, err := db.EmailsTo(ctx, "chanda@example.com", 10); err != nil || len(left) != 0 {
+			t.Fatalf("left for chanda: %d (%v)", len(left), err)
+		}
+		if kept, err := db.EmailsTo(ctx, "mwila@example.com", 10); err != nil || len(kept) != 2 {
+			t.Fatalf("kept for mwila: %d (%v), want 2", len(kept), err)
+		}
+		for _, to := range []string{"nobody@example.com", "", "'; DROP TABLE outbox_emails; --"} {
+			if n, err := db.DeleteEmailsTo(ctx, to); err != nil || n != 0 {
+				t.Fatalf("%q: deleted %d (%v), want 0", to, n, err)
+			}
+		}
+	})
+}
