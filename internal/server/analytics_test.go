@@ -220,8 +220,12 @@ func TestAdminAnalyticsCountsTodayAndTheFunnel(t *testing.T) {
 func TestAdminAnalyticsRangeAndAccess(t *testing.T) {
 	eachEngine(t, nil, func(t *testing.T, env *testEnv) {
 		op := env.newOperator(t, "founder@example.com")
-		got := env.adminGet(t, "/admin/v1/analytics?from=2025-11-23&to=2026-11-23", op) // 366 days
-		if len(got["days"].([]any)) != 366 || got["from"] != "2025-11-23" || got["to"] != "2026-11-23" {
+		// A 366-day range ending today, so that the operator's account,
+		// made today, is in it.
+		today := time.Now().UTC()
+		day := func(d int) string { return today.AddDate(0, 0, d).Format(time.DateOnly) }
+		got := env.adminGet(t, "/admin/v1/analytics?from="+day(-365)+"&to="+day(0), op)
+		if len(got["days"].([]any)) != 366 || got["from"] != day(-365) || got["to"] != day(0) {
 			t.Fatalf("366-day range: %d days %v..%v", len(got["days"].([]any)), got["from"], got["to"])
 		}
 		// The operator's account is the only thing counted: rates are null
@@ -237,12 +241,12 @@ func TestAdminAnalyticsRangeAndAccess(t *testing.T) {
 			t.Fatalf("funnel %v", got["funnel"])
 		}
 		for q, msg := range map[string]string{
-			"from=2025-11-22&to=2026-11-23":   "The range is too long: at most 366 days",
-			"from=2026-11-24&to=2026-11-23":   "from must not be after to",
-			"from=23-11-2026":                 "from must be a date written YYYY-MM-DD, like 2026-11-01",
-			"to=2026-02-30":                   "to must be a date written YYYY-MM-DD, like 2026-11-01",
-			"from=2026-11-01&from=2026-11-02": "Give from once",
-			"days=7":                          "Unknown parameter days: the analytics take from and to (YYYY-MM-DD)",
+			"from=" + day(-366) + "&to=" + day(0): "The range is too long: at most 366 days",
+			"from=" + day(1) + "&to=" + day(0):    "from must not be after to",
+			"from=23-11-2026":                     "from must be a date written YYYY-MM-DD, like 2026-11-01",
+			"to=2026-02-30":                       "to must be a date written YYYY-MM-DD, like 2026-11-01",
+			"from=2026-11-01&from=2026-11-02":     "Give from once",
+			"days=7":                              "Unknown parameter days: the analytics take from and to (YYYY-MM-DD)",
 		} {
 			res := env.admin(t, "GET", "/admin/v1/analytics?"+q, nil, op)
 			wantStatus(t, res, http.StatusBadRequest)

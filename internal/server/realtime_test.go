@@ -587,7 +587,13 @@ func TestRealtimeDropsASlowClient(t *testing.T) {
 			if time.Now().After(deadline) {
 				t.Fatal("the slow client was never dropped")
 			}
-			fast.send("2", "realtime:room", "broadcast", map[string]any{"type": "broadcast", "event": "big", "payload": map[string]any{"x": big}})
+			// Each broadcast waits for its acknowledgement, so only the
+			// client that never reads falls behind (sending without
+			// waiting could outrun the fast client's own replies).
+			ref := fast.send("2", "realtime:room", "broadcast", map[string]any{"type": "broadcast", "event": "big", "payload": map[string]any{"x": big}})
+			if status, _ := fast.replyTo(ref); status != "ok" {
+				t.Fatalf("broadcast answered %q", status)
+			}
 		}
 		go slow.readAll()
 		code, reason := slow.closedWith()
