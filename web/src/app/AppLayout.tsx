@@ -68,7 +68,10 @@ export function AppLayout() {
     <div className="app">
       {routeLoading && (
         // A thin bar styled by index.html's inline CSS (.route-bar): no progress component on first load.
-        <div className="route-bar" role="progressbar" aria-label="Loading page" />
+        // It sits in a named region, so that no content of the page is outside a landmark.
+        <section aria-label="Page loading">
+          <div className="route-bar" role="progressbar" aria-label="Loading page" />
+        </section>
       )}
       {showsTopNav(pathname) && <TopNav />}
       <Suspense fallback={<PageSkeleton />}>
