@@ -2,6 +2,7 @@ package password
 
 import (
 	"encoding/base64"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -114,5 +115,28 @@ func TestDummyIsAValidHash(t *testing.T) {
 func BenchmarkHash(b *testing.B) {
 	for b.Loop() {
 		Hash("chitenge-lusaka-42")
+	}
+}
+
+// HashCPU counts the CPU time of every argon2id run: a check adds to it
+// about what the run took (at least a millisecond at 7 MiB and t=5), and
+// the count never goes back.
+func TestHashCPUCountsEachCheck(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("the thread's CPU time is read on Linux only; elsewhere HashCPU stays 0")
+	}
+	hash, err := Hash("chitenge-lusaka-42")
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := HashCPU()
+	start := time.Now()
+	if ok, err := Verify("chitenge-lusaka-42", hash); !ok || err != nil {
+		t.Fatalf("verify: %v %v", ok, err)
+	}
+	wall := time.Since(start)
+	got := HashCPU() - before
+	if got < time.Millisecond || got > wall+10*time.Millisecond {
+		t.Fatalf("one check counted %v of CPU (it took %v)", got, wall)
 	}
 }

@@ -183,6 +183,14 @@ func processBlocks(B []block, time, memory, threads uint32, mode int) {
 	for n := uint32(0); n < time; n++ {
 		for slice := uint32(0); slice < syncPoints; slice++ {
 			var wg sync.WaitGroup
+			if threads == 1 {
+				// One lane: run it here, not in a goroutine of its own
+				// per segment (20 hand-offs between threads per hash at
+				// t=5), so the hash stays on the caller's thread.
+				wg.Add(1)
+				processSegment(n, slice, 0, &wg)
+				continue
+			}
 			for lane := uint32(0); lane < threads; lane++ {
 				wg.Add(1)
 				go processSegment(n, slice, lane, &wg)
