@@ -2,23 +2,34 @@
  * A page kept open across a deploy still runs the old version; its code
  * split chunks (hashed names) may be gone from the server when it first
  * needs one (a page never opened before, such as sign-in). Rather than
- * mixing versions or showing an error, the page is loaded again, whole, in
- * the new version. Once per address and a minute, so a chunk that is really
- * missing shows the error instead of reloading forever; never while the
- * browser is offline (the chunk is not stale then, just out of reach).
+ * mixing versions, the page is loaded again, whole, in the new version.
+ *
+ * A chunk counts as gone only when the server answers 404 for it. A chunk
+ * that could not be fetched (no connection, a connection coming back, a
+ * service worker still offline) is not stale, only out of reach: the
+ * import fails as usual, so the caller keeps what was typed, says so and
+ * tries again, and nothing reloads. Once per address and a minute, so a
+ * chunk that is really missing shows the error instead of reloading forever.
  */
 
 const KEY = 'salaula:stale-chunk-reload';
 const ONCE_PER_MS = 60_000;
 
+/** chunkURL finds the address of the chunk a preload error is about (Chrome, Firefox and Safari name it). */
+export function chunkURL(payload: unknown): string | null {
+  const text = payload instanceof Error ? payload.message : String(payload ?? '');
+  const m = /(https?:\/\/[^\s'"]+|\/assets\/[^\s'"]+)/.exec(text);
+  return m ? m[1].replace(/[.,;:)]+$/, '') : null;
+}
+
 /**
  * reloadOnStaleChunk listens for Vite's vite:preloadError (a dynamic import
- * of the app's own code that failed) and reloads the current address.
+ * of the app's own code that failed) and, when the server no longer has that
+ * chunk, reloads the current address. The event is never cancelled, so the
+ * failed import rejects in its caller either way.
  */
-export function reloadOnStaleChunk(win: Window = window): void {
+export function reloadOnStaleChunk(win: Window = window, fetchImpl: typeof fetch = (...a) => win.fetch(...a)): void {
   win.addEventListener('vite:preloadError', (event) => {
-    // Offline, the chunk is not stale, the connection is gone: a reload would only show the
-    // browser's offline page and lose what was typed. The caller shows the error instead.
     if (win.navigator?.onLine === false) return;
     const here = win.location.pathname + win.location.search;
     let last: { at: number; path: string } | null = null;
@@ -28,13 +39,22 @@ export function reloadOnStaleChunk(win: Window = window): void {
       last = null;
     }
     if (last && last.path === here && Date.now() - last.at < ONCE_PER_MS) return; // the error shows
-    try {
-      win.sessionStorage.setItem(KEY, JSON.stringify({ at: Date.now(), path: here }));
-    } catch {
-      // No storage: the once-per-address guard cannot hold, so do not reload at all.
-      return;
-    }
-    event.preventDefault();
-    win.location.reload();
+    const url = chunkURL((event as Event & { payload?: unknown }).payload);
+    const gone: Promise<boolean> = url
+      ? fetchImpl(url, { method: 'HEAD', cache: 'no-store' }).then(
+          (res) => res.status === 404,
+          () => false, // out of reach, not stale
+        )
+      : Promise.resolve(true); // no address to check: as before, the version is taken to be gone
+    void gone.then((isGone) => {
+      if (!isGone) return;
+      try {
+        win.sessionStorage.setItem(KEY, JSON.stringify({ at: Date.now(), path: here }));
+      } catch {
+        // No storage: the once-per-address guard cannot hold, so do not reload at all.
+        return;
+      }
+      win.location.reload();
+    });
   });
 }
