@@ -139,6 +139,17 @@ func TestMFAEnrollVerifyUnenroll(t *testing.T) {
 		if len(factors) != 1 || factors[0].(map[string]any)["status"] != "verified" {
 			t.Fatalf("factors = %v", factors)
 		}
+		// A password sign-in answers the account with its factor too (the
+		// factor is known from the account's own read), and one without
+		// a factor with none.
+		again := env.signIn(t, "mfa@example.com", goodPassword)
+		if f, _ := obj(again, "user")["factors"].([]any); len(f) != 1 || f[0].(map[string]any)["id"] != id {
+			t.Fatalf("factors after sign-in = %v", obj(again, "user")["factors"])
+		}
+		env.signUp(t, "nomfa@example.com", goodPassword)
+		if f, ok := obj(env.signIn(t, "nomfa@example.com", goodPassword), "user")["factors"]; ok && f != nil {
+			t.Fatalf("factors of an account without any = %v", f)
+		}
 		// The secret is stored sealed.
 		if n := countRows(t, env.DB, `SELECT COUNT(*) FROM mfa_factors WHERE secret_sealed = ?`, secret); n != 0 {
 			t.Fatal("TOTP secret stored in the clear")

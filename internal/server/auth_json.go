@@ -103,6 +103,9 @@ func toFactorJSON(f store.Factor) factorJSON {
 // userAnswer shows u with its factors.
 func (s *Server) userAnswer(ctx context.Context, u *store.User) (userJSON, error) {
 	uj := toUserJSON(u)
+	if !u.HasFactors {
+		return uj, nil // read with the account: it has none
+	}
 	factors, err := s.db.Factors(ctx, u.ID)
 	if err != nil {
 		return uj, err

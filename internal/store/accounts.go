@@ -20,6 +20,11 @@ type User struct {
 	LastSignInAt     *time.Time
 	CreatedAt        time.Time
 	UpdatedAt        time.Time
+	// HasFactors tells whether the account had an MFA factor (verified or
+	// not) when it was read, so that answering it needs no second query
+	// when it had none (every sign-in of an account without two-step
+	// sign-in).
+	HasFactors bool
 }
 
 // Session is one signed-in device of a user. Access tokens carry its id; a
@@ -60,10 +65,14 @@ func Now() time.Time { return time.Now().UTC().Truncate(time.Microsecond) }
 
 const userColumns = `id, email, password_hash, is_admin, email_confirmed_at, user_metadata, last_sign_in_at, created_at, updated_at`
 
+// userSelect reads userColumns and whether the account has a factor (an
+// index lookup on mfa_factors_user_id), in scanUser's order.
+const userSelect = `SELECT ` + userColumns + `, EXISTS (SELECT 1 FROM mfa_factors f WHERE f.user_id = users.id) FROM users`
+
 func scanUser(row interface{ Scan(...any) error }) (*User, error) {
 	var u User
 	var confirmed, lastSignIn sql.NullTime
-	err := row.Scan(&u.ID, &u.Email, &u.PasswordHash, &u.IsAdmin, &confirmed, &u.UserMetadata, &lastSignIn, &u.CreatedAt, &u.UpdatedAt)
+	err := row.Scan(&u.ID, &u.Email, &u.PasswordHash, &u.IsAdmin, &confirmed, &u.UserMetadata, &lastSignIn, &u.CreatedAt, &u.UpdatedAt, &u.HasFactors)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, ErrNotFound
 	}
@@ -111,12 +120,12 @@ func (db *DB) CreateUser(ctx context.Context, u *User) error {
 
 // UserByID returns the account with the given id, or ErrNotFound.
 func (db *DB) UserByID(ctx context.Context, id string) (*User, error) {
-	return scanUser(db.QueryRow(ctx, `SELECT `+userColumns+` FROM users WHERE id = ?`, id))
+	return scanUser(db.QueryRow(ctx, userSelect+` WHERE id = ?`, id))
 }
 
 // UserByEmail returns the account with the given (already normalised) e-mail, or ErrNotFound.
 func (db *DB) UserByEmail(ctx context.Context, email string) (*User, error) {
-	return scanUser(db.QueryRow(ctx, `SELECT `+userColumns+` FROM users WHERE email = ?`, email))
+	return scanUser(db.QueryRow(ctx, userSelect+` WHERE email = ?`, email))
 }
 
 // SetAdmin grants or removes the operator role of the account with the given e-mail.

@@ -259,7 +259,7 @@ func (db *DB) StartSession(ctx context.Context, s *Session, method, refreshHash 
 		if _, err := tx.Exec(ctx, `UPDATE users SET last_sign_in_at = ? WHERE id = ?`, s.CreatedAt, s.UserID); err != nil {
 			return err
 		}
-		if err := tx.Announce(ctx, TableAccounts, "UPDATE", `id = ?`, s.UserID); err != nil {
+		if err := tx.announceKey(ctx, TableAccounts, "UPDATE", s.UserID); err != nil {
 			return err
 		}
 		if _, err := tx.Exec(ctx, `INSERT INTO sessions (id, user_id, user_agent, ip, created_at, updated_at, auth_method) VALUES (?, ?, ?, ?, ?, ?, ?)`,

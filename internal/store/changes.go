@@ -94,9 +94,9 @@ type Change struct {
 	Record          map[string]any `json:"record,omitempty"`
 	OldRecord       map[string]any `json:"old_record,omitempty"`
 	CommitTimestamp time.Time      `json:"commit_timestamp"`
-	// lazyKey, on SQLite, is the key of an inserted row whose record was
-	// not read with the insert because nobody followed changes then; the
-	// feed reads the row after the commit if someone does by then.
+	// lazyKey, on SQLite, is the key of an inserted or updated row whose
+	// record was not read with the write because nobody followed changes
+	// then; the feed reads the row after the commit if someone does by then.
 	lazyKey string
 }
 
@@ -476,6 +476,25 @@ func (t *Tx) Announce(ctx context.Context, table, op, where string, args ...any)
 		changes = append(changes, c)
 	}
 	return t.emit(ctx, changes)
+}
+
+// announceKey announces the row of table whose key is key as a change of
+// type op (INSERT or UPDATE), as Announce does; on SQLite, while nobody
+// follows changes, without reading the row: the feed reads it after the
+// commit if someone follows by then (a sign-in's last_sign_in_at, say).
+func (t *Tx) announceKey(ctx context.Context, table, op, key string) error {
+	ct := changeTables[table]
+	if ct == nil {
+		return fmt.Errorf("announce: unknown table %q", table)
+	}
+	if t.db.dialect == Postgres || t.db.feed().wanted() {
+		return t.Announce(ctx, table, op, ct.key+` = ?`, key)
+	}
+	c := Change{Table: table, Type: op, lazyKey: key}
+	if op == "UPDATE" {
+		c.OldRecord = map[string]any{ct.key: key}
+	}
+	return t.emit(ctx, []Change{c})
 }
 
 // insertAnnounced runs query, an INSERT into table's SQL table without a

@@ -484,3 +484,38 @@ func followWhen(t *testing.T, db *store.DB) (*changeLog, func(bool)) {
 	t.Cleanup(stop)
 	return l, func(v bool) { mu.Lock(); wants = v; mu.Unlock() }
 }
+
+// TestSignInChangesWhenNobodyFollows: a sign-in's last_sign_in_at is
+// announced as an UPDATE of the account; while nobody follows, without
+// reading the account back, and if someone follows by the time the feed
+// delivers it, with the account as stored after the commit.
+func TestSignInChangesWhenNobodyFollows(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		ctx := context.Background()
+		l, want := followWhen(t, db)
+		quiet, _ := newUserAndSession(t, db, "quiet@example.com", "hq")
+		want(true)
+		u, s := newUserAndSession(t, db, "followed@example.com", "hf")
+		c := l.wait(t, "account UPDATE", func(c store.Change) bool {
+			return c.Table == store.TableAccounts && c.Type == "UPDATE" && c.Record["id"] == u.ID
+		})
+		if c.OldRecord["id"] != u.ID || c.Record["email"] != "followed@example.com" || c.Record["last_sign_in_at"] == nil {
+			t.Fatalf("change = %+v", c)
+		}
+		stored, err := db.UserByID(ctx, u.ID)
+		if err != nil || stored.LastSignInAt == nil || !stored.LastSignInAt.Equal(s.CreatedAt) {
+			t.Fatalf("stored last sign-in = %v (%v), session at %v", stored.LastSignInAt, err, s.CreatedAt)
+		}
+		// The quiet sign-in's change may have been delivered (the listener
+		// wanted changes by the time the feed got to it), but never
+		// without its record.
+		for _, c := range l.snapshot() {
+			if c.Table == store.TableAccounts && (c.Record["id"] == nil || c.Record["email"] == nil) {
+				t.Fatalf("change without its record: %+v", c)
+			}
+			if c.Type == "UPDATE" && c.Record["id"] == quiet.ID && c.OldRecord["id"] != quiet.ID {
+				t.Fatalf("update without its old key: %+v", c)
+			}
+		}
+	})
+}
