@@ -6,7 +6,7 @@ SHELL := bash
 BIN      := bin/salaula
 WEB_DIST := internal/webapp/dist
 GO_SRC   := $(shell find cmd internal -name '*.go' -o -name '*.sql' -o -name '*.txt' | grep -v _test.go)
-WEB_SRC  := $(shell find web/src web/public web/index.html web/vite.config.ts web/tsconfig.json -type f 2>/dev/null)
+WEB_SRC  := $(shell find web/src web/public web/index.html web/vite.config.ts web/tsconfig.json web/scripts/precompress.mjs -type f 2>/dev/null)
 VERSION  := $(shell git describe --always --dirty 2>/dev/null || echo dev)
 
 .PHONY: run build test test-go test-web test-e2e test-supabase test-fuzz fuzz bench bench-tools deps chromium tools aiosmtpd clean

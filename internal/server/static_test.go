@@ -24,7 +24,13 @@ var pwaApp = fstest.MapFS{
 
 func serveApp(t *testing.T, path string, header map[string]string) (*http.Response, []byte) {
 	t.Helper()
-	app, err := loadApp(pwaApp)
+	return serveFrom(t, pwaApp, path, header)
+}
+
+// serveFrom answers a GET of path from the built app files.
+func serveFrom(t *testing.T, files fstest.MapFS, path string, header map[string]string) (*http.Response, []byte) {
+	t.Helper()
+	app, err := loadApp(files)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -111,6 +117,56 @@ func TestAppFilesInBrotliOrGzipAsTheClientAccepts(t *testing.T) {
 	res, body := serveApp(t, "/about", map[string]string{"Accept-Encoding": "br"})
 	if !strings.Contains(decoded(t, res, body), `<div id="root">`) {
 		t.Errorf("/about is not index.html")
+	}
+}
+
+// The build writes each text file's brotli and gzip forms beside it
+// (web/scripts/precompress.mjs); the server sends those bytes as they are,
+// never as files of their own, and only when they decode to the file: a
+// form left from another build is ignored and the file compressed at start.
+func TestAppFilesPrecompressedByTheBuildAreSentAsBuilt(t *testing.T) {
+	js := []byte(strings.Repeat("console.log('salaula, built');\n", 100))
+	stale := []byte(strings.Repeat("console.log('an older build');\n", 100))
+	var br, oldBr, gz bytes.Buffer
+	bw := brotli.NewWriterLevel(&br, 11)
+	bw.Write(js)
+	bw.Close()
+	ow := brotli.NewWriterLevel(&oldBr, 11)
+	ow.Write(stale)
+	ow.Close()
+	zw, _ := gzip.NewWriterLevel(&gz, gzip.BestCompression)
+	zw.Name = "built" // marks these bytes apart from the server's own gzip
+	zw.Write(js)
+	zw.Close()
+	files := fstest.MapFS{
+		"index.html":                {Data: []byte(`<!doctype html><html><body><div id="root"></div></body></html>`)},
+		"assets/index-abc123.js":    {Data: js},
+		"assets/index-abc123.js.br": {Data: br.Bytes()},
+		"assets/index-abc123.js.gz": {Data: gz.Bytes()},
+		"assets/other-def456.js":    {Data: js},
+		"assets/other-def456.js.br": {Data: oldBr.Bytes()},
+		"assets/other-def456.js.gz": {Data: []byte("not gzip at all")},
+	}
+	res, body := serveFrom(t, files, "/assets/index-abc123.js", map[string]string{"Accept-Encoding": "br"})
+	if res.Header.Get("Content-Encoding") != "br" || !bytes.Equal(body, br.Bytes()) {
+		t.Errorf("brotli: %q, %d bytes, want the build's %d", res.Header.Get("Content-Encoding"), len(body), br.Len())
+	}
+	res, body = serveFrom(t, files, "/assets/index-abc123.js", map[string]string{"Accept-Encoding": "gzip"})
+	if res.Header.Get("Content-Encoding") != "gzip" || !bytes.Equal(body, gz.Bytes()) {
+		t.Errorf("gzip: %q, %d bytes, want the build's %d", res.Header.Get("Content-Encoding"), len(body), gz.Len())
+	}
+	// Forms that do not decode to the file are not sent: the file is compressed at start.
+	for _, enc := range []string{"br", "gzip"} {
+		res, body = serveFrom(t, files, "/assets/other-def456.js", map[string]string{"Accept-Encoding": enc})
+		if res.Header.Get("Content-Encoding") != enc || decoded(t, res, body) != string(js) {
+			t.Errorf("%s of a file with a stale form: %q, decodes to %.40q", enc, res.Header.Get("Content-Encoding"), decoded(t, res, body))
+		}
+	}
+	// The forms are not files of the app.
+	for _, p := range []string{"/assets/index-abc123.js.br", "/assets/index-abc123.js.gz"} {
+		if res, _ := serveFrom(t, files, p, nil); res.StatusCode != http.StatusNotFound {
+			t.Errorf("%s: status %d, want 404", p, res.StatusCode)
+		}
 	}
 }
 

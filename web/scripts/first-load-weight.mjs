@@ -1,7 +1,7 @@
 // Reports what the home page sends on first load: the entry's JavaScript and
 // CSS (index.html's scripts, its start-up script's list, links, and every
 // chunk they import statically), plus the lazy home route chunk and its own
-// static imports; raw bytes and gzip. Also the images the home page requests
+// static imports; raw bytes, gzip and the brotli the server sends. Also the images the home page requests
 // and the largest image of the build. Run by `make bench` after `make build`.
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { join, resolve, dirname, posix } from 'node:path';
@@ -54,18 +54,21 @@ const all = new Set([...shell, ...home]);
 
 const kb = (n) => `${(n / 1024).toFixed(1)} KiB`;
 function weigh(files) {
-  const t = { js: { raw: 0, gz: 0, n: 0 }, css: { raw: 0, gz: 0, n: 0 } };
+  const t = { js: { raw: 0, gz: 0, br: 0, n: 0 }, css: { raw: 0, gz: 0, br: 0, n: 0 } };
   for (const f of files) {
     const body = readFileSync(join(dist, f));
     const k = f.endsWith('.css') ? 'css' : 'js';
     t[k].raw += body.length;
     t[k].gz += gzipSync(body, { level: 9 }).length;
+    // What a browser asking for brotli gets: the build's .br (scripts/precompress.mjs), else the file.
+    const br = join(dist, `${f}.br`);
+    t[k].br += existsSync(br) ? statSync(br).size : body.length;
     t[k].n++;
   }
   return t;
 }
 function line(label, t) {
-  return `${label.padEnd(28)} JS ${String(t.js.n).padStart(2)} files ${kb(t.js.raw).padStart(10)} raw ${kb(t.js.gz).padStart(10)} gzip | CSS ${t.css.n} files ${kb(t.css.raw)} raw ${kb(t.css.gz)} gzip`;
+  return `${label.padEnd(28)} JS ${String(t.js.n).padStart(2)} files ${kb(t.js.raw).padStart(10)} raw ${kb(t.js.gz).padStart(10)} gzip ${kb(t.js.br).padStart(10)} br | CSS ${t.css.n} files ${kb(t.css.raw)} raw ${kb(t.css.gz)} gzip ${kb(t.css.br)} br`;
 }
 
 console.log('Home page (/) first load, from the build in internal/webapp/dist:');
