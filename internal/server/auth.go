@@ -355,7 +355,10 @@ func (s *Server) handleToken() http.Handler {
 // unknown e-mail get the same answer after the same work (an argon2 check
 // against a dummy hash).
 func (s *Server) passwordGrant() http.Handler {
-	password.Dummy() // made now, so the first unknown e-mail costs no more than later ones
+	// Made now, beside the rest of the start (so the server answers sooner),
+	// so the first unknown e-mail costs no more than later ones; a sign-in
+	// arriving before it is made waits for it.
+	go password.Dummy()
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		var c credentials
 		if !decodeAuth(w, r, &c) || !checkCredentials(w, &c) {
