@@ -47,7 +47,7 @@ func (b *Box) Seal(plain []byte) (string, error) {
 
 // Open reverses Seal.
 func (b *Box) Open(sealed string) ([]byte, error) {
-	raw, err := base64.RawStdEncoding.DecodeString(sealed)
+	raw, err := base64.RawStdEncoding.Strict().DecodeString(sealed) // one spelling per sealed value
 	if err != nil || len(raw) < b.aead.NonceSize() {
 		return nil, ErrOpen
 	}

@@ -11,6 +11,7 @@ import (
 	"io"
 	"mime/multipart"
 	"net/http"
+	"strings"
 	"testing"
 
 	"salaula/internal/store"
@@ -53,6 +54,18 @@ func newUser(t testing.TB, env *testEnv, email string) testUser {
 	tok := env.sign(t, env.accessClaims(u.ID, s.ID, email))
 	env.anonKey(t) // known before a test closes the database
 	return testUser{ID: u.ID, Email: email, Token: tok}
+}
+
+// forgedToken returns tok with one character of its signature changed, in
+// the middle where every bit counts: the same claims with a signature that
+// does not match them.
+func forgedToken(tok string) string {
+	i := strings.LastIndexByte(tok, '.') + 10
+	swap := byte('A')
+	if tok[i] == 'A' {
+		swap = 'B'
+	}
+	return tok[:i] + string(swap) + tok[i+1:]
 }
 
 // testJPEG is a small JPEG image of the given size.

@@ -186,7 +186,10 @@ func (kr *Keyring) Sign(claims Claims) (string, error) {
 // the claims come back too: the signature was good, so the caller may tell
 // what kind of token it was.
 func (kr *Keyring) Parse(tok string, want *Expect) (*Claims, error) {
-	opts := []jwt.ParserOption{jwt.WithValidMethods([]string{kr.alg}), jwt.WithLeeway(Leeway)}
+	// Strict decoding: a token whose base64 carries nonzero padding bits
+	// (another spelling of the same signature) is refused, so each token
+	// has one spelling and an edited token never passes as the original.
+	opts := []jwt.ParserOption{jwt.WithValidMethods([]string{kr.alg}), jwt.WithLeeway(Leeway), jwt.WithStrictDecoding()}
 	if want != nil {
 		opts = append(opts, jwt.WithExpirationRequired(), jwt.WithIssuedAt(), jwt.WithTimeFunc(func() time.Time { return want.Now }),
 			jwt.WithAudience(want.Audience), jwt.WithIssuer(want.Issuer))

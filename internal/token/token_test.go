@@ -136,6 +136,7 @@ func TestParseRejectsBadTokens(t *testing.T) {
 		"alg none":       {"eyJhbGciOiJub25lIn0." + parts[1] + ".", ErrMalformed},
 		"garbage base64": {"***.***.***", ErrMalformed},
 		"other key":      {forgedTok, ErrMalformed},
+		"padding bits":   {respelled(t, good), ErrMalformed},
 		"hs256 confused": {hsTok, ErrMalformed},
 		"expired":        {mk(func(c *Claims) { c.ExpiresAt = now.Add(-time.Minute).Unix() }), ErrExpired},
 		"no exp":         {mk(func(c *Claims) { c.ExpiresAt = 0 }), ErrClaims},
@@ -154,4 +155,17 @@ func TestParseRejectsBadTokens(t *testing.T) {
 	if _, err := kr.Parse(mk(func(c *Claims) { c.IssuedAt = now.Add(Leeway / 2).Unix() }), want(now)); err != nil {
 		t.Errorf("iat within the skew: %v", err)
 	}
+}
+
+// respelled returns tok with the last character of its signature changed
+// to the one that differs only in base64's padding bits: the same bytes
+// spelt another way, which a lenient decoder would take as the original.
+func respelled(t *testing.T, tok string) string {
+	t.Helper()
+	const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
+	i := strings.IndexByte(alphabet, tok[len(tok)-1])
+	if i < 0 || i&3 != 0 { // a 64-byte signature leaves 2 padding bits, zero when canonical
+		t.Fatalf("signature does not end in a canonical character: %q", tok)
+	}
+	return tok[:len(tok)-1] + string(alphabet[i|1])
 }
