@@ -43,6 +43,7 @@ type DB struct {
 	checkpointsDone chan struct{}
 	stopOnce        sync.Once
 	url             string      // PostgreSQL: the DATABASE_URL, for the change listener
+	reads           readStmts   // SQLite: read statements prepared once (see readStmt)
 	feedOnce        sync.Once   // makes changes
 	changes         *changeFeed // change events for realtime (changes.go)
 }
@@ -220,7 +221,7 @@ func (db *DB) Close() error {
 		}
 		err = db.writer.close()
 	}
-	return errors.Join(err, db.sql.Close())
+	return errors.Join(err, db.reads.close(), db.sql.Close())
 }
 
 // rebind rewrites '?' placeholders to '$1', '$2'... for PostgreSQL.
@@ -260,12 +261,78 @@ func (db *DB) Exec(ctx context.Context, query string, args ...any) (sql.Result, 
 
 // Query runs a query written with '?' placeholders.
 func (db *DB) Query(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
+	if st := db.readStmt(ctx, query); st != nil {
+		return st.QueryContext(ctx, args...)
+	}
 	return db.sql.QueryContext(ctx, db.rebind(query), args...)
 }
 
 // QueryRow runs a one-row query written with '?' placeholders.
 func (db *DB) QueryRow(ctx context.Context, query string, args ...any) *sql.Row {
+	if st := db.readStmt(ctx, query); st != nil {
+		return st.QueryRowContext(ctx, args...)
+	}
 	return db.sql.QueryRowContext(ctx, db.rebind(query), args...)
+}
+
+// maxReadStmts bounds the read statements kept prepared; queries first
+// seen after that are parsed each time, as before.
+const maxReadStmts = 128
+
+// readStmts are SQLite read statements prepared on the reader pool, by
+// query text. SQLite parses and plans a statement on every run unless it is
+// kept prepared (a sign-in's account lookup spent more time being parsed
+// than run); PostgreSQL's driver keeps its own per-connection cache.
+type readStmts struct {
+	mu     sync.RWMutex
+	stmts  map[string]*sql.Stmt
+	closed bool
+}
+
+// readStmt returns query prepared on the reader pool (each connection
+// prepares it on first use), or nil on PostgreSQL, when the cache is full
+// or the query cannot be prepared (the caller then runs it unprepared and
+// sees the error there).
+func (db *DB) readStmt(ctx context.Context, query string) *sql.Stmt {
+	if db.dialect != SQLite {
+		return nil
+	}
+	r := &db.reads
+	r.mu.RLock()
+	st, ok := r.stmts[query]
+	full := len(r.stmts) >= maxReadStmts
+	r.mu.RUnlock()
+	if ok || full {
+		return st
+	}
+	st, err := db.sql.PrepareContext(ctx, query)
+	if err != nil {
+		return nil
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if prev, ok := r.stmts[query]; ok || r.closed || len(r.stmts) >= maxReadStmts {
+		st.Close()
+		return prev
+	}
+	if r.stmts == nil {
+		r.stmts = map[string]*sql.Stmt{}
+	}
+	r.stmts[query] = st
+	return st
+}
+
+// close closes the prepared read statements.
+func (r *readStmts) close() error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.closed = true
+	var errs []error
+	for _, st := range r.stmts {
+		errs = append(errs, st.Close())
+	}
+	r.stmts = nil
+	return errors.Join(errs...)
 }
 
 // Tx is a transaction with the same '?' placeholder helpers as DB.

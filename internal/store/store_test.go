@@ -3,6 +3,7 @@ package store_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"testing"
 	"time"
 
@@ -118,6 +119,107 @@ func TestDeleteEmailsToDeletesOnlyThatAddress(t *testing.T) {
 		for _, to := range []string{"nobody@example.com", "", "'; DROP TABLE outbox_emails; --"} {
 			if n, err := db.DeleteEmailsTo(ctx, to); err != nil || n != 0 {
 				t.Fatalf("%q: deleted %d (%v), want 0", to, n, err)
+			}
+		}
+	})
+}
+
+// Reads run the same query text again and again (on SQLite, kept prepared
+// after the first run): each run still answers from the table as it is
+// now, its rows and its columns, and far more distinct queries than are
+// kept prepared all answer.
+func TestRepeatedReadsSeeTheTableAsItIsNow(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		ctx := context.Background()
+		if _, err := db.Exec(ctx, `CREATE TABLE read_again (n INTEGER NOT NULL)`); err != nil {
+			t.Fatal(err)
+		}
+		columns := func() (cols []string, rows int) {
+			t.Helper()
+			rs, err := db.Query(ctx, `SELECT * FROM read_again`)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer rs.Close()
+			if cols, err = rs.Columns(); err != nil {
+				t.Fatal(err)
+			}
+			for rs.Next() {
+				rows++
+			}
+			if err := rs.Err(); err != nil {
+				t.Fatal(err)
+			}
+			return cols, rows
+		}
+		for want := range 3 {
+			if cols, rows := columns(); len(cols) != 1 || rows != want {
+				t.Fatalf("before the new column: columns %v, %d rows; want [n], %d", cols, rows, want)
+			}
+			if _, err := db.Exec(ctx, `INSERT INTO read_again (n) VALUES (?)`, want); err != nil {
+				t.Fatal(err)
+			}
+		}
+		// A new column reaches the kept SQLite statement. (PostgreSQL's driver
+		// answers a changed SELECT * once per connection with "cached plan
+		// must not change result type"; the server names its columns.)
+		if db.Dialect() == store.SQLite {
+			if _, err := db.Exec(ctx, `ALTER TABLE read_again ADD COLUMN note TEXT`); err != nil {
+				t.Fatal(err)
+			}
+			if cols, rows := columns(); len(cols) != 2 || cols[1] != "note" || rows != 3 {
+				t.Fatalf("after the new column: columns %v, %d rows; want [n note], 3", cols, rows)
+			}
+		}
+		for i := range 300 {
+			var got int
+			if err := db.QueryRow(ctx, fmt.Sprintf(`SELECT COUNT(*) + %d FROM read_again WHERE n >= ?`, i), 1).Scan(&got); err != nil || got != i+2 {
+				t.Fatalf("distinct query %d: %d, %v; want %d", i, got, err, i+2)
+			}
+		}
+		var n int
+		for range 2 {
+			if err := db.QueryRow(ctx, `SELECT missing_column FROM read_again`).Scan(&n); err == nil {
+				t.Fatal("a read of a column that does not exist answered")
+			}
+		}
+		if err := db.QueryRow(ctx, `SELECT COUNT(*) FROM read_again`).Scan(&n); err != nil || n != 3 {
+			t.Fatalf("count after the failed reads: %d, %v", n, err)
+		}
+	})
+}
+
+// A read after Close fails with an error; it does not panic or hang.
+func TestReadAfterCloseFails(t *testing.T) {
+	for _, engine := range storetest.Engines {
+		db := storetest.Open(t, engine)
+		ctx := context.Background()
+		var one int
+		if err := db.QueryRow(ctx, `SELECT 1 WHERE ? = 1`, 1).Scan(&one); err != nil || one != 1 {
+			t.Fatalf("before Close: %d, %v", one, err)
+		}
+		if err := db.Close(); err != nil {
+			t.Fatal(err)
+		}
+		if err := db.QueryRow(ctx, `SELECT 1 WHERE ? = 1`, 1).Scan(&one); err == nil {
+			t.Fatal("a read after Close answered")
+		}
+	}
+}
+
+// BenchmarkUserByEmail is a sign-in's account lookup (on SQLite kept
+// prepared after the first run).
+func BenchmarkUserByEmail(b *testing.B) {
+	storetest.EachBench(b, func(b *testing.B, engine store.Dialect) {
+		db := storetest.Open(b, engine)
+		ctx := context.Background()
+		if err := db.CreateUser(ctx, &store.User{Email: "mwila@example.com", PasswordHash: "hash"}); err != nil {
+			b.Fatal(err)
+		}
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := db.UserByEmail(ctx, "mwila@example.com"); err != nil {
+				b.Fatal(err)
 			}
 		}
 	})
