@@ -255,6 +255,28 @@ func (db *DB) StartSession(ctx context.Context, s *Session, method, refreshHash 
 	s.ID = newOrderedID()
 	s.CreatedAt = Now()
 	s.UpdatedAt = s.CreatedAt
+	refreshID := newOrderedID()
+	if db.dialect == Postgres {
+		// One statement, one round trip, instead of four: the session, its
+		// refresh token and the account's last sign-in, the account as
+		// updated coming back to be announced.
+		accounts := changeTables[TableAccounts]
+		return db.InTx(ctx, func(tx *Tx) error {
+			rows, err := tx.Query(ctx, `WITH session AS (
+					INSERT INTO sessions (id, user_id, user_agent, ip, created_at, updated_at, auth_method) VALUES (?, ?, ?, ?, ?, ?, ?)
+				), refresh AS (
+					INSERT INTO refresh_tokens (id, token_hash, session_id, user_id, created_at) VALUES (?, ?, ?, ?, ?)
+				)
+				UPDATE users SET last_sign_in_at = ? WHERE id = ? RETURNING `+accounts.colList(),
+				s.ID, s.UserID, s.UserAgent, s.IP, s.CreatedAt, s.UpdatedAt, method,
+				refreshID, refreshHash, s.ID, s.UserID, s.CreatedAt,
+				s.CreatedAt, s.UserID)
+			if err != nil {
+				return err
+			}
+			return tx.announceRows(ctx, accounts, "UPDATE", rows)
+		})
+	}
 	return db.InTx(ctx, func(tx *Tx) error {
 		if _, err := tx.Exec(ctx, `UPDATE users SET last_sign_in_at = ? WHERE id = ?`, s.CreatedAt, s.UserID); err != nil {
 			return err
@@ -267,7 +289,7 @@ func (db *DB) StartSession(ctx context.Context, s *Session, method, refreshHash 
 			return err
 		}
 		_, err := tx.Exec(ctx, `INSERT INTO refresh_tokens (id, token_hash, session_id, user_id, created_at) VALUES (?, ?, ?, ?, ?)`,
-			newOrderedID(), refreshHash, s.ID, s.UserID, s.CreatedAt)
+			refreshID, refreshHash, s.ID, s.UserID, s.CreatedAt)
 		return err
 	})
 }

@@ -3,6 +3,7 @@ package store_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"sync"
 	"testing"
 	"time"
@@ -54,6 +55,25 @@ func TestStartSessionRecordsMethod(t *testing.T) {
 		}
 		if _, _, err := db.SessionMethod(ctx, "missing"); !errors.Is(err, store.ErrNotFound) {
 			t.Fatalf("missing session: err = %v", err)
+		}
+	})
+}
+
+// A session for an account that is gone (deleted between the password
+// check and the session) is refused, and neither it nor its refresh token
+// is stored.
+func TestStartSessionForAMissingAccountStoresNothing(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		ctx := context.Background()
+		s := &store.Session{UserID: "no-such-account", UserAgent: "test", IP: "127.0.0.1"}
+		if err := db.StartSession(ctx, s, "password", "h-missing"); err == nil {
+			t.Fatal("a session for a missing account was started")
+		}
+		if n := storetest.Count(t, db, `SELECT COUNT(*) FROM sessions`); n != 0 {
+			t.Fatalf("%d sessions stored", n)
+		}
+		if n := storetest.Count(t, db, `SELECT COUNT(*) FROM refresh_tokens`); n != 0 {
+			t.Fatalf("%d refresh tokens stored", n)
 		}
 	})
 }
@@ -314,6 +334,28 @@ func TestSpentOneTimeTokensAreForgotten(t *testing.T) {
 		}
 		if n := count(t, db, `SELECT COUNT(*) FROM one_time_tokens WHERE user_id = ?`, other.ID); n != 1 {
 			t.Fatal("another user's tokens were touched")
+		}
+	})
+}
+
+// BenchmarkStartSession is a password sign-in's writes: the last sign-in
+// time, the session and its first refresh token, in one commit.
+func BenchmarkStartSession(b *testing.B) {
+	storetest.EachBench(b, func(b *testing.B, engine store.Dialect) {
+		db := storetest.Open(b, engine)
+		ctx := context.Background()
+		u := &store.User{Email: "chanda@example.com", PasswordHash: "hash"}
+		if err := db.CreateUser(ctx, u); err != nil {
+			b.Fatal(err)
+		}
+		b.ReportAllocs()
+		i := 0
+		for b.Loop() {
+			i++
+			s := &store.Session{UserID: u.ID, UserAgent: "bench", IP: "127.0.0.1"}
+			if err := db.StartSession(ctx, s, "password", fmt.Sprintf("hash-%d", i)); err != nil {
+				b.Fatal(err)
+			}
 		}
 	})
 }

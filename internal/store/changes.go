@@ -456,10 +456,17 @@ func (t *Tx) Announce(ctx context.Context, table, op, where string, args ...any)
 	if err != nil {
 		return err
 	}
+	return t.announceRows(ctx, ct, op, rows)
+}
+
+// announceRows announces rows, each a row of ct's announced columns, as
+// changes of type op (see Announce).
+func (t *Tx) announceRows(ctx context.Context, ct *changeTable, op string, rows *sql.Rows) error {
 	recs, err := ct.scan(rows)
 	if err != nil {
 		return err
 	}
+	table := ct.name
 	now := time.Now().UTC()
 	changes := make([]Change, 0, len(recs))
 	for _, rec := range recs {
