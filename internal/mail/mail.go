@@ -17,7 +17,6 @@ import (
 	"net"
 	"net/smtp"
 	"net/url"
-	"regexp"
 	"strings"
 	"time"
 
@@ -210,8 +209,42 @@ func (o *Outbox) backoff(attempt int) time.Duration {
 	return min(d, o.RetryMax)
 }
 
-// links finds the URLs in a body, which is all a developer needs from the log.
-var links = regexp.MustCompile(`https?://\S+`)
+// links returns the first n URLs in body (what the pattern https?://\S+
+// finds, left to right), which is all a developer needs from the log.
+// Found by hand: a regular expression cost each logged e-mail more than
+// the rest of its logging (FuzzLinks compares the two).
+func links(body string, n int) []string {
+	var out []string
+	for len(out) < n {
+		i := strings.Index(body, "http")
+		if i < 0 {
+			break
+		}
+		rest := body[i+4:]
+		scheme := 0
+		switch {
+		case strings.HasPrefix(rest, "s://") && len(rest) > 4 && !space(rest[4]):
+			scheme = 8
+		case strings.HasPrefix(rest, "://") && len(rest) > 3 && !space(rest[3]):
+			scheme = 7
+		default:
+			body = body[i+1:]
+			continue
+		}
+		end := i + scheme
+		for end < len(body) && !space(body[end]) {
+			end++
+		}
+		out = append(out, body[i:end])
+		body = body[end:]
+	}
+	return out
+}
+
+// space reports whether b is one of the pattern's \s characters.
+func space(b byte) bool {
+	return b == ' ' || b == '\t' || b == '\n' || b == '\f' || b == '\r'
+}
 
 // deliver sends m by SMTP or, without SMTP, writes who it is for and its
 // links (never the whole body) to the log.
@@ -221,7 +254,7 @@ func (o *Outbox) deliver(m Message) error {
 	}
 	if o.SMTP == nil {
 		o.Logger.Info("mail (not sent: SALAULA_SMTP_URL is not set)", "to", m.To, "subject", m.Subject, "kind", m.Kind,
-			"links", links.FindAllString(m.Body, 5))
+			"links", links(m.Body, 5))
 		return nil
 	}
 	return o.sendSMTP(m)
