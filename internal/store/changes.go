@@ -192,6 +192,11 @@ func (db *DB) OnChangeWhen(fn func(Change), wants func() bool) (stop func()) {
 func (f *changeFeed) wanted() bool {
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	return f.wantedLocked()
+}
+
+// wantedLocked is wanted for a caller holding f.mu.
+func (f *changeFeed) wantedLocked() bool {
 	for _, s := range f.subs {
 		if s.wants == nil || s.wants() {
 			return true
@@ -209,13 +214,20 @@ func wantedBy(subs []subscriber) bool {
 	return false
 }
 
-// push queues changes for the listeners.
+// push queues changes for the listeners. While none of them wants changes
+// (no realtime client follows any), they are dropped here, sparing the
+// feed's goroutine a wake-up per commit; a listener sees the changes
+// committed once it wants them.
 func (f *changeFeed) push(cs ...Change) {
 	f.mu.Lock()
-	if len(f.subs) > 0 {
+	wanted := f.wantedLocked()
+	if wanted {
 		f.queue = append(f.queue, cs...)
 	}
 	f.mu.Unlock()
+	if !wanted {
+		return
+	}
 	select {
 	case f.wake <- struct{}{}:
 	default:

@@ -519,3 +519,35 @@ func TestSignInChangesWhenNobodyFollows(t *testing.T) {
 		}
 	})
 }
+
+// TestChangesWhileNobodyFollowsAreNotDelivered: on SQLite a change
+// committed while no listener wants changes is not delivered later (the
+// feed drops it at the commit instead of waking up for it); one committed
+// once a listener wants them is delivered with its record. (On PostgreSQL
+// the feed gets a change when its NOTIFY arrives, which may be after the
+// listener started wanting changes: then it is delivered.)
+func TestChangesWhileNobodyFollowsAreNotDelivered(t *testing.T) {
+	func(t *testing.T, db *store.DB) {
+		ctx := context.Background()
+		l, want := followWhen(t, db)
+		join := func(email string) {
+			t.Helper()
+			s := &store.WaitlistSignup{Email: email, Program: "Upcycling Initiative", UnsubscribeTokenHash: "h-" + email}
+			if _, err := db.JoinWaitlist(ctx, s, nil); err != nil {
+				t.Fatal(err)
+			}
+		}
+		join("unseen@example.com")
+		want(true)
+		join("seen@example.com")
+		c := l.wait(t, "the followed sign-up", func(c store.Change) bool {
+			return c.Table == store.TableWaitlist && c.Record["email"] == "seen@example.com"
+		})
+		if c.Type != "INSERT" || c.Record["program"] != "Upcycling Initiative" {
+			t.Fatalf("change = %+v", c)
+		}
+		if n := l.count(func(c store.Change) bool { return c.Record["email"] == "unseen@example.com" }); n != 0 {
+			t.Fatalf("the sign-up made while nobody followed was delivered %d times", n)
+		}
+	}(t, storetest.Open(t, store.SQLite))
+}
