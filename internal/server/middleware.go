@@ -19,20 +19,41 @@ func contentSecurityPolicy(scriptHashes string) string {
 		"object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'"
 }
 
+// fixedHeader is a response header with a value made once, under its
+// canonical name.
+type fixedHeader struct {
+	name  string
+	value []string
+}
+
 // securityHeaders adds the security headers every answer carries.
 func (s *Server) securityHeaders(next http.Handler) http.Handler {
-	csp := contentSecurityPolicy(s.app.scriptHashes)
+	// The values are made once; each response gets them under canonical
+	// names without Set's per-call canonicalising and allocation. A slice
+	// of one value is never changed in place (Set replaces it, Add copies
+	// it), so responses can share it.
+	always := []fixedHeader{
+		{"Content-Security-Policy", []string{contentSecurityPolicy(s.app.scriptHashes)}},
+		{"X-Content-Type-Options", []string{"nosniff"}},
+		{"Referrer-Policy", []string{"strict-origin-when-cross-origin"}},
+		{"X-Frame-Options", []string{"DENY"}},
+		{"Permissions-Policy", []string{"geolocation=(), microphone=(), camera=()"}},
+	}
+	// Tokens travel in headers, never cookies, so any origin may call the API.
+	api := []fixedHeader{
+		{"Access-Control-Allow-Origin", []string{"*"}},
+		{"Access-Control-Expose-Headers", []string{"X-Supabase-Api-Version, Content-Range, ETag"}},
+	}
+	set := func(h http.Header, fixed []fixedHeader) {
+		for _, f := range fixed {
+			h[f.name] = f.value
+		}
+	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		h := w.Header()
-		h.Set("Content-Security-Policy", csp)
-		h.Set("X-Content-Type-Options", "nosniff")
-		h.Set("Referrer-Policy", "strict-origin-when-cross-origin")
-		h.Set("X-Frame-Options", "DENY")
-		h.Set("Permissions-Policy", "geolocation=(), microphone=(), camera=()")
+		set(h, always)
 		if isAPIPath(r.URL.Path) {
-			// Tokens travel in headers, never cookies, so any origin may call the API.
-			h.Set("Access-Control-Allow-Origin", "*")
-			h.Set("Access-Control-Expose-Headers", "X-Supabase-Api-Version, Content-Range, ETag")
+			set(h, api)
 		}
 		next.ServeHTTP(w, r)
 	})

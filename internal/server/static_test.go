@@ -219,3 +219,54 @@ func TestInlineScriptOfIndexAllowedByItsHash(t *testing.T) {
 		t.Fatalf("CSP = %q, want it to contain %q and no other script source", csp, want)
 	}
 }
+
+// The security headers' values are made once and shared by every answer:
+// API answers also get the CORS ones, and a handler adding to or replacing
+// one of them changes its own answer only.
+func TestSecurityHeadersAreNotSharedBetweenAnswers(t *testing.T) {
+	app, err := loadApp(fstest.MapFS{"index.html": {Data: []byte(`<html><body>Salaula</body></html>`)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := &Server{app: app}
+	h := s.securityHeaders(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Query().Get("more") != "" {
+			w.Header().Add("Access-Control-Expose-Headers", "X-More")
+			w.Header().Set("X-Frame-Options", "SAMEORIGIN")
+		}
+		w.WriteHeader(http.StatusNoContent)
+	}))
+	get := func(path string) http.Header {
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, path, nil))
+		return rec.Result().Header
+	}
+	for _, path := range []string{"/about", "/functions/v1/waitlist-signup", "/functions/v1/waitlist-signup?more=1", "/auth/v1/user"} {
+		got := get(path)
+		for name, want := range map[string]string{"X-Content-Type-Options": "nosniff", "Referrer-Policy": "strict-origin-when-cross-origin",
+			"Permissions-Policy": "geolocation=(), microphone=(), camera=()"} {
+			if got.Get(name) != want {
+				t.Fatalf("%s: %s = %q, want %q", path, name, got.Get(name), want)
+			}
+		}
+		if !strings.HasPrefix(got.Get("Content-Security-Policy"), "default-src 'self'") {
+			t.Fatalf("%s: CSP = %q", path, got.Get("Content-Security-Policy"))
+		}
+		api := path != "/about"
+		if (got.Get("Access-Control-Allow-Origin") == "*") != api {
+			t.Fatalf("%s: Access-Control-Allow-Origin = %q", path, got.Get("Access-Control-Allow-Origin"))
+		}
+		expose := got.Values("Access-Control-Expose-Headers")
+		frame := got.Get("X-Frame-Options")
+		switch {
+		case strings.Contains(path, "more"):
+			if len(expose) != 2 || expose[1] != "X-More" || frame != "SAMEORIGIN" {
+				t.Fatalf("%s: expose %q, frame %q", path, expose, frame)
+			}
+		case api:
+			if len(expose) != 1 || expose[0] != "X-Supabase-Api-Version, Content-Range, ETag" || frame != "DENY" {
+				t.Fatalf("%s: expose %q, frame %q (changed by an earlier answer?)", path, expose, frame)
+			}
+		}
+	}
+}
