@@ -145,6 +145,9 @@ func run() error {
 						return fmt.Errorf("restart %s: %w", s.name, err)
 					}
 				}
+				if waited, busy := settle(); busy {
+					fmt.Fprintf(os.Stderr, "the machine stayed busy for %v before %s on %s; measuring anyway\n", waited, sc.key(), s.name)
+				}
 				r := s.load(sc, o.duration, fmt.Sprintf("r%d", rep))
 				if results[sc.key()] == nil {
 					results[sc.key()] = map[string][]result{}
@@ -713,7 +716,8 @@ func render(scenarios []scenario, systems []*system, results map[string]map[stri
 	fmt.Fprintf(&b, "Written by `make bench` (`cmd/salaula-bench`) on %s.\n\n", time.Now().UTC().Format("2006-01-02 15:04 MST"))
 	fmt.Fprintf(&b, "Machine: %s.\n\n", machine())
 	fmt.Fprintf(&b, "Each row: %s of load at the given concurrency (keep-alive connections, a unique e-mail per write), "+
-		"repeated %d times with the three systems interleaved; the figures are the medians of the repetitions, errors are summed, "+
+		"repeated %d times with the three systems interleaved, each run starting once the machine is at least 90 %% idle over half a second "+
+		"(waiting up to 20 s, so background work an earlier run left behind, such as PostgreSQL's autovacuum, does not land on the next); the figures are the medians of the repetitions, errors are summed, "+
 		"RSS is the peak resident memory of the server process during the runs (for password sign-in, of a server process started afresh just before each run, so it is that scenario's alone). Ratio = req/s of the system / req/s of PocketBase. "+
 		"salaula runs with its rate limits off (`SALAULA_RATE_FORMS=0`, `SALAULA_RATE_AUTH=0`), SQLite with `synchronous=FULL`; "+
 		"PocketBase v0.39.11 (`examples/base`) with the same collections created through its API (a unique (email, program) index on the waitlist, public create rules); "+
@@ -781,4 +785,64 @@ func writeSection(path, table string) error {
 		doc = strings.TrimRight(doc, "\n") + "\n\n" + section + "\n"
 	}
 	return os.WriteFile(path, []byte(doc), 0o644)
+}
+
+// settle waits, for at most settleMax, until the machine's CPUs have been
+// at least settleIdle idle over settleWindow: what an earlier measurement
+// left running (PostgreSQL's autovacuum and checkpoint after a write
+// scenario, a SQLite WAL checkpoint) then does not land on the next
+// system's figures. It reports how long it waited and whether the machine
+// was still busy at the end.
+func settle() (waited time.Duration, busy bool) {
+	began := time.Now()
+	for time.Since(began) < settleMax {
+		idle, err := idleShare(settleWindow)
+		if err != nil || idle >= settleIdle {
+			return time.Since(began), false
+		}
+	}
+	return time.Since(began), true
+}
+
+const (
+	settleIdle   = 0.9
+	settleWindow = 500 * time.Millisecond
+	settleMax    = 20 * time.Second
+)
+
+// idleShare is the share of the machine's CPU time that was idle (or
+// waiting for I/O) over d, from /proc/stat.
+func idleShare(d time.Duration) (float64, error) {
+	read := func() (idle, total uint64, err error) {
+		b, err := os.ReadFile("/proc/stat")
+		if err != nil {
+			return 0, 0, err
+		}
+		line, _, _ := strings.Cut(string(b), "\n")
+		f := strings.Fields(line)
+		if len(f) < 6 || f[0] != "cpu" {
+			return 0, 0, fmt.Errorf("/proc/stat: %q", line)
+		}
+		for i, v := range f[1:] {
+			n, err := strconv.ParseUint(v, 10, 64)
+			if err != nil {
+				return 0, 0, err
+			}
+			total += n
+			if i == 3 || i == 4 { // idle, iowait
+				idle += n
+			}
+		}
+		return idle, total, nil
+	}
+	i0, t0, err := read()
+	if err != nil {
+		return 0, err
+	}
+	time.Sleep(d)
+	i1, t1, err := read()
+	if err != nil || t1 == t0 {
+		return 1, err
+	}
+	return float64(i1-i0) / float64(t1-t0), nil
 }
