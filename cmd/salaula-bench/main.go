@@ -523,37 +523,6 @@ type scenario struct {
 
 func (sc scenario) key() string { return fmt.Sprintf("%s c%d", sc.name, sc.conc) }
 
-// request builds the n-th request of a worker.
-func (s *system) request(sc scenario, tag string, worker, n int) *http.Request {
-	var path string
-	var body any
-	email := fmt.Sprintf("%s-%d-%d-%d@example.com", tag, sc.conc, worker, n)
-	switch {
-	case sc.write == "waitlist" && s.kind == "salaula":
-		path, body = "/functions/v1/waitlist-signup", map[string]any{"email": email, "programName": "Upcycling Initiative", "pagePath": "/upcycling"}
-	case sc.write == "waitlist":
-		path, body = "/api/collections/waitlist/records", map[string]any{"email": email, "program": "Upcycling Initiative", "page_path": "/upcycling"}
-	case sc.write == "contact" && s.kind == "salaula":
-		path, body = "/functions/v1/contact-form-submit", map[string]any{"firstName": "Chanda", "lastName": "Mwale", "email": email,
-			"phoneNumber": "+260 977 123456", "subject": "general Inquiry", "message": "When do you open in Lusaka? I have clothes to sell."}
-	case sc.write == "contact":
-		path, body = "/api/collections/contact_messages/records", map[string]any{"first_name": "Chanda", "last_name": "Mwale", "email": email,
-			"phone_number": "+260 977 123456", "subject": "general Inquiry", "message": "When do you open in Lusaka? I have clothes to sell."}
-	case sc.signIn && s.kind == "salaula":
-		path, body = "/auth/v1/token?grant_type=password", map[string]any{"email": benchEmail, "password": benchPassword}
-	case sc.signIn:
-		path, body = "/api/collections/users/auth-with-password", map[string]any{"identity": benchEmail, "password": benchPassword}
-	default:
-		req, _ := http.NewRequest("GET", "http://"+s.addr+sc.path, nil)
-		req.Header.Set("Accept-Encoding", "gzip")
-		return req
-	}
-	b, _ := json.Marshal(body)
-	req, _ := http.NewRequest("POST", "http://"+s.addr+path, bytes.NewReader(b))
-	req.Header.Set("Content-Type", "application/json")
-	return req
-}
-
 // result is one measurement.
 type result struct {
 	rps          float64
@@ -565,9 +534,12 @@ type result struct {
 
 // load runs sc against s for d and measures it.
 func (s *system) load(sc scenario, d time.Duration, tag string) result {
-	tr := &http.Transport{MaxIdleConnsPerHost: sc.conc, MaxConnsPerHost: sc.conc, DisableCompression: true}
-	defer tr.CloseIdleConnections()
-	client := &http.Client{Transport: tr, Timeout: 30 * time.Second}
+	shape := s.shape(sc, tag)
+	// One thread runs the load, as a wrk thread does: with more, Go's
+	// scheduler spins idle threads looking for work between answers, CPU
+	// taken from the server measured (5 to 20 % of salaula's sign-ups a
+	// second at c16 on this 2-core machine; see docs/decisions.md).
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
 	var okN, errN atomic.Int64
 	var failure atomic.Value
 	lat := make([][]time.Duration, sc.conc)
@@ -596,21 +568,20 @@ func (s *system) load(sc scenario, d time.Duration, tag string) result {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			conn := &loadConn{addr: s.addr, timeout: 30 * time.Second}
+			defer conn.close()
+			var req []byte
 			for n := 0; time.Now().Before(deadline); n++ {
-				req := s.request(sc, tag, w, n)
+				req = shape.appendRequest(req[:0], w, n)
 				t0 := time.Now()
-				res, err := client.Do(req)
-				if err == nil {
-					io.Copy(io.Discard, res.Body)
-					res.Body.Close()
-				}
+				status, err := conn.do(req)
 				lat[w] = append(lat[w], time.Since(t0))
-				if err != nil || res.StatusCode/100 != 2 {
+				if err != nil || status/100 != 2 {
 					errN.Add(1)
 					if err != nil {
 						failure.CompareAndSwap(nil, err.Error())
 					} else {
-						failure.CompareAndSwap(nil, strconv.Itoa(res.StatusCode))
+						failure.CompareAndSwap(nil, strconv.Itoa(status))
 					}
 					continue
 				}
@@ -715,7 +686,7 @@ func render(scenarios []scenario, systems []*system, results map[string]map[stri
 	fmt.Fprintf(&b, "## Writes: salaula against PocketBase\n\n")
 	fmt.Fprintf(&b, "Written by `make bench` (`cmd/salaula-bench`) on %s.\n\n", time.Now().UTC().Format("2006-01-02 15:04 MST"))
 	fmt.Fprintf(&b, "Machine: %s.\n\n", machine())
-	fmt.Fprintf(&b, "Each row: %s of load at the given concurrency (keep-alive connections, a unique e-mail per write), "+
+	fmt.Fprintf(&b, "Each row: %s of load at the given concurrency (keep-alive connections, a unique e-mail per write; the load generator is this command's own lean HTTP/1.1 client on one thread, within about 10 %% of wrk), "+
 		"repeated %d times with the three systems interleaved, each run starting once the machine is at least 90 %% idle over half a second "+
 		"(waiting up to 20 s, so background work an earlier run left behind, such as PostgreSQL's autovacuum, does not land on the next); the figures are the medians of the repetitions, errors are summed, "+
 		"RSS is the peak resident memory of the server process during the runs (for password sign-in, of a server process started afresh just before each run, so it is that scenario's alone). Ratio = req/s of the system / req/s of PocketBase. "+
