@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"salaula/internal/store/walvfs"
 	"strconv"
 	"strings"
 	"sync"
@@ -62,6 +63,9 @@ func openSQLite(ctx context.Context, dataDir string) (*DB, error) {
 		return nil, fmt.Errorf("create data folder: %w", err)
 	}
 	path := filepath.Join(dataDir, "salaula.db")
+	if err := walvfs.Register(); err != nil {
+		return nil, err
+	}
 	// synchronous=FULL: a commit returns only once it is on the disk, so an
 	// acknowledged write survives a power cut, not only a crash.
 	// wal_autocheckpoint(0) on the readers: no read copies the WAL back
@@ -69,7 +73,7 @@ func openSQLite(ctx context.Context, dataDir string) (*DB, error) {
 	// The writer's connection checkpoints itself only once the WAL holds
 	// walRestartFrames (see checkpointLoop for why).
 	dsnWith := func(autocheckpoint int) string {
-		return "file:" + path + "?_pragma=journal_mode(WAL)&_pragma=synchronous(FULL)" +
+		return "file:" + path + "?vfs=" + walvfs.Name + "&_pragma=journal_mode(WAL)&_pragma=synchronous(FULL)" +
 			"&_pragma=busy_timeout(10000)&_pragma=foreign_keys(ON)" +
 			"&_pragma=wal_autocheckpoint(" + strconv.Itoa(autocheckpoint) + ")" +
 			"&_pragma=temp_store(MEMORY)&_txlock=immediate"
