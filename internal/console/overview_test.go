@@ -124,7 +124,7 @@ func TestOverviewRollUpStaysExact(t *testing.T) {
 		}
 		unsubscribe := func(email, program string) {
 			t.Helper()
-			if _, err := db.UnsubscribeWaitlist(ctx, "hash-"+email+program); err != nil {
+			if _, err := db.UnsubscribeWaitlist(ctx, "", "hash-"+email+program); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -157,7 +157,7 @@ func TestOverviewRollUpStaysExact(t *testing.T) {
 					errs <- err
 				}
 				if i%3 == 0 {
-					if _, err := db.UnsubscribeWaitlist(ctx, "hash-"+email+program); err != nil {
+					if _, err := db.UnsubscribeWaitlist(ctx, "", "hash-"+email+program); err != nil {
 						errs <- err
 					}
 				}

@@ -60,7 +60,7 @@ func TestListQueriesUseIndexesAt100000Rows(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		emailProgram := "sqlite_autoindex_waitlist_signups_3|waitlist_signups_email_program_key"
+		emailProgram := "sqlite_autoindex_waitlist_signups_2|waitlist_signups_email_program_key"
 		cases := []struct {
 			name  string
 			f     WaitlistFilter

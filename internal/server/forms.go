@@ -4,11 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/google/uuid"
 	"html/template"
 	"net/http"
 	"net/url"
 	"strings"
-	"time"
 	"unicode/utf8"
 
 	"salaula/internal/analytics"
@@ -151,14 +151,15 @@ func (s *Server) handleWaitlistSignup() http.Handler {
 			}, waitlistJoined) {
 			return
 		}
-		tok, err := newUnsubscribeToken(time.Now())
+		id := store.NewOrderedID()
+		tok, err := newUnsubscribeToken(id)
 		if err != nil {
 			s.logger.Error("unsubscribe token", "err", err)
 			writeFunctionError(w, http.StatusInternalServerError, "We could not add you to the waitlist. Please try again in a few minutes.", nil)
 			return
 		}
-		hash := unsubscribeTokenHash(tok)
 		su := &store.WaitlistSignup{
+			ID:                   id,
 			Email:                validate.NormaliseEmail(req.Email),
 			Program:              req.ProgramName,
 			PagePath:             clip(req.PagePath, maxSourcePath),
@@ -168,7 +169,7 @@ func (s *Server) handleWaitlistSignup() http.Handler {
 			UTMCampaign:          clip(req.UTMCampaign, maxUTM),
 			UTMTerm:              clip(req.UTMTerm, maxUTM),
 			UTMContent:           clip(req.UTMContent, maxUTM),
-			UnsubscribeTokenHash: hash,
+			UnsubscribeTokenHash: hashToken(tok),
 		}
 		// The confirmation goes out with the first sign-up of this address
 		// for this program only, in the same transaction: never twice, never lost.
@@ -189,27 +190,34 @@ func (s *Server) handleWaitlistSignup() http.Handler {
 	})
 }
 
-// newUnsubscribeToken is a new unsubscribe token: the time in
-// milliseconds (12 hex digits), a dot and a random opaque token. The time
-// first makes the stored hashes (see unsubscribeTokenHash) ascend, so each
-// sign-up adds to the last page of their unique index instead of writing a
-// random page of it; the link shows its reader only when they signed up.
-func newUnsubscribeToken(now time.Time) (string, error) {
+// newUnsubscribeToken is a new unsubscribe token for the sign-up with this
+// ID: the ID, a dot and a random opaque token. The database keeps the
+// token's SHA-256 (hashToken); the ID finds the sign-up by its key, so the
+// hash needs no index (each sign-up writes one index entry fewer). The
+// link tells its reader only when they signed up (the ID is time-ordered).
+func newUnsubscribeToken(id string) (string, error) {
 	tok, err := newOpaqueToken()
 	if err != nil {
 		return "", err
 	}
-	return fmt.Sprintf("%012x.", now.UnixMilli()) + tok, nil
+	return id + "." + tok, nil
 }
 
-// unsubscribeTokenHash is what the database keeps of an unsubscribe token:
-// its time prefix with the dot, then the SHA-256 (hex) of the whole token.
-// Tokens without a prefix (sent before it existed) keep the bare hash.
-func unsubscribeTokenHash(tok string) string {
-	if i := strings.IndexByte(tok, '.'); i > 0 {
-		return tok[:i+1] + hashToken(tok)
+// unsubscribeKey returns the sign-up ID an unsubscribe token names and the
+// hash the database keeps of it. Tokens from before the ID was in them
+// name no ID (""): those of 24 November 2026 ("<12 hex digits of the
+// time>.<opaque>") kept the time prefix, the dot and then the SHA-256 of
+// the whole token; the first ones (no dot) the bare SHA-256.
+func unsubscribeKey(tok string) (id, hash string) {
+	if i := strings.IndexByte(tok, '.'); i == 36 {
+		if _, err := uuid.Parse(tok[:i]); err == nil {
+			return tok[:i], hashToken(tok)
+		}
 	}
-	return hashToken(tok)
+	if i := strings.IndexByte(tok, '.'); i > 0 {
+		return "", tok[:i+1] + hashToken(tok)
+	}
+	return "", hashToken(tok)
 }
 
 // waitlistJoined is the body of a successful waitlist-signup, new or repeated.
@@ -279,7 +287,8 @@ func (s *Server) handleWaitlistUnsubscribe() http.Handler {
 			w.WriteHeader(http.StatusOK)
 			return
 		}
-		su, err := s.db.UnsubscribeWaitlist(r.Context(), unsubscribeTokenHash(tok))
+		id, hash := unsubscribeKey(tok)
+		su, err := s.db.UnsubscribeWaitlist(r.Context(), id, hash)
 		if errors.Is(err, store.ErrNotFound) {
 			unknown()
 			return

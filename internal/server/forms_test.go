@@ -280,19 +280,37 @@ func TestUnsubscribeLinkWorksWithOneClick(t *testing.T) {
 		if su.UnsubscribedAt == nil {
 			t.Fatal("not marked unsubscribed")
 		}
-		// A link whose time part was changed is not recognised.
-		forged := strings.Replace(path, "token=0", "token=1", 1)
-		if forged == path {
-			t.Fatalf("the token has no time part: %s", path)
+		// The link names the sign-up and carries a secret; a link whose ID
+		// or secret was changed is not recognised, nor one that puts another
+		// sign-up's ID before this link's secret.
+		const base = "/functions/v1/waitlist-unsubscribe?token="
+		id, secret, ok := strings.Cut(strings.TrimPrefix(path, base), ".")
+		if !ok || id != su.ID || len(secret) < 40 {
+			t.Fatalf("the link does not name sign-up %s with a secret: %s", su.ID, path)
 		}
-		for _, bad := range []string{"/functions/v1/waitlist-unsubscribe", "/functions/v1/waitlist-unsubscribe?token=deadbeef",
-			"/functions/v1/waitlist-unsubscribe?token=" + strings.Repeat("x", 5000), forged} {
+		other := map[string]any{"email": "chileshe@example.com", "programName": "Upcycling Initiative"}
+		wantStatus(t, env.do(t, "POST", "/functions/v1/waitlist-signup", other, nil), 200)
+		otherSU, err := env.DB.WaitlistSignupByEmail(ctx, "chileshe@example.com", "Upcycling Initiative")
+		if err != nil {
+			t.Fatal(err)
+		}
+		flip := func(s string, i int) string {
+			b := []byte(s)
+			b[i] = map[bool]byte{true: 'b', false: 'a'}[b[i] == 'a']
+			return string(b)
+		}
+		for _, bad := range []string{"/functions/v1/waitlist-unsubscribe", base + "deadbeef", base + strings.Repeat("x", 5000),
+			base + flip(id, 35) + "." + secret, base + id + "." + flip(secret, len(secret)/2), base + otherSU.ID + "." + secret,
+			base + id + ".", base + id} {
 			res := env.do(t, "GET", bad, nil, nil)
 			wantStatus(t, res, http.StatusNotFound)
 			page, _ := io.ReadAll(res.Body)
 			if !strings.Contains(string(page), "Link not recognised") {
 				t.Fatalf("%s: page %s", bad, page)
 			}
+		}
+		if o, _ := env.DB.WaitlistSignupByEmail(ctx, "chileshe@example.com", "Upcycling Initiative"); o.UnsubscribedAt != nil {
+			t.Fatal("a forged link unsubscribed someone else")
 		}
 		// Joining again after unsubscribing puts the person back, with no
 		// second e-mail: the first e-mail's link works again.
@@ -380,33 +398,37 @@ func TestMailLogShowsLinksNotBodies(t *testing.T) {
 	})
 }
 
-// Unsubscribe links sent before tokens carried a time part (only the bare
-// SHA-256 of the token stored) still unsubscribe; new sign-ups store
-// hashes that ascend with time, so their unique index grows at its end.
+// Unsubscribe links from before the sign-up's ID was in them still
+// unsubscribe: the first ones (only the bare SHA-256 of the token stored)
+// and those of 24 November 2026 ("<time>.<opaque>", the time prefix kept
+// before the hash). New sign-ups keep only the SHA-256 of their token.
 func TestWaitlistUnsubscribeKeepsOldLinksWorking(t *testing.T) {
 	eachEngine(t, func(c *config.Config) { c.FormRateLimit = config.Rate{} }, func(t *testing.T, env *testEnv) {
 		ctx := context.Background()
-		old := &store.WaitlistSignup{Email: "old@example.com", Program: "Upcycling Initiative", UnsubscribeTokenHash: hashToken("OldStyleToken_abc-123")}
-		if _, err := env.DB.JoinWaitlist(ctx, old, nil); err != nil {
-			t.Fatal(err)
-		}
-		res := env.do(t, "GET", "/functions/v1/waitlist-unsubscribe?token=OldStyleToken_abc-123", nil, nil)
-		wantStatus(t, res, http.StatusOK)
-		if su, _ := env.DB.WaitlistSignupByEmail(ctx, "old@example.com", "Upcycling Initiative"); su.UnsubscribedAt == nil {
-			t.Fatal("an old link did not unsubscribe")
-		}
-		var hashes []string
-		for _, e := range []string{"first@example.com", "second@example.com"} {
-			wantStatus(t, env.do(t, "POST", "/functions/v1/waitlist-signup", map[string]any{"email": e, "programName": "Upcycling Initiative"}, nil), 200)
-			su, err := env.DB.WaitlistSignupByEmail(ctx, e, "Upcycling Initiative")
-			if err != nil {
+		const second = "019ab5c0d1e2.Secnd-Style_token"
+		for email, tok := range map[string]string{"old@example.com": "OldStyleToken_abc-123", "second@example.com": second} {
+			old := &store.WaitlistSignup{Email: email, Program: "Upcycling Initiative", UnsubscribeTokenHash: hashToken(tok)}
+			if tok == second {
+				old.UnsubscribeTokenHash = "019ab5c0d1e2." + hashToken(tok)
+			}
+			if _, err := env.DB.JoinWaitlist(ctx, old, nil); err != nil {
 				t.Fatal(err)
 			}
-			hashes = append(hashes, su.UnsubscribeTokenHash)
-			time.Sleep(2 * time.Millisecond)
+			res := env.do(t, "GET", "/functions/v1/waitlist-unsubscribe?token="+tok, nil, nil)
+			wantStatus(t, res, http.StatusOK)
+			if su, _ := env.DB.WaitlistSignupByEmail(ctx, email, "Upcycling Initiative"); su.UnsubscribedAt == nil {
+				t.Fatalf("an old link (%s) did not unsubscribe", tok)
+			}
 		}
-		if !(hashes[0] < hashes[1]) || !strings.Contains(hashes[0], ".") {
-			t.Fatalf("stored hashes do not ascend with time: %v", hashes)
+		wantStatus(t, env.do(t, "POST", "/functions/v1/waitlist-signup", map[string]any{"email": "new@example.com", "programName": "Upcycling Initiative"}, nil), 200)
+		su, err := env.DB.WaitlistSignupByEmail(ctx, "new@example.com", "Upcycling Initiative")
+		if err != nil {
+			t.Fatal(err)
+		}
+		sent, _ := mail.Recent(ctx, env.DB, "new@example.com", 1)
+		tok := strings.TrimPrefix(unsubscribeLink.FindString(sent[0].Body), env.Config.PublicURL+"/functions/v1/waitlist-unsubscribe?token=")
+		if su.UnsubscribeTokenHash != hashToken(tok) || strings.Contains(sent[0].Body, su.UnsubscribeTokenHash) {
+			t.Fatalf("stored %q for the token %q", su.UnsubscribeTokenHash, tok)
 		}
 	})
 }

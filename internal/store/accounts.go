@@ -45,13 +45,14 @@ var ErrEmailTaken = errors.New("email already registered")
 // NewID returns a new random UUID string.
 func NewID() string { return uuid.NewString() }
 
-// newOrderedID returns a new time-ordered UUID (version 7) for rows of the
+// NewOrderedID returns a new time-ordered UUID (version 7) for rows of the
 // busy write tables (sign-ups, messages, outbox, sessions): consecutive
 // inserts land on the same last page of the primary-key index instead of a
 // random page each, so a group commit writes fewer pages. Use it only where
-// the creation time the ID carries is no secret (these rows keep it anyway
-// and never show their ID to anyone else); accounts keep random IDs.
-func newOrderedID() string {
+// the creation time the ID carries is no secret (these rows keep it anyway;
+// a waitlist sign-up's ID is in the unsubscribe link its owner gets, which
+// tells them only when they signed up); accounts keep random IDs.
+func NewOrderedID() string {
 	id, err := uuid.NewV7()
 	if err != nil {
 		return NewID()

@@ -252,10 +252,10 @@ func (db *DB) UseOneTimeToken(ctx context.Context, kind, tokenHash string, now t
 // refresh token, records the time as the user's last sign-in, and fills in
 // s.ID and times: one commit for the whole sign-in.
 func (db *DB) StartSession(ctx context.Context, s *Session, method, refreshHash string) error {
-	s.ID = newOrderedID()
+	s.ID = NewOrderedID()
 	s.CreatedAt = Now()
 	s.UpdatedAt = s.CreatedAt
-	refreshID := newOrderedID()
+	refreshID := NewOrderedID()
 	if db.dialect == Postgres {
 		// One statement, one round trip, instead of four: the session, its
 		// refresh token and the account's last sign-in, the account as

@@ -94,7 +94,7 @@ func TestChangesAreAnnouncedAfterCommitWithoutSecrets(t *testing.T) {
 		}
 
 		// Unsubscribing is an UPDATE whose old record is the key.
-		if _, err := db.UnsubscribeWaitlist(ctx, "secret-hash"); err != nil {
+		if _, err := db.UnsubscribeWaitlist(ctx, s.ID, "secret-hash"); err != nil {
 			t.Fatal(err)
 		}
 		u := log.wait(t, "sign-up UPDATE", func(c store.Change) bool { return c.Table == store.TableWaitlist && c.Type == "UPDATE" })

@@ -1,5 +1,7 @@
 package store
 
+import "context"
+
 // MigrationStatements returns the statements of one embedded migration file,
 // so tests can replay what the earlier migration runner did.
 func MigrationStatements(name string) ([]string, error) {
@@ -8,4 +10,16 @@ func MigrationStatements(name string) ([]string, error) {
 		return nil, err
 	}
 	return splitStatements(string(body)), nil
+}
+
+// MigrateUpTo applies the embedded migrations up to and including version
+// (Migration.Version), so tests can put data in an older schema and then
+// migrate it.
+func (db *DB) MigrateUpTo(ctx context.Context, version int64) error {
+	p, _, err := db.migrationProvider(ctx)
+	if err != nil {
+		return err
+	}
+	_, err = p.UpTo(ctx, version)
+	return err
 }

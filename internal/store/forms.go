@@ -24,7 +24,7 @@ type ContactMessage struct {
 // e-mail about m), so both are kept or neither is.
 func (db *DB) CreateContactMessage(ctx context.Context, m *ContactMessage, then func(*Tx) error) error {
 	if m.ID == "" {
-		m.ID = newOrderedID()
+		m.ID = NewOrderedID()
 	}
 	if m.CreatedAt.IsZero() {
 		m.CreatedAt = Now()
@@ -135,7 +135,7 @@ func scanWaitlist(row interface{ Scan(...any) error }) (*WaitlistSignup, error) 
 // as it is.
 func (db *DB) JoinWaitlist(ctx context.Context, s *WaitlistSignup, onJoin func(*Tx) error) (joined bool, err error) {
 	if s.ID == "" {
-		s.ID = newOrderedID()
+		s.ID = NewOrderedID()
 	}
 	if s.CreatedAt.IsZero() {
 		s.CreatedAt = Now()
@@ -183,27 +183,39 @@ func (db *DB) JoinWaitlist(ctx context.Context, s *WaitlistSignup, onJoin func(*
 	return joined && err == nil, err
 }
 
-// UnsubscribeWaitlist marks the sign-up whose token hash is given as
+// UnsubscribeWaitlist marks the sign-up with this ID and token hash as
 // unsubscribed (keeping the first time when it already was) and returns it;
-// ErrNotFound when no sign-up has that hash.
-func (db *DB) UnsubscribeWaitlist(ctx context.Context, tokenHash string) (*WaitlistSignup, error) {
+// ErrNotFound when no sign-up has both. An empty id is for links made
+// before they carried the sign-up's ID (migration 0019): the sign-up is then
+// found by the hash alone, which has no index any more, so it is read on a
+// reader, never in the writer.
+func (db *DB) UnsubscribeWaitlist(ctx context.Context, id, tokenHash string) (*WaitlistSignup, error) {
+	if id == "" {
+		err := db.QueryRow(ctx, `SELECT id FROM waitlist_signups WHERE unsubscribe_token_hash = ?`, tokenHash).Scan(&id)
+		if errors.Is(err, sql.ErrNoRows) {
+			return nil, ErrNotFound
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
 	if err := db.InTx(ctx, func(tx *Tx) error {
 		res, err := tx.Exec(ctx, `UPDATE waitlist_signups SET unsubscribed_at = ?
-		WHERE unsubscribe_token_hash = ? AND unsubscribed_at IS NULL`, Now(), tokenHash)
+		WHERE id = ? AND unsubscribe_token_hash = ? AND unsubscribed_at IS NULL`, Now(), id, tokenHash)
 		if err != nil {
 			return err
 		}
 		if n, _ := res.RowsAffected(); n == 1 {
-			if err := tx.Announce(ctx, TableWaitlist, "UPDATE", `unsubscribe_token_hash = ?`, tokenHash); err != nil {
+			if err := tx.Announce(ctx, TableWaitlist, "UPDATE", `id = ?`, id); err != nil {
 				return err
 			}
-			return countWaitlistMove(ctx, tx, -1, `unsubscribe_token_hash = ?`, tokenHash)
+			return countWaitlistMove(ctx, tx, -1, `id = ?`, id)
 		}
 		return nil
 	}); err != nil {
 		return nil, err
 	}
-	return scanWaitlist(db.QueryRow(ctx, `SELECT `+waitlistColumns+` FROM waitlist_signups WHERE unsubscribe_token_hash = ?`, tokenHash))
+	return scanWaitlist(db.QueryRow(ctx, `SELECT `+waitlistColumns+` FROM waitlist_signups WHERE id = ? AND unsubscribe_token_hash = ?`, id, tokenHash))
 }
 
 // WaitlistSignupByEmail returns the sign-up of email for program, or ErrNotFound.

@@ -53,16 +53,26 @@ func TestWaitlistJoinsOncePerProgramAndUnsubscribes(t *testing.T) {
 		if err != nil || got.PagePath != "/impact" || got.UTMSource != "whatsapp" || got.UnsubscribeTokenHash != "h1" || !got.CreatedAt.Equal(s.CreatedAt) {
 			t.Fatalf("stored %+v, %v", got, err)
 		}
-		if _, err := db.UnsubscribeWaitlist(ctx, "nope"); !errors.Is(err, store.ErrNotFound) {
-			t.Fatalf("unknown token: %v", err)
+		// A link names the sign-up's ID and must match its token hash; a
+		// link without an ID (made before 0019) is found by the hash alone.
+		for _, bad := range [][2]string{{"", "nope"}, {s.ID, "nope"}, {s.ID, "h3"}, {other.ID, "h1"}, {store.NewOrderedID(), "h1"}} {
+			if _, err := db.UnsubscribeWaitlist(ctx, bad[0], bad[1]); !errors.Is(err, store.ErrNotFound) {
+				t.Fatalf("unsubscribe %q with %q: %v, want not found", bad[0], bad[1], err)
+			}
 		}
-		u, err := db.UnsubscribeWaitlist(ctx, "h1")
-		if err != nil || u.UnsubscribedAt == nil || u.Email != "mwila@example.com" {
+		if got, _ := db.WaitlistSignupByEmail(ctx, "mwila@example.com", "Upcycling Initiative"); got.UnsubscribedAt != nil {
+			t.Fatal("a wrong link unsubscribed")
+		}
+		u, err := db.UnsubscribeWaitlist(ctx, s.ID, "h1")
+		if err != nil || u.UnsubscribedAt == nil || u.Email != "mwila@example.com" || u.ID != s.ID {
 			t.Fatalf("unsubscribe: %+v, %v", u, err)
 		}
-		u2, _ := db.UnsubscribeWaitlist(ctx, "h1")
-		if !u2.UnsubscribedAt.Equal(*u.UnsubscribedAt) {
-			t.Fatal("a second unsubscribe moved the time")
+		u2, _ := db.UnsubscribeWaitlist(ctx, "", "h1")
+		if u2 == nil || !u2.UnsubscribedAt.Equal(*u.UnsubscribedAt) {
+			t.Fatalf("a second unsubscribe (an old link) moved the time: %+v", u2)
+		}
+		if o, err := db.WaitlistSignupByEmail(ctx, "mwila@example.com", "Wardrobe Clearance Program"); err != nil || o.UnsubscribedAt != nil {
+			t.Fatalf("the other program's sign-up changed: %+v, %v", o, err)
 		}
 		var programs []string
 		db.EachWaitlistSignup(ctx, "Wardrobe Clearance Program", func(s *store.WaitlistSignup) error {

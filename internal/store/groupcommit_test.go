@@ -170,16 +170,16 @@ func TestClaimEmailsGivesEachEmailToOneSender(t *testing.T) {
 }
 
 // Sign-ups and contact messages sent at once are kept or undone one by one
-// whatever their group holds: a sign-up whose unsubscribe token hash is
-// taken fails alone (it breaks the group's multi-row INSERT, and the
+// whatever their group holds: a sign-up whose ID is taken fails alone (it
+// breaks the group's multi-row INSERT, and the
 // group runs again write by write, on both engines), one whose follow-up
 // needs a statement of its own gets it, repeats are not joined again, and
 // every kept write's e-mail and milestone are stored once.
 func TestCombinedWritesAreKeptOrUndoneAlone(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		ctx := context.Background()
-		if _, err := db.JoinWaitlist(ctx, &store.WaitlistSignup{Email: "old@example.com", Program: "Upcycling Initiative",
-			UnsubscribeTokenHash: "taken"}, nil); err != nil {
+		old := &store.WaitlistSignup{Email: "old@example.com", Program: "Upcycling Initiative", UnsubscribeTokenHash: "h-old"}
+		if _, err := db.JoinWaitlist(ctx, old, nil); err != nil {
 			t.Fatal(err)
 		}
 		const n = 48
@@ -202,7 +202,7 @@ func TestCombinedWritesAreKeptOrUndoneAlone(t *testing.T) {
 					UnsubscribeTokenHash: fmt.Sprintf("h%d", i)}
 				switch i {
 				case 0:
-					s.UnsubscribeTokenHash = "taken"
+					s.ID = old.ID
 				case 3:
 					s.Email = "old@example.com"
 				}
@@ -227,7 +227,7 @@ func TestCombinedWritesAreKeptOrUndoneAlone(t *testing.T) {
 				t.Fatalf("write %d: %v", i, err)
 			}
 			if i == 0 && !store.IsUniqueViolation(err) {
-				t.Fatalf("sign-up with a taken token hash: %v", err)
+				t.Fatalf("sign-up with a taken ID: %v", err)
 			}
 			if want := i%3 != 2 && i != 0 && i != 3; joined[i] != want {
 				t.Fatalf("sign-up %d joined %v, want %v", i, joined[i], want)

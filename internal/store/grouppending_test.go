@@ -46,7 +46,7 @@ func TestGroupedSignUpsKeepRollUpsAndEmailsExact(t *testing.T) {
 						return tx.EnqueueEmail(ctx, &store.OutboxEmail{To: s.Email, Subject: "You're on the list", Body: "b", Kind: "waitlist"})
 					})
 					if errs[i] == nil && i%4 == 1 {
-						_, errs[i] = db.UnsubscribeWaitlist(ctx, s.UnsubscribeTokenHash)
+						_, errs[i] = db.UnsubscribeWaitlist(ctx, s.ID, s.UnsubscribeTokenHash)
 						if errors.Is(errs[i], store.ErrNotFound) { // a repeat: its token was never stored
 							errs[i] = nil
 						}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"sync"
 	"testing"
+	"time"
 
 	"salaula/internal/store"
 	"salaula/internal/store/storetest"
@@ -72,5 +73,57 @@ func TestConcurrentMigrationsDoNotCollide(t *testing.T) {
 	}
 	if total != len(list) {
 		t.Fatalf("%d migrations applied in all, want each of %d once", total, len(list))
+	}
+}
+
+// Migration 0019 makes waitlist_signups again without the unique index on
+// the unsubscribe token hash: every sign-up stays as it was, links made
+// before it still find theirs by the hash, (e-mail, program) stays unique,
+// and a hash may now repeat.
+func TestMigration0019KeepsEverySignUp(t *testing.T) {
+	for _, engine := range []store.Dialect{store.SQLite, store.Postgres} {
+		t.Run(string(engine), func(t *testing.T) {
+			ctx := context.Background()
+			db, _, _ := openEmpty(t, engine)
+			if err := db.MigrateUpTo(ctx, 1800); err != nil {
+				t.Fatal(err)
+			}
+			created := store.Now().Add(-time.Hour)
+			for i, email := range []string{"a@example.com", "b@example.com"} {
+				var unsub any
+				if i == 1 {
+					unsub = created.Add(time.Minute)
+				}
+				if _, err := db.Exec(ctx, `INSERT INTO waitlist_signups (id, email, program, page_path, referrer, utm_source, utm_medium,
+					utm_campaign, utm_term, utm_content, unsubscribe_token_hash, unsubscribed_at, created_at)
+					VALUES (?, ?, 'Upcycling Initiative', '/impact', 'https://facebook.com/', 'facebook', 'social', 'launch', 't', 'c', ?, ?, ?)`,
+					store.NewOrderedID(), email, "old-hash-"+email, unsub, created); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if _, err := db.Migrate(ctx); err != nil {
+				t.Fatal(err)
+			}
+			a, err := db.WaitlistSignupByEmail(ctx, "a@example.com", "Upcycling Initiative")
+			if err != nil || a.PagePath != "/impact" || a.Referrer != "https://facebook.com/" || a.UTMSource != "facebook" || a.UTMMedium != "social" ||
+				a.UTMCampaign != "launch" || a.UTMTerm != "t" || a.UTMContent != "c" || a.UnsubscribeTokenHash != "old-hash-a@example.com" ||
+				!a.CreatedAt.Equal(created) || a.UnsubscribedAt != nil {
+				t.Fatalf("a sign-up after the migration: %+v, %v", a, err)
+			}
+			if b, err := db.WaitlistSignupByEmail(ctx, "b@example.com", "Upcycling Initiative"); err != nil || b.UnsubscribedAt == nil || !b.UnsubscribedAt.Equal(created.Add(time.Minute)) {
+				t.Fatalf("an unsubscribed sign-up after the migration: %+v, %v", b, err)
+			}
+			if u, err := db.UnsubscribeWaitlist(ctx, "", "old-hash-a@example.com"); err != nil || u.ID != a.ID || u.UnsubscribedAt == nil {
+				t.Fatalf("an old link after the migration: %+v, %v", u, err)
+			}
+			if _, err := db.Exec(ctx, `INSERT INTO waitlist_signups (id, email, program, unsubscribe_token_hash, created_at) VALUES (?, 'a@example.com', 'Upcycling Initiative', 'x', ?)`,
+				store.NewOrderedID(), created); !store.IsUniqueViolation(err) {
+				t.Fatalf("a second (e-mail, program): %v, want a unique violation", err)
+			}
+			if _, err := db.Exec(ctx, `INSERT INTO waitlist_signups (id, email, program, unsubscribe_token_hash, created_at) VALUES (?, 'c@example.com', 'Upcycling Initiative', 'old-hash-a@example.com', ?)`,
+				store.NewOrderedID(), created); err != nil {
+				t.Fatalf("a repeated token hash: %v", err)
+			}
+		})
 	}
 }

@@ -33,7 +33,7 @@ type OutboxEmail struct {
 // filled in when empty.
 func (t *Tx) EnqueueEmail(ctx context.Context, e *OutboxEmail) error {
 	if e.ID == "" {
-		e.ID = newOrderedID()
+		e.ID = NewOrderedID()
 	}
 	if e.CreatedAt.IsZero() {
 		e.CreatedAt = Now()
