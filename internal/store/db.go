@@ -109,10 +109,15 @@ func openSQLite(ctx context.Context, dataDir string) (*DB, error) {
 
 // checkpointEvery is how often the background checkpointer looks for
 // committed WAL frames to copy into the database file; checkpointAgain is
-// how soon it looks again after a round that copied some (a busy writer).
+// how soon it looks again after a round that found at least
+// checkpointBusyFrames frames in the WAL (a writer outpacing the rounds).
+// A steady trickle of writes (sign-ins, a few sign-ups a second) is copied
+// twice a second, each page once however often it changed in between,
+// instead of in a round of its own (two fsyncs) after nearly every commit.
 const (
-	checkpointEvery = 500 * time.Millisecond
-	checkpointAgain = 20 * time.Millisecond
+	checkpointEvery      = 500 * time.Millisecond
+	checkpointAgain      = 20 * time.Millisecond
+	checkpointBusyFrames = 1000
 )
 
 // walRestartFrames is the WAL length (frames of one page) at which the
@@ -131,8 +136,9 @@ const walRestartFrames = 4000
 // sustained writes a background checkpoint never catches up (new frames
 // land while it copies), so the WAL would grow without end (730 MB after
 // 4 s of 64 clients signing up) and every commit would extend the file
-// instead of overwriting it. So while the writer is busy the loop runs
-// again soon (checkpointAgain), keeping the frames behind small, and the
+// instead of overwriting it. So while the writer is busy (the WAL holds
+// checkpointBusyFrames or more) the loop runs again soon
+// (checkpointAgain), keeping the frames behind small, and the
 // writer, once the WAL reaches walRestartFrames, checkpoints the few
 // frames left itself (its wal_autocheckpoint), after which its next
 // commit restarts the WAL: it stays about walRestartFrames pages long.
@@ -150,7 +156,7 @@ func (db *DB) checkpointLoop() {
 		var busy, frames, done int
 		err := db.sql.QueryRowContext(context.Background(), "PRAGMA wal_checkpoint(PASSIVE)").Scan(&busy, &frames, &done)
 		wait = checkpointEvery
-		if err == nil && done > 0 && done != copied {
+		if err == nil && done > 0 && done != copied && frames >= checkpointBusyFrames {
 			wait = checkpointAgain
 		}
 		copied = done
