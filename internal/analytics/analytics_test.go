@@ -3,9 +3,12 @@ package analytics
 import (
 	"context"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"net/url"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -304,4 +307,70 @@ func TestSplitMonths(t *testing.T) {
 			t.Errorf("splitMonths(%s, %s) = %s, want %s", c.from, c.to, got, c.want)
 		}
 	}
+}
+
+// The milestones of a group commit's writes are one row per day and name
+// whose n is how many of its kept writes counted it: 29 sign-ups at once
+// (a 30th undone after counting) and one counted on its own are 30 in the
+// funnel, before and after the roll-up, in a handful of rows.
+func TestMilestonesOfAGroupCommitAreCountedInFewRows(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		ctx := context.Background()
+		clk := &clock{time.Date(2026, 10, 1, 10, 0, 0, 0, time.UTC)}
+		c := New(db, clk.now)
+		if err := c.Milestone(ctx, WaitlistJoined); err != nil { // one on its own, as before
+			t.Fatal(err)
+		}
+		// Hold the writer so the sign-ups queue and go in as one group.
+		held, done := make(chan struct{}), make(chan error, 1)
+		go func() {
+			done <- db.InTx(ctx, func(*store.Tx) error { close(held); time.Sleep(200 * time.Millisecond); return nil })
+		}()
+		<-held
+		const n = 30
+		var wg sync.WaitGroup
+		errs := make([]error, n)
+		for i := range n {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				s := &store.WaitlistSignup{Email: fmt.Sprintf("m%d@example.com", i), Program: "Upcycling Initiative", UnsubscribeTokenHash: fmt.Sprint("h", i)}
+				_, errs[i] = db.JoinWaitlist(ctx, s, func(tx *store.Tx) error {
+					if err := c.MilestoneTx(ctx, tx, WaitlistJoined); err != nil {
+						return err
+					}
+					if i == 7 {
+						return errors.New("refused after counting")
+					}
+					return nil
+				})
+			}()
+		}
+		wg.Wait()
+		if err := <-done; err != nil {
+			t.Fatal(err)
+		}
+		for i, err := range errs {
+			if (err != nil) != (i == 7) {
+				t.Fatalf("sign-up %d: %v", i, err)
+			}
+		}
+		var rows, sum int
+		if err := db.QueryRow(ctx, `SELECT COUNT(*), SUM(n) FROM analytics_events WHERE name = ?`, WaitlistJoined).Scan(&rows, &sum); err != nil {
+			t.Fatal(err)
+		}
+		if sum != n || rows > 5 {
+			t.Fatalf("%d rows counting %d sign-ups, want %d sign-ups in a few rows", rows, sum, n)
+		}
+		if got := dayOf(report(t, db, "2026-10-01", "2026-10-01"), "2026-10-01").Waitlist; got != n {
+			t.Fatalf("the report counts %d sign-ups, want %d", got, n)
+		}
+		clk.t = time.Date(2026, 10, 2, 1, 30, 0, 0, time.UTC)
+		if _, err := c.Rollup(ctx); err != nil {
+			t.Fatal(err)
+		}
+		if got := dayOf(report(t, db, "2026-10-01", "2026-10-01"), "2026-10-01").Waitlist; got != n {
+			t.Fatalf("after the roll-up the report counts %d sign-ups, want %d", got, n)
+		}
+	})
 }

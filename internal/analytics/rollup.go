@@ -57,7 +57,7 @@ type dimCounts struct{ Visitors, PageViews int }
 // once, in one index range scan, and counts in memory (one day holds a few
 // thousand events; every GROUP BY in SQL would read them again).
 func rawDays(ctx context.Context, db *store.DB, lo, hi string) (map[string]dayCounts, map[string]map[dimKey]dimCounts, error) {
-	rows, err := db.Query(ctx, `SELECT day, name, visitor, path, referrer_host, utm_source, utm_campaign
+	rows, err := db.Query(ctx, `SELECT day, name, n, visitor, path, referrer_host, utm_source, utm_campaign
 		FROM analytics_events WHERE day >= ? AND day <= ?`, lo, hi)
 	if err != nil {
 		return nil, nil, err
@@ -70,19 +70,20 @@ func rawDays(ctx context.Context, db *store.DB, lo, hi string) (map[string]dayCo
 	dims := map[string]map[dimKey]dimCounts{}
 	seen := map[seenKey]bool{} // (day, dimension value, visitor) already counted
 	var day, name, visitor string
+	var n int            // how many occurrences the row stands for (milestones of a group commit)
 	var values [4]string // in the order of dimNames
 	for rows.Next() {
-		if err := rows.Scan(&day, &name, &visitor, &values[0], &values[1], &values[2], &values[3]); err != nil {
+		if err := rows.Scan(&day, &name, &n, &visitor, &values[0], &values[1], &values[2], &values[3]); err != nil {
 			return nil, nil, err
 		}
 		c := days[day]
 		switch name {
 		case WaitlistJoined:
-			c.Waitlist++
+			c.Waitlist += n
 		case AccountCreated:
-			c.Accounts++
+			c.Accounts += n
 		case OnboardingFinished:
-			c.Onboarded++
+			c.Onboarded += n
 		case PageView:
 			c.PageViews++
 			if k := (seenKey{day, "", "", visitor}); !seen[k] {

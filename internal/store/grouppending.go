@@ -27,7 +27,8 @@ type pending struct {
 	daily   map[dailyKey]int64
 	counts  map[countsKey]int64
 	emails  []*OutboxEmail
-	later   []*laterRows // rows of InsertLater
+	later   []*laterRows   // rows of InsertLater
+	counted []*countedRows // counts of CountLater
 	changes []Change
 }
 
@@ -37,7 +38,7 @@ type dailyKey struct{ day, program string }
 type countsKey struct{ program, utmSource, utmCampaign, referrer, pagePath string }
 
 func (p *pending) empty() bool {
-	return len(p.daily) == 0 && len(p.counts) == 0 && len(p.emails) == 0 && len(p.later) == 0
+	return len(p.daily) == 0 && len(p.counts) == 0 && len(p.emails) == 0 && len(p.later) == 0 && len(p.counted) == 0
 }
 
 // reset empties p, its changes included.
@@ -55,6 +56,8 @@ func (p *pending) resetWork() {
 	p.emails = p.emails[:0]
 	clear(p.later)
 	p.later = p.later[:0]
+	clear(p.counted)
+	p.counted = p.counted[:0]
 }
 
 // keep moves the work of q, a write whose savepoint was released, into p,
@@ -78,6 +81,11 @@ func (p *pending) add(q *pending) {
 	p.emails = append(p.emails, q.emails...)
 	for _, r := range q.later {
 		p.addLater(r.table, r.columns, r.rows...)
+	}
+	for _, c := range q.counted {
+		for i, key := range c.keys {
+			p.addCount(c.table, c.columns, c.countColumn, key, c.n[i])
+		}
 	}
 }
 
@@ -108,6 +116,7 @@ func (p *pending) write(ctx context.Context, tx *Tx) error {
 	if tx.db.dialect == Postgres {
 		return p.writePostgres(ctx, tx, false)
 	}
+	p.countsToLater()
 	if len(p.daily) > 0 {
 		keys := p.dailyKeys()
 		if err := chunked(ctx, tx, len(keys), `INSERT INTO waitlist_daily (day, program, signups) VALUES `, `(?, ?, ?)`,

@@ -286,14 +286,85 @@ func (p *pending) addLater(table, columns string, rows ...[]any) {
 	p.later = append(p.later, &laterRows{table: table, columns: columns, rows: slices.Clone(rows)})
 }
 
-// touchesLater reports whether query names a table p has InsertLater rows for.
+// countedRows are the counts of CountLater for one table, key column list
+// and count column: each distinct key once, with how many times it was
+// counted.
+type countedRows struct {
+	table, columns, countColumn string
+	keys                        [][]any
+	n                           []int64
+	at                          map[string]int // the key, spelt out, -> its place in keys
+}
+
+func (p *pending) addCount(table, columns, countColumn string, key []any, n int64) {
+	var c *countedRows
+	for _, r := range p.counted {
+		if r.table == table && r.columns == columns && r.countColumn == countColumn {
+			c = r
+			break
+		}
+	}
+	if c == nil {
+		c = &countedRows{table: table, columns: columns, countColumn: countColumn, at: map[string]int{}}
+		p.counted = append(p.counted, c)
+	}
+	k := fmt.Sprintf("%#v", key)
+	if i, ok := c.at[k]; ok {
+		c.n[i] += n
+		return
+	}
+	c.at[k] = len(c.keys)
+	c.keys = append(c.keys, key)
+	c.n = append(c.n, n)
+}
+
+// countsToLater turns p's counts into InsertLater rows (the key's values
+// and the count), to be written with them.
+func (p *pending) countsToLater() {
+	for _, c := range p.counted {
+		rows := make([][]any, len(c.keys))
+		for i, key := range c.keys {
+			rows[i] = append(slices.Clip(key), c.n[i])
+		}
+		p.addLater(c.table, c.columns+", "+c.countColumn, rows...)
+	}
+	clear(p.counted)
+	p.counted = p.counted[:0]
+}
+
+// touchesLater reports whether query names a table p has InsertLater rows
+// or CountLater counts for.
 func (p *pending) touchesLater(query string) bool {
 	for _, r := range p.later {
 		if strings.Contains(query, r.table) {
 			return true
 		}
 	}
+	for _, c := range p.counted {
+		if strings.Contains(query, c.table) {
+			return true
+		}
+	}
 	return false
+}
+
+// CountLater counts one occurrence of key (the values of the
+// comma-separated key columns, strings, integers, booleans or times) in
+// table, whose countColumn says how many occurrences a row stands for:
+// e.g. an analytics milestone, one row per day and name. Inside a group
+// commit the counts of the whole group are written at its end, one row per
+// distinct key carrying how many of the group's kept writes counted it
+// (as InsertLater rows: one statement on PostgreSQL, VALUES lists on
+// SQLite), and kept exactly when those writes are. Elsewhere a row with a
+// count of 1 is inserted at once.
+func (t *Tx) CountLater(ctx context.Context, table, columns, countColumn string, key ...any) error {
+	if t.group != nil {
+		if _, _, err := pgArrays([][]any{append(slices.Clip(key), int64(1))}); err == nil {
+			t.own.addCount(table, columns, countColumn, key, 1)
+			return nil
+		}
+	}
+	return t.InsertLater(ctx, table, columns+", "+countColumn, append(slices.Clip(key), int64(1))...)
 }
 
 // InsertLater inserts one row into table (columns: its comma-separated
@@ -322,6 +393,7 @@ func (t *Tx) InsertLater(ctx context.Context, table, columns string, args ...any
 // p's changes (see notify) and empties them. Roll-up rows are written in
 // key order, so concurrent lanes take their locks in the same order.
 func (p *pending) writePostgres(ctx context.Context, tx *Tx, notify bool) error {
+	p.countsToLater()
 	var parts []string
 	var args []any
 	if len(p.daily) > 0 {
