@@ -157,3 +157,16 @@ func TestAMalformedAnswerIsAnErrorAndTheNextRequestRedials(t *testing.T) {
 		t.Errorf("after the malformed answers: status %d, %v; want 200 over a new connection", status, err)
 	}
 }
+
+// The ratio column shows each repetition's own ratio beside the ratio of
+// the medians: runs are paired by repetition, not sorted first.
+func TestPairedRatiosAreEachRepetitionsOwn(t *testing.T) {
+	runs := []result{{rps: 800}, {rps: 1000}, {rps: 900}}
+	pb := []result{{rps: 400}, {rps: 1000}, {rps: 300}}
+	if got := pairedRatios(runs, pb); got != " (2.00 / 1.00 / 3.00)" {
+		t.Fatalf("paired ratios %q", got)
+	}
+	if got := pairedRatios(runs[:1], pb[:1]); got != "" {
+		t.Fatalf("one repetition: %q, want nothing", got)
+	}
+}

@@ -658,6 +658,24 @@ func summarise(runs []result) result {
 	return out
 }
 
+// pairedRatios is " (a / b / c)": each repetition's req/s over
+// PocketBase's in the same repetition (the runs of one repetition follow
+// each other, so the machine's drift over the whole run cancels out), or
+// "" with fewer than two repetitions.
+func pairedRatios(runs, pb []result) string {
+	n := min(len(runs), len(pb))
+	if n < 2 {
+		return ""
+	}
+	var parts []string
+	for i := range n {
+		if pb[i].rps > 0 {
+			parts = append(parts, fmt.Sprintf("%.2f", runs[i].rps/pb[i].rps))
+		}
+	}
+	return " (" + strings.Join(parts, " / ") + ")"
+}
+
 // machine describes the computer the benchmark ran on.
 func machine() string {
 	model := "unknown CPU"
@@ -689,7 +707,7 @@ func render(scenarios []scenario, systems []*system, results map[string]map[stri
 	fmt.Fprintf(&b, "Each row: %s of load at the given concurrency (keep-alive connections, a unique e-mail per write; the load generator is this command's own lean HTTP/1.1 client on one thread, within about 10 %% of wrk), "+
 		"repeated %d times with the three systems interleaved, each run starting once the machine is at least 90 %% idle over half a second "+
 		"(waiting up to 20 s, so background work an earlier run left behind, such as PostgreSQL's autovacuum, does not land on the next); the figures are the medians of the repetitions, errors are summed, "+
-		"RSS is the peak resident memory of the server process during the runs (for password sign-in, of a server process started afresh just before each run, so it is that scenario's alone). Ratio = req/s of the system / req/s of PocketBase. "+
+		"RSS is the peak resident memory of the server process during the runs (for password sign-in, of a server process started afresh just before each run, so it is that scenario's alone). Ratio = req/s of the system / req/s of PocketBase (the medians), and in brackets the same ratio in each repetition, whose runs follow each other. "+
 		"salaula runs with its rate limits off (`SALAULA_RATE_FORMS=0`, `SALAULA_RATE_AUTH=0`), SQLite with `synchronous=FULL`; "+
 		"PocketBase v0.39.11 (`examples/base`) with the same collections created through its API (a unique (email, program) index on the waitlist, public create rules); "+
 		"note that PocketBase runs SQLite with `synchronous=NORMAL` (its commits are not flushed to disk: they survive a crash of the process, not a power cut) and sends no e-mail, "+
@@ -706,7 +724,7 @@ func render(scenarios []scenario, systems []*system, results map[string]map[stri
 			r := summarise(runs[s.name])
 			ratio := "1.00"
 			if s.kind != "pocketbase" && pb.rps > 0 {
-				ratio = fmt.Sprintf("%.2f", r.rps/pb.rps)
+				ratio = fmt.Sprintf("%.2f", r.rps/pb.rps) + pairedRatios(runs[s.name], runs["PocketBase"])
 			}
 			errs := strconv.FormatInt(r.errors, 10)
 			if r.errors > 0 && r.firstFailure != "" {
