@@ -15,6 +15,12 @@
 // and in which order relative to the sync, is unchanged: a commit is
 // durable exactly when it was before.
 //
+// Its sync is fdatasync where the wrapped VFS calls fsync (this build of
+// SQLite lacks HAVE_FDATASYNC): both flush the data and the size, which is
+// what a commit needs to survive a power cut; fsync also writes the file's
+// modification time, a second synchronous write per commit on file
+// systems without a journal.
+//
 // Every other file (the database, journals, temporary files) and every
 // other method go straight to the wrapped VFS.
 package walvfs
@@ -61,11 +67,13 @@ var (
 	// none to write costs one atomic load.
 	pending atomic.Int64
 
-	writes, fileWrites atomic.Int64
+	writes, fileWrites, syncs atomic.Int64
 
 	// failWrites makes the writes of buffers fail (tests of a full or
 	// failing disk).
 	failWrites atomic.Bool
+	// failSyncs makes the VFS's own fdatasync fail (tests of a failing disk).
+	failSyncs atomic.Bool
 )
 
 // walFile is the buffer of one open WAL file: buf holds the bytes of the
@@ -114,6 +122,11 @@ const (
 	errNoDefault = vfsError("walvfs: SQLite has no default VFS")
 	errRegister  = vfsError("walvfs: sqlite3_vfs_register failed")
 )
+
+// FailFlushes makes every flush of a file through this VFS fail (fail =
+// true) or work again (false): for tests of what a failing disk does to a
+// commit.
+func FailFlushes(fail bool) { failSyncs.Store(fail) }
 
 // Stats reports how many writes SQLite made to WAL files through this VFS
 // and how many writes reached the file system for them.
@@ -285,6 +298,21 @@ func xTruncate(tls *libc.TLS, p uintptr, size int64) int32 {
 func xSync(tls *libc.TLS, p uintptr, flags int32) int32 {
 	if rc := flushFirst(tls, p); rc != sqlite3.SQLITE_OK {
 		return rc
+	}
+	// The wrapped unix VFS flushes with fsync (this build of SQLite has no
+	// HAVE_FDATASYNC), which also writes the file's inode when only its
+	// modification time changed: on file systems without a journal a
+	// second synchronous write per commit. fdatasync flushes the data and
+	// every piece of metadata needed to read it back (the size), which is
+	// all SQLite asks of a sync. The first sync of a new file, which must
+	// also flush its directory, is left to the wrapped VFS.
+	f := (*sqlite3.TunixFile)(ptr(inner(p)))
+	if f.FctrlFlags&sqlite3.UNIXFILE_DIRSYNC == 0 && f.Fh >= 0 {
+		syncs.Add(1)
+		if failSyncs.Load() || fdatasync(int(f.Fh)) != nil {
+			return sqlite3.SQLITE_IOERR_FSYNC
+		}
+		return sqlite3.SQLITE_OK
 	}
 	sync := *(*func(*libc.TLS, uintptr, int32) int32)(unsafe.Pointer(&innerMethods(p).FxSync))
 	return sync(tls, inner(p), flags)

@@ -231,15 +231,40 @@ func TestLargeTransactionsSpillsAndWALRestarts(t *testing.T) {
 }
 
 func TestAFailedWriteFailsTheCommitAndLosesNothingCommitted(t *testing.T) {
+	commitOnFailingDisk(t, failWrites.Store)
+}
+
+func TestEveryCommitIsFlushedAndAFailedFlushFailsTheCommit(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "t.db")
+	w := open(t, path, Name, "FULL")
+	exec(t, w, "CREATE TABLE t (id INTEGER PRIMARY KEY, v TEXT NOT NULL)")
+	syncs0 := syncs.Load()
+	n := 0
+	for range 50 {
+		n = commitRows(t, w, n, 1, value)
+	}
+	// synchronous=FULL: each commit flushes the WAL (with fdatasync here).
+	if got := syncs.Load() - syncs0; got < 50 {
+		t.Fatalf("%d flushes for 50 commits, want one per commit at least", got)
+	}
+	w.Close()
+	commitOnFailingDisk(t, failSyncs.Store)
+}
+
+// commitOnFailingDisk commits 50 rows, one with fail(true) in force, then
+// 10 more: the commit made while the disk failed reports a disk I/O error
+// and stores nothing; every other row is stored, and the file is sound.
+func commitOnFailingDisk(t *testing.T, fail func(bool)) {
+	t.Helper()
 	path := filepath.Join(t.TempDir(), "t.db")
 	w := open(t, path, Name, "FULL")
 	exec(t, w, "CREATE TABLE t (id INTEGER PRIMARY KEY, v TEXT NOT NULL)")
 	for i := range 50 {
 		exec(t, w, "INSERT INTO t (v) VALUES (?)", value(i))
 	}
-	failWrites.Store(true)
+	fail(true)
 	_, err := w.Exec("INSERT INTO t (v) VALUES (?)", "never stored")
-	failWrites.Store(false)
+	fail(false)
 	if err == nil || !strings.Contains(err.Error(), "I/O error") {
 		t.Fatalf("commit with a failing disk: %v, want a disk I/O error", err)
 	}
