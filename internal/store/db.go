@@ -347,7 +347,9 @@ func (r *readStmts) close() error {
 
 // Tx is a transaction with the same '?' placeholder helpers as DB.
 type Tx struct {
-	tx *sql.Tx
+	// tx runs the statements: a *sql.Tx, or the writer lane's connection
+	// with a transaction open on it (see writerLane.begin).
+	tx querier
 	db *DB
 	// ctx, when set, replaces the context callers pass: in a group commit
 	// one caller's cancelled request must not abort the others' writes.
@@ -372,6 +374,13 @@ type Tx struct {
 	// of the group (e-mails, roll-ups, InsertLater rows); any statement is
 	// refused (errCombined) and the group is run again write by write.
 	combined bool
+}
+
+// querier runs statements: what *sql.Tx and *sql.Conn have in common.
+type querier interface {
+	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
 }
 
 // errCombined refuses a statement of a write whose row went in with the
@@ -446,7 +455,7 @@ func (t *Tx) Exec(ctx context.Context, query string, args ...any) (sql.Result, e
 func (t *Tx) execDirect(ctx context.Context, query string, args ...any) (sql.Result, error) {
 	if t.w != nil {
 		t.w.w.stats.stmts.Add(1)
-		if st := t.w.stmt(ctx, t.tx, query); st != nil {
+		if st := t.w.stmt(query); st != nil {
 			return st.ExecContext(ctx, args...)
 		}
 	}
@@ -466,7 +475,7 @@ func (t *Tx) Query(ctx context.Context, query string, args ...any) (*sql.Rows, e
 	}
 	if t.w != nil {
 		t.w.w.stats.stmts.Add(1)
-		if st := t.w.stmt(ctx, t.tx, query); st != nil {
+		if st := t.w.stmt(query); st != nil {
 			return st.QueryContext(ctx, args...)
 		}
 	}
@@ -488,7 +497,7 @@ func (t *Tx) QueryRow(ctx context.Context, query string, args ...any) *sql.Row {
 	}
 	if t.w != nil {
 		t.w.w.stats.stmts.Add(1)
-		if st := t.w.stmt(ctx, t.tx, query); st != nil {
+		if st := t.w.stmt(query); st != nil {
 			return st.QueryRowContext(ctx, args...)
 		}
 	}

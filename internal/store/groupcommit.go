@@ -3,8 +3,10 @@ package store
 import (
 	"context"
 	"database/sql"
+	"database/sql/driver"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -40,10 +42,17 @@ type groupWriter struct {
 // overlap with the next group's instead of waiting for its round trips.
 type writerLane struct {
 	w    *groupWriter
-	conn *sql.DB
-	// Statements prepared once on the lane's connection, by query text,
-	// and the queries seen in the last batch that are to be prepared once
-	// the connection is free again. Only the lane's goroutine uses them.
+	pool *sql.DB // a pool of one connection
+	// conn is the pool's connection, held by the lane while it is good.
+	// Transactions are opened on it with BEGIN and ended with COMMIT or
+	// ROLLBACK, not through database/sql's Tx, which starts a goroutine
+	// for every transaction and every query in it (to watch a context the
+	// writer never cancels): two thread wake-ups per transaction and one
+	// per query, a sign-in's largest cost after the hash and the SQL.
+	conn *sql.Conn
+	// Statements prepared once on conn, by query text, and the queries
+	// seen in the last batch that are to be prepared once the connection
+	// is free again. Only the lane's goroutine uses them.
 	stmts  map[string]*sql.Stmt
 	wanted map[string]bool
 	// pend is the pending work of the group under way (see pending).
@@ -54,11 +63,11 @@ type writerLane struct {
 // cache is full are parsed each time, as before.
 const maxStmts = 128
 
-// stmt returns query prepared on the lane's connection for use in tx, or
-// nil when it is not prepared yet (it will be after this batch).
-func (l *writerLane) stmt(ctx context.Context, tx *sql.Tx, query string) *sql.Stmt {
+// stmt returns query prepared on the lane's connection, or nil when it is
+// not prepared yet (it will be after this batch).
+func (l *writerLane) stmt(query string) *sql.Stmt {
 	if st, ok := l.stmts[query]; ok {
-		return tx.StmtContext(ctx, st)
+		return st
 	}
 	if l.w.db.dialect == SQLite && len(l.stmts)+len(l.wanted) < maxStmts {
 		l.wanted[query] = true
@@ -70,11 +79,80 @@ func (l *writerLane) stmt(ctx context.Context, tx *sql.Tx, query string) *sql.St
 // connection is free between batches, so this never waits for a write.
 func (l *writerLane) prepareWanted() {
 	for q := range l.wanted {
-		if st, err := l.conn.Prepare(q); err == nil {
-			l.stmts[q] = st
+		if l.conn != nil {
+			if st, err := l.conn.PrepareContext(context.Background(), q); err == nil {
+				l.stmts[q] = st
+			}
 		}
 		delete(l.wanted, q)
 	}
+}
+
+// begin opens a transaction on the lane's connection and returns it as
+// the querier of the transaction's statements. The lane takes the
+// connection from its pool when it holds none; when BEGIN fails (a broken
+// connection, say, after PostgreSQL restarted) the connection is given up
+// and BEGIN tried once more on a fresh one, as database/sql does for its
+// own transactions. On SQLite the transaction takes the write lock at once
+// (BEGIN IMMEDIATE), as _txlock=immediate does for database/sql's.
+func (l *writerLane) begin() (querier, error) {
+	ctx := context.Background()
+	begin := "BEGIN"
+	if l.w.db.dialect == SQLite {
+		begin = "BEGIN IMMEDIATE"
+	}
+	var err error
+	for range 2 {
+		if l.conn == nil {
+			c, err := l.pool.Conn(ctx)
+			if err != nil {
+				return nil, err
+			}
+			l.conn = c
+		}
+		if _, err = l.conn.ExecContext(ctx, begin); err == nil {
+			return l.conn, nil
+		}
+		l.drop()
+	}
+	return nil, err
+}
+
+// commitTx commits the transaction open on the lane's connection. When
+// the commit fails the transaction is rolled back (SQLite may keep a
+// transaction open after a failed COMMIT).
+func (l *writerLane) commitTx() error {
+	_, err := l.conn.ExecContext(context.Background(), "COMMIT")
+	if err != nil {
+		l.rollbackTx()
+	}
+	return err
+}
+
+// rollbackTx undoes the transaction open on the lane's connection. When
+// that fails for another reason than there being no transaction (SQLite
+// ends one itself after some errors), the connection's state is unknown:
+// it is given up, and the next transaction starts on a fresh one.
+func (l *writerLane) rollbackTx() {
+	if _, err := l.conn.ExecContext(context.Background(), "ROLLBACK"); err != nil && !strings.Contains(err.Error(), "no transaction is active") {
+		l.drop()
+	}
+}
+
+// drop gives up the lane's connection, and the statements prepared on
+// it; the pool closes it (it is returned marked bad) and opens another
+// when the lane next asks.
+func (l *writerLane) drop() {
+	if l.conn == nil {
+		return
+	}
+	for q, st := range l.stmts {
+		st.Close()
+		delete(l.stmts, q)
+	}
+	l.conn.Raw(func(any) error { return driver.ErrBadConn })
+	l.conn.Close()
+	l.conn = nil
 }
 
 // groupStats counts the commits and how many writes each one carried.
@@ -149,7 +227,7 @@ type writeResult struct {
 func newGroupWriter(db *DB, conns ...*sql.DB) *groupWriter {
 	w := &groupWriter{db: db, reqs: make(chan *writeReq), quit: make(chan struct{})}
 	for _, c := range conns {
-		l := &writerLane{w: w, conn: c, stmts: map[string]*sql.Stmt{}, wanted: map[string]bool{}}
+		l := &writerLane{w: w, pool: c, stmts: map[string]*sql.Stmt{}, wanted: map[string]bool{}}
 		w.lanes = append(w.lanes, l)
 		w.stopped.Add(1)
 		go l.loop()
@@ -271,7 +349,7 @@ func (l *writerLane) commitGroup(batch []*writeReq, combine, retry bool) groupOu
 	}
 	ctx := context.Background()
 	w.stats.stmts.Add(1)
-	tx, err := l.conn.BeginTx(ctx, nil)
+	tx, err := l.begin()
 	if err != nil {
 		if combine {
 			return groupNotCombined
@@ -288,7 +366,7 @@ func (l *writerLane) commitGroup(batch []*writeReq, combine, retry bool) groupOu
 	own := &Tx{tx: tx, db: w.db, w: l}
 	done := make([]bool, len(batch))
 	if combine && !l.combineRows(ctx, own, g, batch, done, hooks) {
-		tx.Rollback()
+		l.rollbackTx()
 		g.reset()
 		return groupNotCombined
 	}
@@ -349,16 +427,16 @@ func (l *writerLane) commitGroup(batch []*writeReq, combine, retry bool) groupOu
 	}
 	err = g.finish(ctx, own)
 	if retry && (retryable(err) || anyRetryable(results)) {
-		tx.Rollback()
+		l.rollbackTx()
 		g.reset()
 		return groupRetry
 	}
 	if err != nil {
-		tx.Rollback()
+		l.rollbackTx()
 		g.reset()
 	} else {
 		w.stats.stmts.Add(1)
-		err = tx.Commit()
+		err = l.commitTx()
 	}
 	if err != nil {
 		for i := range results {
@@ -403,7 +481,7 @@ func (l *writerLane) commitOne(r *writeReq, retry bool) (out groupOutcome) {
 		r.done <- res
 	}()
 	w.stats.stmts.Add(2) // BEGIN, then COMMIT or ROLLBACK
-	tx, err := l.conn.BeginTx(context.Background(), nil)
+	tx, err := l.begin()
 	if err != nil {
 		res.err = err
 		return groupAnswered
@@ -419,10 +497,10 @@ func (l *writerLane) commitOne(r *writeReq, retry bool) (out groupOutcome) {
 		res.err = g.finish(context.Background(), t)
 	}
 	if res.err != nil || res.panic != nil {
-		tx.Rollback()
+		l.rollbackTx()
 		return groupAnswered
 	}
-	if err := tx.Commit(); err != nil {
+	if err := l.commitTx(); err != nil {
 		res.err = fmt.Errorf("commit: %w", err)
 		return groupAnswered
 	}
@@ -453,7 +531,10 @@ func (w *groupWriter) close() error {
 		for _, st := range l.stmts {
 			st.Close()
 		}
-		errs = append(errs, l.conn.Close())
+		if l.conn != nil {
+			errs = append(errs, l.conn.Close())
+		}
+		errs = append(errs, l.pool.Close())
 	}
 	return errors.Join(errs...)
 }

@@ -13,6 +13,7 @@ import (
 
 	"salaula/internal/store"
 	"salaula/internal/store/storetest"
+	"salaula/internal/store/walvfs"
 )
 
 // Many concurrent transactions, some failing: each successful one is kept
@@ -410,4 +411,87 @@ func TestSQLiteWALStaysBoundedUnderSustainedWrites(t *testing.T) {
 		t.Errorf("the WAL grew to %d MB under sustained writes, want at most %d MB", largest.Load()>>20, max>>20)
 	}
 	t.Logf("largest WAL: %.1f MB; %+v", float64(largest.Load())/(1<<20), db.WriteStats())
+}
+
+// A commit whose flush to disk fails answers its writes with an error and
+// keeps none of them; the writer's connection goes on, and the same writes
+// succeed once the disk works again (SQLite: the writer's transaction is
+// opened and ended by hand on its connection).
+func TestAFailedCommitKeepsNothingAndTheWriterGoesOn(t *testing.T) {
+	db := storetest.Open(t, store.SQLite)
+	ctx := context.Background()
+	insert := func(id string) error { return insertMessage(ctx, db, id) }
+	if err := insert("before"); err != nil {
+		t.Fatal(err)
+	}
+	walvfs.FailFlushes(true)
+	var wg sync.WaitGroup
+	errs := make([]error, 8)
+	for i := range errs {
+		wg.Add(1)
+		go func() { defer wg.Done(); errs[i] = insert(fmt.Sprintf("lost%d", i)) }()
+	}
+	wg.Wait()
+	walvfs.FailFlushes(false)
+	for i, err := range errs {
+		if err == nil {
+			t.Fatalf("write %d acknowledged while the disk failed", i)
+		}
+	}
+	if n := storetest.Count(t, db, `SELECT COUNT(*) FROM contact_messages`); n != 1 {
+		t.Fatalf("%d messages after the failed commits, want 1", n)
+	}
+	for i := range errs {
+		if err := insert(fmt.Sprintf("lost%d", i)); err != nil {
+			t.Fatalf("write %d again: %v", i, err)
+		}
+	}
+	if n := storetest.Count(t, db, `SELECT COUNT(*) FROM contact_messages`); n != 9 {
+		t.Fatalf("%d messages, want 9", n)
+	}
+}
+
+// When PostgreSQL ends the writer's connections (a restart, an
+// administrator), the next writes open fresh ones and succeed.
+func TestWriterReconnectsAfterPostgreSQLEndsItsConnections(t *testing.T) {
+	db := storetest.Open(t, store.Postgres)
+	ctx := context.Background()
+	insert := func(id string) error { return insertMessage(ctx, db, id) }
+	var wg sync.WaitGroup
+	errs := make([]error, 8)
+	for i := range errs {
+		wg.Add(1)
+		go func() { defer wg.Done(); errs[i] = insert(fmt.Sprintf("first%d", i)) }()
+	}
+	wg.Wait()
+	var ended int
+	if err := db.QueryRow(ctx, `SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity
+		WHERE datname = current_database() AND pid <> pg_backend_pid()`).Scan(&ended); err != nil {
+		t.Fatal(err)
+	}
+	if ended == 0 {
+		t.Fatal("no connection of the writer was ended")
+	}
+	for i := range errs {
+		wg.Add(1)
+		go func() { defer wg.Done(); errs[i] = errors.Join(errs[i], insert(fmt.Sprintf("after%d", i))) }()
+	}
+	wg.Wait()
+	for i, err := range errs {
+		if err != nil {
+			t.Fatalf("write %d: %v", i, err)
+		}
+	}
+	if n := storetest.Count(t, db, `SELECT COUNT(*) FROM contact_messages`); n != 16 {
+		t.Fatalf("%d messages, want 16", n)
+	}
+}
+
+// insertMessage stores a contact message with this ID in a transaction.
+func insertMessage(ctx context.Context, db *store.DB, id string) error {
+	return db.InTx(ctx, func(tx *store.Tx) error {
+		_, err := tx.Exec(ctx, `INSERT INTO contact_messages (id, first_name, last_name, email, subject, message, created_at)
+			VALUES (?, 'A', 'B', 'a@example.com', 'other', 'hello there', ?)`, id, store.Now())
+		return err
+	})
 }
