@@ -98,12 +98,23 @@ func (db *DB) claimEmails(ctx context.Context, set string, setArgs []any, now ti
 	if db.dialect == Postgres {
 		lock = " FOR UPDATE SKIP LOCKED"
 	}
+	// The due e-mails of each state are read in the order of the
+	// (status, next_attempt_at) index, each up to the limit, and the
+	// earliest taken: on PostgreSQL an index scan in order marks the
+	// entries of e-mails sent since as dead as it passes them, so later
+	// scans skip them, where a scan of both states at once (a bitmap scan
+	// and a sort) visited every e-mail ever sent whose row was not yet
+	// vacuumed (33,000 table pages, 9 ms a claim, after 30 s of sign-ups
+	// with autovacuum off, and growing).
+	due := func(status string) string {
+		return `SELECT id, next_attempt_at FROM (SELECT id, next_attempt_at FROM outbox_emails
+			WHERE status = '` + status + `' AND next_attempt_at <= ? ORDER BY next_attempt_at LIMIT ?` + lock + `) ` + status
+	}
 	var out []OutboxEmail
 	err := db.InTx(ctx, func(tx *Tx) error {
 		rows, err := tx.Query(ctx, `UPDATE outbox_emails SET attempts = attempts + 1, `+set+`
-			WHERE id IN (SELECT id FROM outbox_emails WHERE status IN ('queued', 'failing') AND next_attempt_at <= ?
-				ORDER BY next_attempt_at LIMIT ?`+lock+`)
-			RETURNING `+outboxColumns, append(setArgs, now, limit)...)
+			WHERE id IN (SELECT id FROM (`+due(EmailQueued)+` UNION ALL `+due(EmailFailing)+`) due ORDER BY next_attempt_at LIMIT ?)
+			RETURNING `+outboxColumns, append(setArgs, now, limit, now, limit, limit)...)
 		if err != nil {
 			return err
 		}
