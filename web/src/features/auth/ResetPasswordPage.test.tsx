@@ -1,4 +1,4 @@
-import { configure, act, screen } from '@testing-library/react';
+import { configure, act, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { setSupabaseForTests } from '../../lib/supabase';
@@ -38,6 +38,10 @@ describe('/reset_password', () => {
     );
     renderAuth(LINK, { strict: true });
     expect(await screen.findByText('Checking your reset link...')).toBeInTheDocument();
+    // The page shows "Checking" before its effect asks the server; on a busy
+    // machine the text can be found first, and finishing then would answer
+    // nothing (the check would hang and the test fail).
+    await waitFor(() => expect(fake.auth.verifyOtp).toHaveBeenCalled());
     await act(async () => finish());
     expect(await screen.findByRole('heading', { name: 'Choose a new password' })).toBeInTheDocument();
     expect(screen.getByLabelText('New password')).toHaveAttribute('autocomplete', 'new-password');
