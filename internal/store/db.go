@@ -204,6 +204,7 @@ func openPostgres(ctx context.Context, url string) (*DB, error) {
 	}
 	db := &DB{sql: sqlDB, dialect: Postgres, url: url}
 	db.writer = newGroupWriter(db, lanes...)
+	db.writer.maxHold = time.Hour // the lanes' ConnMaxLifetime
 	if err := db.Ping(ctx); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("connect to postgres: %w", err)

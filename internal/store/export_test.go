@@ -1,6 +1,9 @@
 package store
 
-import "context"
+import (
+	"context"
+	"time"
+)
 
 // MigrationStatements returns the statements of one embedded migration file,
 // so tests can replay what the earlier migration runner did.
@@ -22,4 +25,13 @@ func (db *DB) MigrateUpTo(ctx context.Context, version int64) error {
 	}
 	_, err = p.UpTo(ctx, version)
 	return err
+}
+
+// SetWriterConnLifetime makes the writer's lanes keep a connection for at
+// most d (PostgreSQL's is an hour), so tests need not wait that long.
+func (db *DB) SetWriterConnLifetime(d time.Duration) {
+	db.writer.maxHold = d
+	for _, l := range db.writer.lanes {
+		l.pool.SetConnMaxLifetime(d)
+	}
 }

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/jackc/pgx/v5/pgconn"
 )
@@ -34,6 +35,11 @@ type groupWriter struct {
 	once    sync.Once
 	stats   groupStats
 	lanes   []*writerLane
+	// maxHold, when not 0, is how long a lane keeps one connection before
+	// it hands it back to its pool (where ConnMaxLifetime closes it) and
+	// takes a fresh one, as the pool alone did when every transaction
+	// borrowed the connection.
+	maxHold time.Duration
 }
 
 // writerLane is one connection of the writer with the goroutine that
@@ -49,7 +55,8 @@ type writerLane struct {
 	// for every transaction and every query in it (to watch a context the
 	// writer never cancels): two thread wake-ups per transaction and one
 	// per query, a sign-in's largest cost after the hash and the SQL.
-	conn *sql.Conn
+	conn     *sql.Conn
+	heldFrom time.Time // when the lane took conn from its pool
 	// Statements prepared once on conn, by query text, and the queries
 	// seen in the last batch that are to be prepared once the connection
 	// is free again. Only the lane's goroutine uses them.
@@ -101,6 +108,9 @@ func (l *writerLane) begin() (querier, error) {
 	if l.w.db.dialect == SQLite {
 		begin = "BEGIN IMMEDIATE"
 	}
+	if l.conn != nil && l.w.maxHold > 0 && time.Since(l.heldFrom) > l.w.maxHold {
+		l.release(false)
+	}
 	var err error
 	for range 2 {
 		if l.conn == nil {
@@ -108,12 +118,12 @@ func (l *writerLane) begin() (querier, error) {
 			if err != nil {
 				return nil, err
 			}
-			l.conn = c
+			l.conn, l.heldFrom = c, time.Now()
 		}
 		if _, err = l.conn.ExecContext(ctx, begin); err == nil {
 			return l.conn, nil
 		}
-		l.drop()
+		l.release(true)
 	}
 	return nil, err
 }
@@ -135,14 +145,14 @@ func (l *writerLane) commitTx() error {
 // it is given up, and the next transaction starts on a fresh one.
 func (l *writerLane) rollbackTx() {
 	if _, err := l.conn.ExecContext(context.Background(), "ROLLBACK"); err != nil && !strings.Contains(err.Error(), "no transaction is active") {
-		l.drop()
+		l.release(true)
 	}
 }
 
-// drop gives up the lane's connection, and the statements prepared on
-// it; the pool closes it (it is returned marked bad) and opens another
-// when the lane next asks.
-func (l *writerLane) drop() {
+// release hands the lane's connection back to its pool, with the
+// statements prepared on it; when bad, it is marked broken so that the
+// pool closes it. The lane takes a connection again when it next begins.
+func (l *writerLane) release(bad bool) {
 	if l.conn == nil {
 		return
 	}
@@ -150,7 +160,9 @@ func (l *writerLane) drop() {
 		st.Close()
 		delete(l.stmts, q)
 	}
-	l.conn.Raw(func(any) error { return driver.ErrBadConn })
+	if bad {
+		l.conn.Raw(func(any) error { return driver.ErrBadConn })
+	}
 	l.conn.Close()
 	l.conn = nil
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -551,4 +552,45 @@ func insertMessage(ctx context.Context, db *store.DB, id string) error {
 			VALUES (?, 'A', 'B', 'a@example.com', 'other', 'hello there', ?)`, id, store.Now())
 		return err
 	})
+}
+
+// The writer's lanes hold their PostgreSQL connections for writes, yet no
+// longer than the connections' lifetime: after it, writes go through new
+// ones (new server processes), as they did when each borrowed one.
+func TestWriterRenewsItsConnectionsAfterTheirLifetime(t *testing.T) {
+	db := storetest.Open(t, store.Postgres)
+	ctx := context.Background()
+	backends := func() map[int]bool {
+		var mu sync.Mutex
+		pids := map[int]bool{}
+		var wg sync.WaitGroup
+		for range 20 {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				var pid int
+				if err := db.InTx(ctx, func(tx *store.Tx) error {
+					return tx.QueryRow(ctx, `SELECT pg_backend_pid()`).Scan(&pid)
+				}); err != nil {
+					t.Error(err)
+				}
+				mu.Lock()
+				pids[pid] = true
+				mu.Unlock()
+			}()
+		}
+		wg.Wait()
+		return pids
+	}
+	before := backends()
+	if again := backends(); !maps.Equal(before, again) {
+		t.Fatalf("writes went through server processes %v, then %v: want the same connections kept", before, again)
+	}
+	db.SetWriterConnLifetime(50 * time.Millisecond)
+	time.Sleep(100 * time.Millisecond)
+	for pid := range backends() {
+		if before[pid] {
+			t.Fatalf("a write after the lifetime went through server process %d, used before it", pid)
+		}
+	}
 }
