@@ -18,6 +18,7 @@ import (
 	"net/smtp"
 	"net/url"
 	"strings"
+	"sync"
 	"time"
 
 	"salaula/internal/store"
@@ -78,11 +79,19 @@ type Outbox struct {
 	RetryBase, RetryMax time.Duration
 
 	wake chan struct{}
+
+	// Without SMTP an e-mail is recorded as sent when its change commits
+	// (Enqueue) and written to the log just after, by the sender: toLog
+	// holds those not logged yet, logWake tells the sender of them.
+	logMu   sync.Mutex
+	toLog   []Message
+	logWake chan struct{}
 }
 
 // New returns an Outbox that sends through smtpURL when it is not empty.
 func New(db *store.DB, from, smtpURL string, logger *slog.Logger) (*Outbox, error) {
-	o := &Outbox{DB: db, From: from, Logger: logger, RetryBase: 30 * time.Second, RetryMax: time.Hour, wake: make(chan struct{}, 1)}
+	o := &Outbox{DB: db, From: from, Logger: logger, RetryBase: 30 * time.Second, RetryMax: time.Hour,
+		wake: make(chan struct{}, 1), logWake: make(chan struct{}, 1)}
 	if smtpURL != "" {
 		u, err := url.Parse(smtpURL)
 		if err != nil || (u.Scheme != "smtp" && u.Scheme != "smtps") || u.Host == "" {
@@ -94,16 +103,54 @@ func New(db *store.DB, from, smtpURL string, logger *slog.Logger) (*Outbox, erro
 }
 
 // Enqueue writes m to the outbox inside tx, so it is kept exactly when the
-// change tx makes is; the sender is woken once tx commits.
+// change tx makes is; the sender is woken once tx commits. Without SMTP,
+// where delivering is writing the e-mail to the log, which cannot fail, m
+// is recorded as sent via the log in the same write, and the sender logs
+// it once tx commits: no second write to mark it sent (if the process
+// dies in between, the line is missing from the log; the outbox still
+// holds the e-mail).
 func (o *Outbox) Enqueue(ctx context.Context, tx *store.Tx, m Message) error {
 	if err := Check(m); err != nil {
 		return err
 	}
-	if err := tx.EnqueueEmail(ctx, &store.OutboxEmail{To: m.To, Subject: m.Subject, Body: m.Body, Kind: m.Kind}); err != nil {
+	e := &store.OutboxEmail{To: m.To, Subject: m.Subject, Body: m.Body, Kind: m.Kind}
+	if o.SMTP == nil {
+		if err := tx.RecordEmailSent(ctx, e, "log"); err != nil {
+			return fmt.Errorf("mail: record: %w", err)
+		}
+		tx.AfterCommit(func() { o.logLater(m) })
+		return nil
+	}
+	if err := tx.EnqueueEmail(ctx, e); err != nil {
 		return fmt.Errorf("mail: queue: %w", err)
 	}
 	tx.AfterCommit(o.Wake)
 	return nil
+}
+
+// logLater hands m, recorded as sent via the log, to the sender to log.
+func (o *Outbox) logLater(m Message) {
+	o.logMu.Lock()
+	o.toLog = append(o.toLog, m)
+	o.logMu.Unlock()
+	select {
+	case o.logWake <- struct{}{}:
+	default:
+	}
+}
+
+// LogRecorded writes to the log the e-mails recorded as sent via the log
+// whose changes have committed and that are not logged yet (Run does this
+// as they come), and reports how many it wrote.
+func (o *Outbox) LogRecorded() int {
+	o.logMu.Lock()
+	batch := o.toLog
+	o.toLog = nil
+	o.logMu.Unlock()
+	for _, m := range batch {
+		o.deliver(m)
+	}
+	return len(batch)
 }
 
 // Send queues m in a transaction of its own and returns; the sender
@@ -125,10 +172,28 @@ func (o *Outbox) Wake() {
 
 // Run delivers due e-mails until ctx ends: at once when woken, otherwise
 // every second. Several senders (instances) may run on one PostgreSQL.
+// Without SMTP it also writes to the log the e-mails Enqueue recorded as
+// sent, as soon as their changes commit, and those left when ctx ends.
 func (o *Outbox) Run(ctx context.Context) {
 	t := time.NewTicker(pollEvery)
 	defer t.Stop()
+	defer o.LogRecorded()
+	due := true // look for due e-mails at once
 	for {
+		o.LogRecorded()
+		if !due {
+			select {
+			case <-ctx.Done():
+				return
+			case <-o.logWake:
+			case <-o.wake:
+				due = true
+			case <-t.C:
+				due = true
+			}
+			continue
+		}
+		due = false
 		delivered := 0
 		for {
 			n, err := o.DeliverDue(ctx)
@@ -151,12 +216,6 @@ func (o *Outbox) Run(ctx context.Context) {
 				return
 			case <-time.After(coalesce):
 			}
-		}
-		select {
-		case <-ctx.Done():
-			return
-		case <-o.wake:
-		case <-t.C:
 		}
 	}
 }

@@ -3,7 +3,6 @@ package server
 import (
 	"context"
 	"io"
-	"log/slog"
 	"maps"
 	"net/http"
 	"regexp"
@@ -379,9 +378,10 @@ func TestMailLogShowsLinksNotBodies(t *testing.T) {
 		c["message"] = "Private: my address is Plot 12, Kabulonga."
 		wantStatus(t, env.do(t, "POST", "/functions/v1/contact-form-submit", c, nil), 200)
 		wantStatus(t, env.do(t, "POST", "/functions/v1/waitlist-signup", map[string]any{"email": "mutale@example.com", "programName": "Upcycling Initiative"}, nil), 200)
-		outbox, _ := mail.New(env.DB, "no-reply@salaula.co.zm", "", slog.New(slog.NewJSONHandler(env.Logs, nil)))
-		if n, err := outbox.DeliverDue(ctx); n != 2 || err != nil {
-			t.Fatalf("delivered %d, %v", n, err)
+		// Without SMTP the e-mails were recorded as sent via the log when
+		// their changes committed; the sender writes them to the log.
+		if n := env.Mailer.LogRecorded(); n != 2 {
+			t.Fatalf("logged %d e-mails, want 2", n)
 		}
 		logs := env.Logs.String()
 		if strings.Contains(logs, "Kabulonga") {

@@ -32,22 +32,61 @@ type OutboxEmail struct {
 // is kept exactly when the change it belongs to is. ID and CreatedAt are
 // filled in when empty.
 func (t *Tx) EnqueueEmail(ctx context.Context, e *OutboxEmail) error {
+	e.Status, e.Via, e.Attempts, e.SentAt = EmailQueued, "", 0, nil
+	return t.insertEmail(ctx, e)
+}
+
+// RecordEmailSent writes e to the outbox inside tx as delivered via via
+// once tx commits (one attempt, sent at e.CreatedAt): for a delivery that
+// follows the commit and cannot fail, such as writing the e-mail to the
+// log, which then needs no second write to mark it sent. It is kept
+// exactly when the change it belongs to is. ID and CreatedAt are filled
+// in when empty.
+func (t *Tx) RecordEmailSent(ctx context.Context, e *OutboxEmail, via string) error {
+	e.Status, e.Via, e.Attempts = EmailSent, via, 1
+	e.SentAt = nil // set to CreatedAt below
+	return t.insertEmail(ctx, e)
+}
+
+// insertEmail writes e, whose Status, Via and Attempts are set, inside tx.
+func (t *Tx) insertEmail(ctx context.Context, e *OutboxEmail) error {
 	if e.ID == "" {
 		e.ID = NewOrderedID()
 	}
 	if e.CreatedAt.IsZero() {
 		e.CreatedAt = Now()
 	}
-	e.Status = EmailQueued
+	e.NextAttemptAt = nil
+	if e.Status == EmailSent {
+		at := e.CreatedAt
+		e.SentAt = &at
+	} else {
+		next := e.CreatedAt
+		e.NextAttemptAt = &next
+	}
 	if t.group != nil {
 		// Written with the group's other e-mails just before its commit.
 		c := *e
 		t.own.emails = append(t.own.emails, &c)
 		return nil
 	}
-	_, err := t.Exec(ctx, `INSERT INTO outbox_emails (id, to_address, subject, body, kind, sent_via, created_at, status, attempts, next_attempt_at)
-		VALUES (?, ?, ?, ?, ?, '', ?, ?, 0, ?)`, e.ID, e.To, e.Subject, e.Body, e.Kind, e.CreatedAt, EmailQueued, e.CreatedAt)
+	_, err := t.Exec(ctx, `INSERT INTO outbox_emails (id, to_address, subject, body, kind, sent_via, created_at, status, attempts, next_attempt_at, sent_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, e.emailRow()...)
 	return err
+}
+
+// emailRow is e's values in the order of the outbox INSERTs' columns (id,
+// to_address, subject, body, kind, sent_via, created_at, status, attempts,
+// next_attempt_at, sent_at).
+func (e *OutboxEmail) emailRow() []any {
+	var next, sent any
+	if e.NextAttemptAt != nil {
+		next = *e.NextAttemptAt
+	}
+	if e.SentAt != nil {
+		sent = *e.SentAt
+	}
+	return []any{e.ID, e.To, e.Subject, e.Body, e.Kind, e.Via, e.CreatedAt, e.Status, e.Attempts, next, sent}
 }
 
 const outboxColumns = `id, to_address, subject, body, kind, status, sent_via, attempts, last_error, next_attempt_at, sent_at, created_at`
