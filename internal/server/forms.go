@@ -2,6 +2,8 @@ package server
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/base64"
 	"errors"
 	"fmt"
 	"github.com/google/uuid"
@@ -249,11 +251,21 @@ func clip(s string, max int) string {
 	return string([]rune(s)[:max])
 }
 
+// unsubscribeStyle is the unsubscribe page's only style sheet, inline.
+const unsubscribeStyle = `body{font-family:system-ui,sans-serif;max-width:32rem;margin:3rem auto;padding:0 1rem;line-height:1.5;color:#222}a{color:#1b5e20}`
+
+// unsubscribePolicy is the unsubscribe page's Content-Security-Policy: its
+// inline style sheet (by its hash) and nothing else; no frame may hold it.
+var unsubscribePolicy = func() string {
+	sum := sha256.Sum256([]byte(unsubscribeStyle))
+	return "default-src 'none'; style-src 'sha256-" + base64.StdEncoding.EncodeToString(sum[:]) + "'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+}()
+
 // unsubscribePage is the small page the unsubscribe link opens.
 var unsubscribePage = template.Must(template.New("unsubscribe").Parse(`<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>{{.Title}} · Salaula</title>
-<style>body{font-family:system-ui,sans-serif;max-width:32rem;margin:3rem auto;padding:0 1rem;line-height:1.5;color:#222}a{color:#1b5e20}</style>
+<style>` + unsubscribeStyle + `</style>
 </head><body><main>
 <h1>{{.Title}}</h1>
 <p>{{.Text}}</p>
@@ -268,6 +280,7 @@ func (s *Server) handleWaitlistUnsubscribe() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		page := func(status int, title, text string) {
 			w.Header().Set("Content-Type", "text/html; charset=utf-8")
+			w.Header().Set("Content-Security-Policy", unsubscribePolicy)
 			w.Header().Set("Cache-Control", "no-store")
 			w.WriteHeader(status)
 			unsubscribePage.Execute(w, map[string]string{"Title": title, "Text": text})

@@ -2,6 +2,8 @@ package server
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/base64"
 	"io"
 	"maps"
 	"net/http"
@@ -273,6 +275,19 @@ func TestUnsubscribeLinkWorksWithOneClick(t *testing.T) {
 			if !strings.HasPrefix(res.Header.Get("Content-Type"), "text/html") || !strings.Contains(string(page), "You have been unsubscribed") ||
 				!strings.Contains(string(page), "bwalya@example.com") {
 				t.Fatalf("page %s", page)
+			}
+			// The page's policy allows its own inline style sheet (by its
+			// hash) and nothing else; the link's token leaves in no Referer.
+			style := regexp.MustCompile(`<style>([^<]*)</style>`).FindSubmatch(page)
+			if style == nil {
+				t.Fatalf("no style sheet in %s", page)
+			}
+			sum := sha256.Sum256(style[1])
+			csp := res.Header.Get("Content-Security-Policy")
+			if !strings.HasPrefix(csp, "default-src 'none'; style-src 'sha256-"+base64.StdEncoding.EncodeToString(sum[:])+"';") ||
+				!strings.Contains(csp, "frame-ancestors 'none'") || strings.Contains(csp, "unsafe") || strings.Contains(csp, "script") ||
+				res.Header.Get("Referrer-Policy") != "no-referrer" {
+				t.Fatalf("unsubscribe page: CSP %q, Referrer-Policy %q", csp, res.Header.Get("Referrer-Policy"))
 			}
 		}
 		su, _ := env.DB.WaitlistSignupByEmail(ctx, "bwalya@example.com", "Upcycling Initiative")

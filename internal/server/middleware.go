@@ -32,32 +32,41 @@ func (s *Server) securityHeaders(next http.Handler) http.Handler {
 	// names without Set's per-call canonicalising and allocation. A slice
 	// of one value is never changed in place (Set replaces it, Add copies
 	// it), so responses can share it.
-	always := []fixedHeader{
+	page := []fixedHeader{
 		{"Content-Security-Policy", []string{contentSecurityPolicy(s.app.scriptHashes)}},
 		{"X-Content-Type-Options", []string{"nosniff"}},
 		{"Referrer-Policy", []string{"strict-origin-when-cross-origin"}},
 		{"X-Frame-Options", []string{"DENY"}},
 		{"Permissions-Policy", []string{"geolocation=(), microphone=(), camera=()"}},
 	}
-	// Tokens travel in headers, never cookies, so any origin may call the API.
+	// API answers are JSON (or a stored file, or the unsubscribe link's
+	// page, which set their own policy): nothing in them runs, loads or is
+	// framed, so a short policy says all of it, about 360 bytes fewer on
+	// every call than the app's page headers, on phones paying for data.
+	// Tokens travel in headers, never cookies, so any origin may call.
 	api := []fixedHeader{
+		{"Content-Security-Policy", []string{apiContentSecurityPolicy}},
+		{"X-Content-Type-Options", []string{"nosniff"}},
+		{"Referrer-Policy", []string{"no-referrer"}},
 		{"Access-Control-Allow-Origin", []string{"*"}},
 		{"Access-Control-Expose-Headers", []string{"X-Supabase-Api-Version, Content-Range, ETag"}},
 	}
-	set := func(h http.Header, fixed []fixedHeader) {
-		for _, f := range fixed {
-			h[f.name] = f.value
-		}
-	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		h := w.Header()
-		set(h, always)
+		fixed := page
 		if isAPIPath(r.URL.Path) {
-			set(h, api)
+			fixed = api
+		}
+		for _, f := range fixed {
+			h[f.name] = f.value
 		}
 		next.ServeHTTP(w, r)
 	})
 }
+
+// apiContentSecurityPolicy is the policy of API answers: no content of
+// any kind, in no frame.
+const apiContentSecurityPolicy = "default-src 'none'; frame-ancestors 'none'"
 
 // handlePreflight answers CORS preflight requests for the API.
 func (s *Server) handlePreflight() http.Handler {
