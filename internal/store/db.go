@@ -286,6 +286,17 @@ func (db *DB) QueryRow(ctx context.Context, query string, args ...any) *sql.Row 
 	return db.sql.QueryRowContext(ctx, db.rebind(query), args...)
 }
 
+// QueryKey is QueryRow for a read of one row by a unique key (an account
+// by e-mail or ID, a session by ID), which takes microseconds. It runs
+// without ctx's cancellation: watching a cancellable context costs each
+// read two goroutines (database/sql's, to close the rows, and the SQLite
+// driver's, to interrupt the statement), so two thread wake-ups on a
+// request that makes a handful, to be able to stop a read that is over
+// before a stop could reach it.
+func (db *DB) QueryKey(ctx context.Context, query string, args ...any) *sql.Row {
+	return db.QueryRow(context.WithoutCancel(ctx), query, args...)
+}
+
 // maxReadStmts bounds the read statements kept prepared; queries first
 // seen after that are parsed each time, as before.
 const maxReadStmts = 128

@@ -94,6 +94,77 @@ func TestConcurrentTransactionsAreKeptOrUndoneAlone(t *testing.T) {
 	})
 }
 
+// Writes made while the database closes each get an answer, none hangs:
+// a write is either committed (and stored) or refused, whether the lane's
+// goroutine or a caller that found the lane idle was committing it.
+func TestWritesDuringCloseAreCommittedOrRefused(t *testing.T) {
+	for _, engine := range storetest.Engines {
+		t.Run(string(engine), func(t *testing.T) {
+			ctx := context.Background()
+			dir, url := t.TempDir(), ""
+			if engine == store.Postgres {
+				url = storetest.NewPostgresDatabase(t)
+			}
+			db, err := store.Open(ctx, url, dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := db.Migrate(ctx); err != nil {
+				t.Fatal(err)
+			}
+			var wg sync.WaitGroup
+			var committed sync.Map
+			for w := range 16 {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					for i := 0; ; i++ {
+						id := fmt.Sprintf("w%d-%d", w, i)
+						err := db.InTx(ctx, func(tx *store.Tx) error {
+							_, err := tx.Exec(ctx, `INSERT INTO contact_messages (id, first_name, last_name, email, subject, message, created_at)
+								VALUES (?, 'A', 'B', 'a@example.com', 'other', 'hello there', ?)`, id, store.Now())
+							return err
+						})
+						if err != nil {
+							return // refused: the database is closing
+						}
+						committed.Store(id, true)
+					}
+				}()
+			}
+			time.Sleep(100 * time.Millisecond)
+			closed := make(chan error)
+			go func() { closed <- db.Close() }()
+			done := make(chan struct{})
+			go func() { wg.Wait(); close(done) }()
+			select {
+			case <-done:
+			case <-time.After(30 * time.Second):
+				t.Fatal("writes made while closing never returned")
+			}
+			if err := <-closed; err != nil {
+				t.Fatalf("Close: %v", err)
+			}
+			db, err = store.Open(ctx, url, dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer db.Close()
+			n := 0
+			committed.Range(func(k, _ any) bool {
+				n++
+				if storetest.Count(t, db, `SELECT COUNT(*) FROM contact_messages WHERE id = ?`, k) != 1 {
+					t.Errorf("write %s was answered as committed but is not stored", k)
+				}
+				return true
+			})
+			if n == 0 {
+				t.Fatal("no write was committed before the close")
+			}
+		})
+	}
+}
+
 // A panic inside a transaction reaches its own caller; the writer goes on.
 func TestPanicInTransactionReachesItsCaller(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
