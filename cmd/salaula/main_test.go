@@ -12,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -89,8 +90,23 @@ func TestServeCreatesItsSecretAndShutsDownGracefully(t *testing.T) {
 	for _, engine := range storetest.Engines {
 		t.Run(string(engine), func(t *testing.T) {
 			dataDir, env := t.TempDir(), engineEnv(t, engine)
+			procs := runtime.GOMAXPROCS(0)
 			addr, cancel, done, stdout := startServe(t, env, "--data", dataDir)
 			defer cancel()
+			// On SQLite the server runs one processor more than the CPUs
+			// (for its writer), on PostgreSQL as many; afterwards as before.
+			want := defaultProcs
+			if engine == store.SQLite {
+				want = defaultProcs + 1
+			}
+			if got := runtime.GOMAXPROCS(0); got != want {
+				t.Fatalf("serving with %d processors, want %d", got, want)
+			}
+			defer func() {
+				if got := runtime.GOMAXPROCS(0); got != procs {
+					t.Errorf("after serve: %d processors, want %d again", got, procs)
+				}
+			}()
 
 			st, err := os.Stat(filepath.Join(dataDir, "jwt-secret"))
 			if err != nil {
@@ -141,10 +157,15 @@ func TestServeCreatesItsSecretAndShutsDownGracefully(t *testing.T) {
 
 func TestServeUsesTheGivenSecretAndEnvironment(t *testing.T) {
 	dataDir := t.TempDir()
+	procs := runtime.GOMAXPROCS(0)
 	_, cancel, done, _ := startServe(t, map[string]string{
 		"SALAULA_JWT_SECRET": strings.Repeat("k", 40),
 		"SALAULA_DATA":       dataDir,
+		"GOMAXPROCS":         "1", // the operator's choice is kept
 	})
+	if got := runtime.GOMAXPROCS(0); got != procs {
+		t.Errorf("serving with %d processors although GOMAXPROCS was set; want %d as before", got, procs)
+	}
 	cancel()
 	if err := <-done; err != nil {
 		t.Fatal(err)

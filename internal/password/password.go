@@ -123,7 +123,7 @@ const DefaultWait = 10 * time.Second
 
 var (
 	limitMu sync.Mutex
-	slots   = newSlots(runtime.GOMAXPROCS(0))
+	slots   = newSlots(runtime.GOMAXPROCS(0)) // read at start, before `salaula serve` adds a processor for its writer
 	maxWait = DefaultWait
 
 	running, peak atomic.Int64
