@@ -24,6 +24,12 @@ import (
 // never written early: write leaves them, and only the group commit moves
 // a write's changes into the group's (keep).
 type pending struct {
+	// joins are the waitlist sign-ups counted, one entry each; just
+	// before writing (settle) they are tallied into daily and counts, the
+	// roll-up increments by key. A write's own pending holds one entry
+	// where it held two maps, so a sign-up's roll-ups cost no map of its
+	// own; the group's maps are kept from group to group.
+	joins   []waitlistJoin
 	daily   map[dailyKey]int64
 	counts  map[countsKey]int64
 	emails  []*OutboxEmail
@@ -34,11 +40,17 @@ type pending struct {
 
 type dailyKey struct{ day, program string }
 
+// waitlistJoin is one counted sign-up's roll-up keys.
+type waitlistJoin struct {
+	daily  dailyKey
+	counts countsKey
+}
+
 // countsKey is waitlist_counts' primary key, in the order of waitlistKey.
 type countsKey struct{ program, utmSource, utmCampaign, referrer, pagePath string }
 
 func (p *pending) empty() bool {
-	return len(p.daily) == 0 && len(p.counts) == 0 && len(p.emails) == 0 && len(p.later) == 0 && len(p.counted) == 0
+	return len(p.joins) == 0 && len(p.daily) == 0 && len(p.counts) == 0 && len(p.emails) == 0 && len(p.later) == 0 && len(p.counted) == 0
 }
 
 // reset empties p, its changes included.
@@ -50,6 +62,8 @@ func (p *pending) reset() {
 
 // resetWork empties p's roll-ups and e-mails, leaving its changes.
 func (p *pending) resetWork() {
+	clear(p.joins)
+	p.joins = p.joins[:0]
 	clear(p.daily)
 	clear(p.counts)
 	clear(p.emails)
@@ -69,14 +83,15 @@ func (p *pending) keep(q *pending) {
 
 // add moves q's roll-ups and e-mails into p (not its changes: see keep).
 func (p *pending) add(q *pending) {
-	if p.daily == nil {
-		p.daily, p.counts = map[dailyKey]int64{}, map[countsKey]int64{}
-	}
-	for k, n := range q.daily {
-		p.daily[k] += n
-	}
-	for k, n := range q.counts {
-		p.counts[k] += n
+	p.joins = append(p.joins, q.joins...)
+	if len(q.daily) > 0 || len(q.counts) > 0 {
+		p.makeRollUps()
+		for k, n := range q.daily {
+			p.daily[k] += n
+		}
+		for k, n := range q.counts {
+			p.counts[k] += n
+		}
 	}
 	p.emails = append(p.emails, q.emails...)
 	for _, r := range q.later {
@@ -89,12 +104,32 @@ func (p *pending) add(q *pending) {
 	}
 }
 
+// join counts sign-up s in the waitlist roll-ups.
 func (p *pending) join(s *WaitlistSignup) {
+	p.joins = append(p.joins, waitlistJoin{dailyKey{s.CreatedAt.UTC().Format(time.DateOnly), s.Program},
+		countsKey{s.Program, s.UTMSource, s.UTMCampaign, s.Referrer, s.PagePath}})
+}
+
+// makeRollUps makes p's roll-up maps when it has none.
+func (p *pending) makeRollUps() {
 	if p.daily == nil {
 		p.daily, p.counts = map[dailyKey]int64{}, map[countsKey]int64{}
 	}
-	p.daily[dailyKey{s.CreatedAt.UTC().Format(time.DateOnly), s.Program}]++
-	p.counts[countsKey{s.Program, s.UTMSource, s.UTMCampaign, s.Referrer, s.PagePath}]++
+}
+
+// settle readies p's work for writing: the sign-ups counted are tallied
+// into the roll-ups by key, and the counts become InsertLater rows.
+func (p *pending) settle() {
+	if len(p.joins) > 0 {
+		p.makeRollUps()
+		for _, j := range p.joins {
+			p.daily[j.daily]++
+			p.counts[j.counts]++
+		}
+		clear(p.joins)
+		p.joins = p.joins[:0]
+	}
+	p.countsToLater()
 }
 
 // touchesPending reports whether query reads or changes a table that
@@ -116,7 +151,7 @@ func (p *pending) write(ctx context.Context, tx *Tx) error {
 	if tx.db.dialect == Postgres {
 		return p.writePostgres(ctx, tx, false)
 	}
-	p.countsToLater()
+	p.settle()
 	if len(p.daily) > 0 {
 		keys := p.dailyKeys()
 		if err := chunked(ctx, tx, len(keys), `INSERT INTO waitlist_daily (day, program, signups) VALUES `, `(?, ?, ?)`,

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -224,6 +225,19 @@ func (k *rowKind) insertRows(ctx context.Context, tx *Tx, rows [][]any) (map[str
 	return inserted, err
 }
 
+// arrayable reports whether every value of a row is of a type pgArrays
+// makes an array of (a row deferred to the end of a group must be).
+func arrayable(row []any) bool {
+	for _, v := range row {
+		switch v.(type) {
+		case string, time.Time, int64, int, bool:
+		default:
+			return false
+		}
+	}
+	return true
+}
+
 // pgArrays turns rows of values into one PostgreSQL array per column, with
 // the column's element type (text, timestamp, bigint, boolean), for
 // unnest. Every row has the same number of values, each column's of one
@@ -308,7 +322,7 @@ func (p *pending) addCount(table, columns, countColumn string, key []any, n int6
 		c = &countedRows{table: table, columns: columns, countColumn: countColumn, at: map[string]int{}}
 		p.counted = append(p.counted, c)
 	}
-	k := fmt.Sprintf("%#v", key)
+	k := keyString(key)
 	if i, ok := c.at[k]; ok {
 		c.n[i] += n
 		return
@@ -316,6 +330,34 @@ func (p *pending) addCount(table, columns, countColumn string, key []any, n int6
 	c.at[k] = len(c.keys)
 	c.keys = append(c.keys, key)
 	c.n = append(c.n, n)
+}
+
+// keyString spells out key (strings, integers, booleans and times, as
+// CountLater takes) so that two keys are spelt alike exactly when their
+// values and types are: each value is its type's letter, then for a
+// string its length and bytes.
+func keyString(key []any) string {
+	b := make([]byte, 0, 64)
+	for _, v := range key {
+		switch v := v.(type) {
+		case string:
+			b = strconv.AppendInt(append(b, 's'), int64(len(v)), 10)
+			b = append(append(b, ':'), v...)
+		case int64:
+			b = strconv.AppendInt(append(b, 'i'), v, 10)
+		case int:
+			b = strconv.AppendInt(append(b, 'n'), int64(v), 10)
+		case bool:
+			b = strconv.AppendBool(append(b, 'b'), v)
+		case time.Time:
+			b = strconv.AppendInt(append(b, 't'), v.UnixNano(), 10)
+			b = append(append(b, '@'), v.Location().String()...)
+		default:
+			b = fmt.Appendf(append(b, '?'), "%#v", v)
+		}
+		b = append(b, 0)
+	}
+	return string(b)
 }
 
 // countsToLater turns p's counts into InsertLater rows (the key's values
@@ -358,11 +400,9 @@ func (p *pending) touchesLater(query string) bool {
 // SQLite), and kept exactly when those writes are. Elsewhere a row with a
 // count of 1 is inserted at once.
 func (t *Tx) CountLater(ctx context.Context, table, columns, countColumn string, key ...any) error {
-	if t.group != nil {
-		if _, _, err := pgArrays([][]any{append(slices.Clip(key), int64(1))}); err == nil {
-			t.own.addCount(table, columns, countColumn, key, 1)
-			return nil
-		}
+	if t.group != nil && arrayable(key) {
+		t.own.addCount(table, columns, countColumn, key, 1)
+		return nil
 	}
 	return t.InsertLater(ctx, table, columns+", "+countColumn, append(slices.Clip(key), int64(1))...)
 }
@@ -376,11 +416,9 @@ func (t *Tx) CountLater(ctx context.Context, table, columns, countColumn string,
 // and kept exactly when this write is; a later statement of the group
 // that names table writes it first. Elsewhere it is inserted at once.
 func (t *Tx) InsertLater(ctx context.Context, table, columns string, args ...any) error {
-	if t.group != nil {
-		if _, _, err := pgArrays([][]any{args}); err == nil {
-			t.own.addLater(table, columns, args)
-			return nil
-		}
+	if t.group != nil && arrayable(args) {
+		t.own.addLater(table, columns, args)
+		return nil
 	}
 	_, err := t.Exec(ctx, `INSERT INTO `+table+` (`+columns+`) VALUES (`+strings.Repeat("?, ", len(args)-1)+`?)`, args...)
 	return err
@@ -393,7 +431,7 @@ func (t *Tx) InsertLater(ctx context.Context, table, columns string, args ...any
 // p's changes (see notify) and empties them. Roll-up rows are written in
 // key order, so concurrent lanes take their locks in the same order.
 func (p *pending) writePostgres(ctx context.Context, tx *Tx, notify bool) error {
-	p.countsToLater()
+	p.settle()
 	var parts []string
 	var args []any
 	if len(p.daily) > 0 {
