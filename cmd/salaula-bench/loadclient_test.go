@@ -170,3 +170,27 @@ func TestPairedRatiosAreEachRepetitionsOwn(t *testing.T) {
 		t.Fatalf("one repetition: %q, want nothing", got)
 	}
 }
+
+// The crowd's work is per sign-in answered, and the row shown is the
+// repetition with the median share above the hash, counting the sign-ins
+// of all of them.
+func TestCrowdWorkIsPerSignInAndTheMedianRepetition(t *testing.T) {
+	before := cpuCounters{server: time.Second, hash: 500 * time.Millisecond}
+	after := cpuCounters{server: 3 * time.Second, hash: 2400 * time.Millisecond}
+	w := after.per(before, 100)
+	if w.server != 20*time.Millisecond || w.hash != 19*time.Millisecond || w.signIns != 100 || w.above() != 5 {
+		t.Fatalf("per sign-in %+v, above %.1f %%", w, w.above())
+	}
+	if (cpuCounters{}).per(before, 0) != (signInWork{}) {
+		t.Fatal("no sign-ins answered should give no figures")
+	}
+	reps := []signInWork{
+		{server: 20 * time.Millisecond, hash: 18 * time.Millisecond, signIns: 400},    // 10 %
+		{server: 20 * time.Millisecond, hash: 19 * time.Millisecond, signIns: 300},    // 5 %
+		{server: 20 * time.Millisecond, hash: 19800 * time.Microsecond, signIns: 500}, // 1 %
+	}
+	m := medianWork(reps)
+	if m.hash != 19*time.Millisecond || m.signIns != 1200 {
+		t.Fatalf("median %+v", m)
+	}
+}

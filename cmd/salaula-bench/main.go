@@ -127,6 +127,7 @@ func run() error {
 		{name: "GET hashed asset", conc: 16, path: "/assets/" + asset},
 	}
 	results := map[string]map[string][]result{} // scenario key -> system -> runs
+	crowd := map[string][]signInWork{}          // system -> the sign-in crowd's work, per repetition
 	ok2xx := map[string]map[string]int64{}      // system -> write kind -> 2xx answers
 	for _, s := range systems {
 		ok2xx[s.name] = map[string]int64{}
@@ -148,7 +149,23 @@ func run() error {
 				if waited, busy := settle(); busy {
 					fmt.Fprintf(os.Stderr, "the machine stayed busy for %v before %s on %s; measuring anyway\n", waited, sc.key(), s.name)
 				}
+				// Under the crowd of sign-ins, the server's CPU and its
+				// hashing CPU too (see crowdWork).
+				var c0 cpuCounters
+				counting := sc.signIn && s.kind == "salaula"
+				if counting {
+					if c0, err = s.cpuCounters(false); err != nil {
+						return fmt.Errorf("%s on %s: %w", sc.key(), s.name, err)
+					}
+				}
 				r := s.load(sc, o.duration, fmt.Sprintf("r%d", rep))
+				if counting {
+					c1, err := s.cpuCounters(true)
+					if err != nil {
+						return fmt.Errorf("%s on %s: %w", sc.key(), s.name, err)
+					}
+					crowd[s.name] = append(crowd[s.name], c1.per(c0, r.ok))
+				}
 				if results[sc.key()] == nil {
 					results[sc.key()] = map[string][]result{}
 				}
@@ -212,7 +229,11 @@ func run() error {
 				s.name, r.conns, mib(r.rssBefore), mib(r.rssAfter), r.events, r.sent, ms(r.p50), ms(r.p99))
 		}
 	}
-	table := render(scenarios, systems, results, cold, counts, o) + renderSignInWork(work, workOrder) + renderRealtime(rtRows, rtOrder)
+	crowdWork := map[string]signInWork{}
+	for name, reps := range crowd {
+		crowdWork[name] = medianWork(reps)
+	}
+	table := render(scenarios, systems, results, cold, counts, o) + renderSignInWork(work, crowdWork, workOrder) + renderRealtime(rtRows, rtOrder)
 	fmt.Println(table)
 	if o.out != "" {
 		if err := writeSection(o.out, table); err != nil {
