@@ -18,6 +18,7 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -246,13 +247,11 @@ func VerifyContext(ctx context.Context, pw, encoded string) (bool, error) {
 	if len(parts) != 6 || parts[1] != "argon2id" {
 		return false, ErrBadHash
 	}
-	var version int
-	if _, err := fmt.Sscanf(parts[2], "v=%d", &version); err != nil || version != argon2.Version {
+	if version, ok := phcNumber(parts[2], "v=", 32); !ok || version != argon2.Version {
 		return false, ErrBadHash
 	}
-	var m, t uint32
-	var p uint8
-	if _, err := fmt.Sscanf(parts[3], "m=%d,t=%d,p=%d", &m, &t, &p); err != nil || m == 0 || t == 0 || p == 0 || m > 1<<22 || t > 64 {
+	m, t, p, ok := phcParams(parts[3])
+	if !ok || m == 0 || t == 0 || p == 0 || m > 1<<22 || t > 64 {
 		return false, ErrBadHash
 	}
 	b64 := base64.RawStdEncoding
@@ -276,6 +275,26 @@ func VerifyContext(ctx context.Context, pw, encoded string) (bool, error) {
 		return false, err
 	}
 	return subtle.ConstantTimeCompare(got, want) == 1, nil
+}
+
+// phcParams reads a PHC string's parameters, "m=<memory KiB>,t=<passes>,p=<lanes>".
+func phcParams(s string) (m, t uint32, p uint8, ok bool) {
+	ms, rest, ok1 := strings.Cut(s, ",")
+	ts, ps, ok2 := strings.Cut(rest, ",")
+	mv, okM := phcNumber(ms, "m=", 32)
+	tv, okT := phcNumber(ts, "t=", 32)
+	pv, okP := phcNumber(ps, "p=", 8)
+	return uint32(mv), uint32(tv), uint8(pv), ok1 && ok2 && okM && okT && okP
+}
+
+// phcNumber reads "<name><decimal>", a number of at most bits bits.
+func phcNumber(s, name string, bits int) (uint64, bool) {
+	digits, ok := strings.CutPrefix(s, name)
+	if !ok || digits == "" || digits[0] < '0' || digits[0] > '9' {
+		return 0, false
+	}
+	n, err := strconv.ParseUint(digits, 10, bits)
+	return n, err == nil
 }
 
 var (

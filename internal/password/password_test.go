@@ -71,7 +71,16 @@ func TestHashAndVerify(t *testing.T) {
 	if ok, err := Verify("chitenge-lusaka-43", h); ok || err != nil {
 		t.Fatalf("Verify(wrong) = %v, %v", ok, err)
 	}
-	for _, bad := range []string{"", "hash", "$argon2i$v=19$m=19456,t=2,p=1$c2FsdHNhbHQ$a2V5a2V5a2V5a2V5a2V5a2V5", "$argon2id$v=19$m=0,t=2,p=1$c2FsdHNhbHQ$a2V5a2V5a2V5a2V5a2V5", "$argon2id$v=19$m=19456,t=2,p=1$!!$a2V5"} {
+	salt, key := "c2FsdHNhbHRzYWx0c2FsdA", "a2V5a2V5a2V5a2V5a2V5a2V5a2V5a2V5a2V5a2V5a2U"
+	for _, bad := range []string{"", "hash", "$argon2i$v=19$m=19456,t=2,p=1$c2FsdHNhbHQ$a2V5a2V5a2V5a2V5a2V5a2V5", "$argon2id$v=19$m=0,t=2,p=1$c2FsdHNhbHQ$a2V5a2V5a2V5a2V5a2V5", "$argon2id$v=19$m=19456,t=2,p=1$!!$a2V5",
+		// parameters that are not three plain decimal numbers in order
+		"$argon2id$v=19$m=7168,t=5$" + salt + "$" + key, "$argon2id$v=19$t=5,m=7168,p=1$" + salt + "$" + key,
+		"$argon2id$v=19$m=7168,t=5,p=1,x=2$" + salt + "$" + key, "$argon2id$v=19$m=+7168,t=5,p=1$" + salt + "$" + key,
+		"$argon2id$v=19$m=7168,t=-5,p=1$" + salt + "$" + key, "$argon2id$v=19$m=7168,t=5,p=256$" + salt + "$" + key,
+		"$argon2id$v=19$m=99999999999,t=5,p=1$" + salt + "$" + key, "$argon2id$v=19$m=7168,t=5,p=1x$" + salt + "$" + key,
+		"$argon2id$v=18$m=7168,t=5,p=1$" + salt + "$" + key, "$argon2id$v=$m=7168,t=5,p=1$" + salt + "$" + key,
+		"$argon2id$19$m=7168,t=5,p=1$" + salt + "$" + key, "$argon2id$v=19$m=,t=5,p=1$" + salt + "$" + key,
+	} {
 		if ok, err := Verify("x", bad); ok || err == nil {
 			t.Errorf("Verify(%q) = %v, %v; want ErrBadHash", bad, ok, err)
 		}

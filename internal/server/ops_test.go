@@ -2,6 +2,7 @@ package server
 
 import (
 	"compress/gzip"
+	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
@@ -191,7 +192,22 @@ func TestOneLogLinePerRequestWithoutSecrets(t *testing.T) {
 	env := newTestEnv(t, db, nil)
 	env.do(t, "GET", "/healthz?token=supersecret", nil, map[string]string{"Authorization": "Bearer abc.def.ghi"})
 	logs := env.Logs.String()
-	if !strings.Contains(logs, `"path":"/healthz"`) || !strings.Contains(logs, `"status":200`) || !strings.Contains(logs, `"duration_ms"`) {
+	var lines []map[string]any
+	for _, l := range strings.Split(strings.TrimSpace(logs), "\n") {
+		var line map[string]any
+		if err := json.Unmarshal([]byte(l), &line); err != nil {
+			t.Fatalf("log line %q is not JSON: %v", l, err)
+		}
+		if line["msg"] == "request" {
+			lines = append(lines, line)
+		}
+	}
+	if len(lines) != 1 {
+		t.Fatalf("%d request lines, want 1: %s", len(lines), logs)
+	}
+	line := lines[0]
+	if line["level"] != "INFO" || line["method"] != "GET" || line["path"] != "/healthz" || line["status"] != float64(200) ||
+		line["time"] == nil || line["duration_ms"] == nil || line["bytes"].(float64) <= 0 {
 		t.Fatalf("log line missing fields: %s", logs)
 	}
 	if strings.Contains(logs, "supersecret") || strings.Contains(logs, "abc.def.ghi") {
