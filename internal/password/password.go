@@ -189,14 +189,48 @@ func withSlot(ctx context.Context, fn func(*argon2.Memory)) error {
 	defer running.Add(-1)
 	for p := peak.Load(); n > p && !peak.CompareAndSwap(p, n); p = peak.Load() {
 	}
-	// The hash runs on this goroutine's thread (one lane runs inline), so
-	// the thread's CPU time around it is the hash's alone.
+	// The hash runs on this goroutine's thread (one lane runs inline),
+	// locked to it, so the thread's CPU time around each stretch of it is
+	// the hash's alone; between stretches it gives way (see span.pause).
 	runtime.LockOSThread()
-	t0 := threadCPU()
+	s := span{began: time.Now(), cpu: threadCPU()}
+	mem.Pause = s.pause
 	fn(mem)
-	hashCPU.Add(int64(threadCPU() - t0))
+	mem.Pause = nil
+	hashCPU.Add(int64(threadCPU() - s.cpu))
 	runtime.UnlockOSThread()
 	return nil
+}
+
+// yieldAfter is how long a hash runs before it gives way to the scheduler
+// between two segments. Go's monitor preempts a goroutine that has run
+// 10 ms without one: on a thread locked for the CPU count that takes a
+// signal and two hand-offs between threads (one more to hand the
+// processor back), where a hash that yields first, unlocked, takes one
+// trip through the run queue. A hash takes 15 to 30 ms here and a segment
+// a twentieth of that, so it yields once or twice, never preempted.
+const yieldAfter = 8 * time.Millisecond
+
+// span is the stretch of a hash since it last gave way: when it began and
+// the thread's CPU time then.
+type span struct {
+	began time.Time
+	cpu   time.Duration
+}
+
+// pause is called between segments of a hash on its locked thread: after
+// yieldAfter it counts the stretch's CPU, lets the scheduler run others
+// (the goroutine may come back on another thread) and starts a new
+// stretch, locked to whichever thread it is on now.
+func (s *span) pause() {
+	if time.Since(s.began) < yieldAfter {
+		return
+	}
+	hashCPU.Add(int64(threadCPU() - s.cpu))
+	runtime.UnlockOSThread()
+	runtime.Gosched()
+	runtime.LockOSThread()
+	s.began, s.cpu = time.Now(), threadCPU()
 }
 
 // hashCPU is the CPU time spent hashing since the process started.
@@ -268,7 +302,7 @@ func VerifyContext(ctx context.Context, pw, encoded string) (bool, error) {
 		if m > memoryKiB {
 			// An older, bigger hash: a memory of its own for this run
 			// (garbage afterwards), so the slot's kept memory stays small.
-			mem = new(argon2.Memory)
+			mem = &argon2.Memory{Pause: mem.Pause}
 		}
 		got = mem.IDKey([]byte(pw), salt, t, m, p, uint32(len(want)))
 	}); err != nil {

@@ -149,3 +149,33 @@ func TestHashCPUCountsEachCheck(t *testing.T) {
 		t.Fatalf("one check counted %v of CPU (it took %v)", got, wall)
 	}
 }
+
+// A hash that has run yieldAfter gives way between segments: the stretch
+// so far is counted in HashCPU and a new one starts; before that, a pause
+// does nothing.
+func TestPauseCountsTheStretchSoFar(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("the thread's CPU time is read on Linux only; elsewhere HashCPU stays 0")
+	}
+	runtime.LockOSThread() // as withSlot holds it
+	defer runtime.UnlockOSThread()
+	s := span{began: time.Now(), cpu: threadCPU()}
+	for threadCPU()-s.cpu < 2*time.Millisecond {
+	}
+	before := HashCPU()
+	s.pause()
+	if got := HashCPU() - before; got != 0 {
+		t.Fatalf("a pause before yieldAfter counted %v", got)
+	}
+	s.began = time.Now().Add(-yieldAfter)
+	s.pause()
+	if got := HashCPU() - before; got < 2*time.Millisecond || got > time.Second {
+		t.Fatalf("the pause counted %v for a stretch of at least 2 ms of CPU", got)
+	}
+	if since := time.Since(s.began); since > time.Second {
+		t.Fatalf("no new stretch began (%v ago)", since)
+	}
+	if d := threadCPU() - s.cpu; d < 0 || d > time.Second {
+		t.Fatalf("the new stretch's CPU mark is off by %v", d)
+	}
+}

@@ -3,8 +3,8 @@
 // license that can be found in the LICENSE file.
 
 // Package argon2 is Argon2id (RFC 9106) from golang.org/x/crypto/argon2
-// (v0.58.0, BSD licence in LICENSE), changed in one way: the 1 KiB blocks
-// live in a Memory the caller keeps and reuses, instead of a fresh
+// (v0.58.0, BSD licence in LICENSE), changed in two ways. First, the 1 KiB
+// blocks live in a Memory the caller keeps and reuses, instead of a fresh
 // allocation of the whole memory cost (19 MiB with OWASP's parameters) on
 // every call. A server that checks passwords one per core then holds one
 // Memory per core for good, and a crowd of sign-ins makes no garbage for
@@ -12,6 +12,8 @@
 // previous run's blocks, the first pass overwrites each block (RFC 9106
 // section 3.2, step 5) where x/crypto XORs into freshly zeroed memory; the
 // result is the same, and the tests compare every output with x/crypto's.
+// Second, a one-lane run calls the Memory's Pause, when set, between its
+// segments, so the caller can give way to the scheduler there.
 // Only IDKey is kept; the assembly is x/crypto's amd64 SSE4.1 code, and
 // other platforms use the portable Go code.
 package argon2
@@ -34,7 +36,13 @@ const (
 
 // Memory is the working memory of Argon2id runs, grown as needed and
 // reused by the next run. A Memory may be used by one run at a time.
-type Memory struct{ blocks []block }
+type Memory struct {
+	blocks []block
+	// Pause, when set, is called between the segments of a one-lane run
+	// (four a pass), on the goroutine running it, so that a caller can
+	// give way to the scheduler at a point of its choosing.
+	Pause func()
+}
 
 // Size is how many bytes the memory holds now.
 func (m *Memory) Size() int { return len(m.blocks) * blockLength * 8 }
@@ -63,7 +71,7 @@ func (m *Memory) deriveKey(mode int, password, salt, secret, data []byte, time, 
 	}
 	B := m.blocks[:memory]
 	initBlocks(B, &h0, memory, uint32(threads))
-	processBlocks(B, time, memory, uint32(threads), mode)
+	processBlocks(B, time, memory, uint32(threads), mode, m.Pause)
 	return extractKey(B, memory, uint32(threads), keyLen)
 }
 
@@ -125,7 +133,7 @@ func initBlocks(B []block, h0 *[blake2b.Size + 8]byte, memory, threads uint32) {
 	}
 }
 
-func processBlocks(B []block, time, memory, threads uint32, mode int) {
+func processBlocks(B []block, time, memory, threads uint32, mode int, pause func()) {
 	lanes := memory / threads
 	segments := lanes / syncPoints
 
@@ -189,6 +197,9 @@ func processBlocks(B []block, time, memory, threads uint32, mode int) {
 				// t=5), so the hash stays on the caller's thread.
 				wg.Add(1)
 				processSegment(n, slice, 0, &wg)
+				if pause != nil && (n+1 < time || slice+1 < syncPoints) {
+					pause()
+				}
 				continue
 			}
 			for lane := uint32(0); lane < threads; lane++ {

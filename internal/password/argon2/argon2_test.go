@@ -59,3 +59,25 @@ func BenchmarkIDKeyXCrypto(b *testing.B) {
 		xargon2.IDKey([]byte("chitenge-lusaka-42"), []byte("somesalt-16bytes"), 2, 19456, 1, 32)
 	}
 }
+
+// Pause is called between the segments of a one-lane run (four a pass,
+// none after the last) and changes nothing in the result; a run with
+// several lanes, whose segments run side by side, does not call it.
+func TestPauseBetweenSegments(t *testing.T) {
+	pw, salt := []byte("chitenge-lusaka-42"), []byte("0123456789abcdef")
+	for _, c := range []struct {
+		time    uint32
+		threads uint8
+		pauses  int
+	}{{5, 1, 5*4 - 1}, {1, 1, 3}, {2, 2, 0}} {
+		calls := 0
+		m := Memory{Pause: func() { calls++ }}
+		got := m.IDKey(pw, salt, c.time, 1024, c.threads, 32)
+		if want := xargon2.IDKey(pw, salt, c.time, 1024, c.threads, 32); !bytes.Equal(got, want) {
+			t.Fatalf("t=%d p=%d: got %x, x/crypto %x", c.time, c.threads, got, want)
+		}
+		if calls != c.pauses {
+			t.Fatalf("t=%d p=%d: Pause called %d times, want %d", c.time, c.threads, calls, c.pauses)
+		}
+	}
+}
