@@ -307,22 +307,21 @@ func (f *changeFeed) listenOnce(ctx context.Context, ready func()) error {
 		if err != nil {
 			return err
 		}
+		if !f.wanted() {
+			// Nobody here follows changes: push would drop them, so
+			// they are not even decoded.
+			continue
+		}
 		nts, err := decodeNotices(n.Payload)
 		if err != nil {
 			f.logger.Error("change listener: bad payload", "err", err)
 			continue
 		}
 		for _, nt := range nts {
-			if nt.Key != "" && nt.Record == nil {
-				rec, err := f.db.readChangeRow(ctx, nt.Table, nt.Key)
-				if errors.Is(err, ErrNotFound) {
-					continue // deleted since; its DELETE follows
-				}
-				if err != nil {
-					f.logger.Error("change listener: read row", "table", nt.Table, "err", err)
-					continue
-				}
-				nt.Record = rec
+			if nt.Key != "" && nt.Record == nil && nt.Type != "DELETE" {
+				// The row travelled by key: the feed's goroutine reads
+				// it, if a listener still wants it then.
+				nt.lazyKey = nt.Key
 			}
 			f.push(nt.Change)
 		}
@@ -671,6 +670,22 @@ func notifyPayloads(changes []Change) ([]string, error) {
 		out = append(out, string(append(buf, ']')))
 	}
 	return out, nil
+}
+
+// keyNoticePayload is the NOTIFY payload announcing one change of type op
+// (INSERT or UPDATE) to the row of table whose key is key, by key alone:
+// each listener that wants it reads the row.
+func keyNoticePayload(table, op, key string) (string, error) {
+	ct := changeTables[table]
+	if ct == nil {
+		return "", fmt.Errorf("announce: unknown table %q", table)
+	}
+	c := Change{Table: table, Type: op, CommitTimestamp: time.Now().UTC()}
+	if op == "UPDATE" {
+		c.OldRecord = map[string]any{ct.key: key}
+	}
+	b, err := json.Marshal([]notice{{Change: c, Key: key}})
+	return string(b), err
 }
 
 // decodeNotices reads a NOTIFY payload: a JSON array of notices, or one
