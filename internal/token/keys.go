@@ -8,6 +8,7 @@ import (
 	"crypto/x509"
 	"encoding/base64"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math/big"
@@ -97,6 +98,7 @@ func (k *Key) PublicJWK() JWK {
 type Keyring struct {
 	keys []*Key // newest first
 	alg  string
+	head string // the current key's encoded header (see Sign)
 }
 
 // NewKeyring returns a keyring of keys, all of one algorithm; the newest key
@@ -124,6 +126,11 @@ func NewKeyring(keys []*Key) (*Keyring, error) {
 	if kr.keys[0].RetiredAt != nil {
 		return nil, errors.New("keyring: every key is retired")
 	}
+	head, err := encodedHeader(kr.keys[0])
+	if err != nil {
+		return nil, err
+	}
+	kr.head = head
 	return kr, nil
 }
 
@@ -167,16 +174,38 @@ func (kr *Keyring) JWKS() map[string][]JWK {
 // its kid in the header.
 func (kr *Keyring) Sign(claims Claims) (string, error) {
 	k := kr.Current()
-	var t *jwt.Token
-	var key any
-	switch k.Alg {
-	case "ES256":
-		t, key = jwt.NewWithClaims(jwt.SigningMethodES256, &claims), k.Private
-	default:
-		t, key = jwt.NewWithClaims(jwt.SigningMethodHS256, &claims), k.Secret
+	method, key := jwt.SigningMethod(jwt.SigningMethodHS256), any(k.Secret)
+	if k.Alg == "ES256" {
+		method, key = jwt.SigningMethodES256, k.Private
 	}
-	t.Header["kid"] = k.ID
-	return t.SignedString(key)
+	payload, err := claims.appendJSON(make([]byte, 0, 512))
+	if err != nil {
+		return "", err
+	}
+	// header.payload, then .signature, in one buffer: the same bytes
+	// jwt.Token.SignedString writes (its header is a map, so its keys come
+	// sorted: alg, kid, typ), without encoding a map and a token per call.
+	b64 := base64.RawURLEncoding
+	tok := make([]byte, 0, len(kr.head)+2+b64.EncodedLen(len(payload))+b64.EncodedLen(64))
+	tok = append(tok, kr.head...)
+	tok = append(tok, '.')
+	tok = b64.AppendEncode(tok, payload)
+	sig, err := method.Sign(string(tok), key)
+	if err != nil {
+		return "", err
+	}
+	tok = append(tok, '.')
+	return string(b64.AppendEncode(tok, sig)), nil
+}
+
+// encodedHeader is the base64url JOSE header of tokens signed by k.
+func encodedHeader(k *Key) (string, error) {
+	h, err := json.Marshal(struct {
+		Alg string `json:"alg"`
+		Kid string `json:"kid"`
+		Typ string `json:"typ"`
+	}{k.Alg, k.ID, "JWT"})
+	return base64.RawURLEncoding.EncodeToString(h), err
 }
 
 // Parse verifies tok's signature with the key its kid names and, when want
