@@ -93,14 +93,11 @@ func TestServeCreatesItsSecretAndShutsDownGracefully(t *testing.T) {
 			procs := runtime.GOMAXPROCS(0)
 			addr, cancel, done, stdout := startServe(t, env, "--data", dataDir)
 			defer cancel()
-			// On SQLite the server runs one processor more than the CPUs
-			// (for its writer), on PostgreSQL as many; afterwards as before.
-			want := defaultProcs
-			if engine == store.SQLite {
-				want = defaultProcs + 1
-			}
-			if got := runtime.GOMAXPROCS(0); got != want {
-				t.Fatalf("serving with %d processors, want %d", got, want)
+			// An idle server runs as many processors as CPUs (on SQLite
+			// one more only while writes queue, see
+			// TestProcessorsFollowTheWriter); afterwards as before.
+			if got := runtime.GOMAXPROCS(0); got != defaultProcs {
+				t.Fatalf("serving with %d processors, want %d", got, defaultProcs)
 			}
 			defer func() {
 				if got := runtime.GOMAXPROCS(0); got != procs {
@@ -324,4 +321,35 @@ func TestAdminMailShowsTheNewestMailsToAnAddress(t *testing.T) {
 			}
 		})
 	}
+}
+
+// The processor count follows the writer: as many as CPUs while writes
+// come one at a time (a trickle of sign-ins), one more from the first poll
+// that sees writes queue (groups: more writes than commits, at a rate),
+// kept through short lulls and given back after quietPolls quiet polls.
+func TestProcessorsFollowTheWriter(t *testing.T) {
+	p := &processorPolicy{base: 2, procs: 2}
+	var st store.WriteStats
+	step := func(commits, writes int64, want int, wantChange bool) {
+		t.Helper()
+		st.Commits += commits
+		st.Writes += writes
+		if got, changed := p.observe(st); got != want || changed != wantChange {
+			t.Fatalf("after %d commits of %d writes: %d processors (changed %v), want %d (%v)", commits, writes, got, changed, want, wantChange)
+		}
+	}
+	step(10, 10, 2, false)   // a trickle of lone writes
+	step(200, 200, 2, false) // many, but each alone: nobody waits for the writer
+	step(5, 40, 2, false)    // a few groups: too few commits to call it a stream
+	step(150, 1200, 3, true) // writes queue: one more processor
+	step(150, 1200, 3, false)
+	for range quietPolls - 1 {
+		step(1, 1, 3, false) // a lull keeps it
+	}
+	step(100, 900, 3, false) // writes queue again: the count of quiet polls starts over
+	for range quietPolls - 1 {
+		step(0, 0, 3, false)
+	}
+	step(0, 0, 2, true) // quiet long enough: back to the CPUs
+	step(0, 0, 2, false)
 }
