@@ -35,6 +35,9 @@ type groupWriter struct {
 	once    sync.Once
 	stats   groupStats
 	lanes   []*writerLane
+	// queued counts the writes waiting for a lane's goroutine to take
+	// them (see commitIfIdle).
+	queued atomic.Int64
 	// maxHold, when not 0, is how long a lane keeps one connection before
 	// it hands it back to its pool (where ConnMaxLifetime closes it) and
 	// takes a fresh one, as the pool alone did when every transaction
@@ -64,6 +67,9 @@ type writerLane struct {
 	wanted map[string]bool
 	// pend is the pending work of the group under way (see pending).
 	pend pending
+	// busy is held by whoever commits on the lane: its goroutine, or a
+	// caller that found the lane idle and commits its own write (see do).
+	busy sync.Mutex
 }
 
 // maxStmts bounds the writer's prepared statements; queries seen after the
@@ -263,18 +269,52 @@ func newGroupWriter(db *DB, conns ...*sql.DB) *groupWriter {
 // caller has gone, so nothing acknowledged elsewhere depends on the caller.
 func (w *groupWriter) do(ctx context.Context, fn func(*Tx) error, ins *rowInsert) error {
 	r := &writeReq{ctx: context.WithoutCancel(ctx), fn: fn, ins: ins, done: make(chan writeResult, 1)}
-	select {
-	case w.reqs <- r:
-	case <-w.quit:
-		return errClosed
-	case <-ctx.Done():
-		return ctx.Err()
+	if !w.commitIfIdle(r) {
+		w.queued.Add(1)
+		select {
+		case w.reqs <- r:
+			w.queued.Add(-1)
+		case <-w.quit:
+			w.queued.Add(-1)
+			return errClosed
+		case <-ctx.Done():
+			w.queued.Add(-1)
+			return ctx.Err()
+		}
 	}
 	res := <-r.done
 	if res.panic != nil {
 		panic(res.panic)
 	}
 	return res.err
+}
+
+// commitIfIdle commits r on the caller's goroutine when the writer has one
+// lane (SQLite), nothing is committing on it and no write waits for it: a
+// lone write then costs no hand-off to the lane's goroutine and back,
+// each a thread woken on another CPU (tens of microseconds of CPU on a
+// virtual machine). It reports whether it did; r is answered on r.done
+// either way it was taken. Writes that find the lane busy, or others
+// waiting, queue for its goroutine as before, so under load they still
+// share its commits.
+func (w *groupWriter) commitIfIdle(r *writeReq) bool {
+	if len(w.lanes) != 1 || w.queued.Load() != 0 {
+		return false
+	}
+	l := w.lanes[0]
+	if !l.busy.TryLock() {
+		return false
+	}
+	defer l.busy.Unlock()
+	select {
+	case <-w.quit:
+		r.done <- writeResult{err: errClosed}
+		return true
+	default:
+	}
+	l.commit([]*writeReq{r})
+	l.prepareWanted()
+	return true
 }
 
 func (l *writerLane) loop() {
@@ -288,6 +328,9 @@ func (l *writerLane) loop() {
 		case <-w.quit:
 			return
 		}
+		// Wait for a caller committing on the lane, then take every
+		// write that queued meanwhile too.
+		l.busy.Lock()
 	more:
 		for len(batch) < maxBatch {
 			select {
@@ -299,6 +342,7 @@ func (l *writerLane) loop() {
 		}
 		l.commit(batch)
 		l.prepareWanted()
+		l.busy.Unlock()
 	}
 }
 
@@ -550,6 +594,10 @@ func (w *groupWriter) close() error {
 	w.stopped.Wait()
 	var errs []error
 	for _, l := range w.lanes {
+		// A caller may be committing on the lane (commitIfIdle); later
+		// ones see quit and are refused.
+		l.busy.Lock()
+		defer l.busy.Unlock()
 		for _, st := range l.stmts {
 			st.Close()
 		}

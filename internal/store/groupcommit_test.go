@@ -94,6 +94,54 @@ func TestConcurrentTransactionsAreKeptOrUndoneAlone(t *testing.T) {
 	})
 }
 
+// On SQLite a write that finds the writer idle is committed by its own
+// caller; writes arriving meanwhile queue and then share commits, instead
+// of each taking the lane (and a disk flush) alone.
+func TestWritesQueuedBehindACallersCommitShareCommits(t *testing.T) {
+	db := storetest.Open(t, store.SQLite)
+	ctx := context.Background()
+	insert := func(tx *store.Tx, id string) error {
+		_, err := tx.Exec(ctx, `INSERT INTO contact_messages (id, first_name, last_name, email, subject, message, created_at)
+			VALUES (?, 'A', 'B', 'a@example.com', 'other', 'hello there', ?)`, id, store.Now())
+		return err
+	}
+	before := db.WriteStats()
+	holding, release := make(chan struct{}), make(chan struct{})
+	first := make(chan error, 1)
+	go func() {
+		first <- db.InTx(ctx, func(tx *store.Tx) error {
+			close(holding)
+			<-release
+			return insert(tx, "first")
+		})
+	}()
+	<-holding
+	const queued = 16
+	errs := make(chan error, queued)
+	for i := range queued {
+		go func() {
+			errs <- db.InTx(ctx, func(tx *store.Tx) error { return insert(tx, fmt.Sprintf("queued-%d", i)) })
+		}()
+	}
+	time.Sleep(300 * time.Millisecond) // let them all queue behind the first
+	close(release)
+	if err := <-first; err != nil {
+		t.Fatalf("first write: %v", err)
+	}
+	for range queued {
+		if err := <-errs; err != nil {
+			t.Fatalf("queued write: %v", err)
+		}
+	}
+	if n := storetest.Count(t, db, `SELECT COUNT(*) FROM contact_messages`); n != queued+1 {
+		t.Fatalf("%d messages stored, want %d", n, queued+1)
+	}
+	after := db.WriteStats()
+	if commits := after.Commits - before.Commits; commits > queued/2 {
+		t.Fatalf("%d writes took %d commits; queued writes should share them", queued+1, commits)
+	}
+}
+
 // Writes made while the database closes each get an answer, none hangs:
 // a write is either committed (and stored) or refused, whether the lane's
 // goroutine or a caller that found the lane idle was committing it.
