@@ -93,11 +93,14 @@ func TestServeCreatesItsSecretAndShutsDownGracefully(t *testing.T) {
 			procs := runtime.GOMAXPROCS(0)
 			addr, cancel, done, stdout := startServe(t, env, "--data", dataDir)
 			defer cancel()
-			// An idle server runs as many processors as CPUs (on SQLite
-			// one more only while writes queue, see
-			// TestProcessorsFollowTheWriter); afterwards as before.
-			if got := runtime.GOMAXPROCS(0); got != defaultProcs {
-				t.Fatalf("serving with %d processors, want %d", got, defaultProcs)
+			// An idle server runs one processor; as many as CPUs once
+			// requests overlap (see TestProcessorsFollowTheServer);
+			// afterwards as before.
+			if got := runtime.GOMAXPROCS(0); got != 1 {
+				t.Fatalf("idle, serving with %d processors, want 1", got)
+			}
+			if defaultProcs > 1 {
+				overlapUntilMoreProcessors(t, addr)
 			}
 			defer func() {
 				if got := runtime.GOMAXPROCS(0); got != procs {
@@ -323,33 +326,88 @@ func TestAdminMailShowsTheNewestMailsToAnAddress(t *testing.T) {
 	}
 }
 
-// The processor count follows the writer: as many as CPUs while writes
-// come one at a time (a trickle of sign-ins), one more from the first poll
-// that sees writes queue (groups: more writes than commits, at a rate),
-// kept through short lulls and given back after quietPolls quiet polls.
-func TestProcessorsFollowTheWriter(t *testing.T) {
-	p := &processorPolicy{base: 2, procs: 2}
+// The processor count follows the server: one while requests come one at
+// a time (a trickle of sign-ins, even of writes), as many as CPUs from the
+// first poll that sees two overlap or goroutines queue, one more on SQLite while writes queue
+// for the writer (groups: more writes than commits, at a rate); kept
+// through short lulls and lowered to what is needed after quietPolls
+// quiet polls.
+func TestProcessorsFollowTheServer(t *testing.T) {
+	p := &processorPolicy{base: 2, procs: 1, writer: true}
 	var st store.WriteStats
-	step := func(commits, writes int64, want int, wantChange bool) {
+	step := func(commits, writes int64, peak, want int, wantChange bool) {
 		t.Helper()
 		st.Commits += commits
 		st.Writes += writes
-		if got, changed := p.observe(st); got != want || changed != wantChange {
-			t.Fatalf("after %d commits of %d writes: %d processors (changed %v), want %d (%v)", commits, writes, got, changed, want, wantChange)
+		if got, changed := p.observe(st, peak, 0.2); got != want || changed != wantChange {
+			t.Fatalf("after %d commits of %d writes, %d requests at once: %d processors (changed %v), want %d (%v)",
+				commits, writes, peak, got, changed, want, wantChange)
 		}
 	}
-	step(10, 10, 2, false)   // a trickle of lone writes
-	step(200, 200, 2, false) // many, but each alone: nobody waits for the writer
-	step(5, 40, 2, false)    // a few groups: too few commits to call it a stream
-	step(150, 1200, 3, true) // writes queue: one more processor
-	step(150, 1200, 3, false)
+	step(10, 10, 1, 1, false)    // a trickle of lone writes, one request at a time
+	step(200, 200, 1, 1, false)  // many, but one at a time
+	step(5, 5, 2, 2, true)       // two requests overlap: as many as CPUs
+	step(5, 40, 8, 2, false)     // a few groups: too few commits to call it a stream
+	step(150, 1200, 16, 3, true) // writes queue: one more processor
+	step(150, 1200, 16, 3, false)
 	for range quietPolls - 1 {
-		step(1, 1, 3, false) // a lull keeps it
+		step(1, 1, 2, 3, false) // a lull keeps it
 	}
-	step(100, 900, 3, false) // writes queue again: the count of quiet polls starts over
+	step(100, 900, 16, 3, false) // writes queue again: the count of quiet polls starts over
 	for range quietPolls - 1 {
-		step(0, 0, 3, false)
+		step(0, 0, 2, 3, false)
 	}
-	step(0, 0, 2, true) // quiet long enough: back to the CPUs
-	step(0, 0, 2, false)
+	step(0, 0, 2, 2, true) // quiet long enough: down to what overlapping requests need
+	for range quietPolls - 1 {
+		step(3, 3, 1, 2, false)
+	}
+	step(0, 0, 0, 1, true) // one at a time again: one processor
+	step(0, 0, 0, 1, false)
+
+	// Requests that never wait do not overlap on one processor, but their
+	// goroutines queue for it: on average one waiting is enough.
+	if got, changed := p.observe(st, 1, 0.9); got != 1 || changed {
+		t.Fatalf("with 0.9 goroutines waiting on average: %d processors (changed %v), want 1", got, changed)
+	}
+	if got, changed := p.observe(st, 1, 2.5); got != 2 || !changed {
+		t.Fatalf("with 2.5 goroutines waiting on average: %d processors (changed %v), want 2", got, changed)
+	}
+
+	// On PostgreSQL the writer waits on the network: no processor for it.
+	pg := &processorPolicy{base: 2, procs: 1}
+	if got, _ := pg.observe(store.WriteStats{Commits: 150, Writes: 1200}, 16, 0); got != 2 {
+		t.Fatalf("PostgreSQL under queued writes: %d processors, want 2", got)
+	}
+}
+
+// overlapUntilMoreProcessors sends requests to the server at addr from
+// several clients at once until it runs as many processors as CPUs, and
+// fails if it does not within 10 seconds.
+func overlapUntilMoreProcessors(t *testing.T, addr string) {
+	t.Helper()
+	stop := make(chan struct{})
+	var wg sync.WaitGroup
+	defer func() { close(stop); wg.Wait() }()
+	for range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+				if res, err := http.Get("http://" + addr + "/healthz"); err == nil {
+					io.Copy(io.Discard, res.Body)
+					res.Body.Close()
+				}
+			}
+		}()
+	}
+	for deadline := time.Now().Add(10 * time.Second); runtime.GOMAXPROCS(0) != defaultProcs; time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("requests overlapping for 10 s, still %d processors, want %d", runtime.GOMAXPROCS(0), defaultProcs)
+		}
+	}
 }

@@ -10,7 +10,6 @@ import (
 	"net"
 	"net/http"
 	"path/filepath"
-	"runtime"
 	"runtime/debug"
 	"time"
 
@@ -73,7 +72,8 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 		return err
 	}
 	defer db.Close()
-	defer processorsFor(db, getenv, logger)()
+	procs := processorsFor(db, getenv, logger)
+	defer procs.stop()
 	defer func() {
 		if st := db.WriteStats(); st.Commits > 0 {
 			logger.Info("group commit", "commits", st.Commits, "writes", st.Writes, "largest", st.Largest, "statements", st.Statements,
@@ -123,7 +123,7 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 		return err
 	}
 	srv := &http.Server{
-		Handler:           handler,
+		Handler:           procs.track(handler),
 		ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout:       2 * time.Minute, // slow phones uploading photos
 		WriteTimeout:      2 * time.Minute,
@@ -161,98 +161,6 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	}
 	logger.Info("stopped")
 	return nil
-}
-
-// defaultProcs is how many goroutines Go runs at once by default here (the
-// CPUs, or the container's CPU limit, or GOMAXPROCS when it is set), read
-// before serve changes it.
-var defaultProcs = runtime.GOMAXPROCS(0)
-
-// processorsFor sets how many goroutines run at once for db's engine while
-// the server runs, and returns a function that stops doing so and puts the
-// setting back. On SQLite every write is committed by one goroutine in this
-// process (the group-commit writer), which holds a processor for a group's
-// statements (about half a millisecond under load) and whose answers wake
-// the requests' goroutines onto that same processor's queue: with as many
-// processors as CPUs, under a stream of writes those goroutines wait behind
-// the writer's next group unless the one other processor is free. One
-// processor more than CPUs lets them run at once, the kernel sharing the
-// CPUs between the threads (c16 sign-ups +8 %, docs/decisions.md). But an
-// idle processor costs whenever the server is not saturated: each
-// goroutine woken wakes a thread to look for work on it, and one finding
-// work wakes the next (a sequential sign-in's work above the hash +6 %).
-// So the extra processor runs only while writes queue for the writer (see
-// processorPolicy). On PostgreSQL the writer waits on the network and
-// nothing changes. A GOMAXPROCS set in the environment is kept.
-func processorsFor(db *store.DB, getenv func(string) string, logger *slog.Logger) (stop func()) {
-	if db.Dialect() != store.SQLite || getenv("GOMAXPROCS") != "" {
-		return func() {}
-	}
-	prev := runtime.GOMAXPROCS(0)
-	policy := &processorPolicy{base: defaultProcs, procs: prev, last: db.WriteStats()}
-	quit, done := make(chan struct{}), make(chan struct{})
-	go func() {
-		defer close(done)
-		tick := time.NewTicker(processorPoll)
-		defer tick.Stop()
-		for {
-			select {
-			case <-quit:
-				return
-			case <-tick.C:
-			}
-			if n, changed := policy.observe(db.WriteStats()); changed {
-				runtime.GOMAXPROCS(n)
-				logger.Debug("processors", "gomaxprocs", n, "cpus", defaultProcs)
-			}
-		}
-	}()
-	return func() {
-		close(quit)
-		<-done
-		runtime.GOMAXPROCS(prev)
-	}
-}
-
-// How the processor count follows the writer: it looks every
-// processorPoll; writes queue for the writer when a poll saw at least
-// queuedCommits commits carrying on average a quarter more writes than
-// commits (groups, not lone writes); after quietPolls polls without, the
-// extra processor goes. A change stops the world for a moment, so it is
-// made at most once per quietPolls polls.
-const (
-	processorPoll = 200 * time.Millisecond
-	queuedCommits = 20
-	quietPolls    = 10
-)
-
-// processorPolicy decides from the writer's counts how many processors to
-// run: base (the CPUs) while writes come one at a time, base+1 while they
-// queue for the writer.
-type processorPolicy struct {
-	base, procs int
-	quiet       int              // polls since writes last queued
-	last        store.WriteStats // the counts at the previous poll
-}
-
-// observe takes the writer's counts at a poll and returns how many
-// processors to run and whether that is a change.
-func (p *processorPolicy) observe(st store.WriteStats) (procs int, changed bool) {
-	commits, writes := st.Commits-p.last.Commits, st.Writes-p.last.Writes
-	p.last = st
-	want := p.procs
-	switch {
-	case commits >= queuedCommits && 4*writes >= 5*commits:
-		p.quiet = 0
-		want = p.base + 1
-	case p.procs != p.base:
-		if p.quiet++; p.quiet >= quietPolls {
-			want = p.base
-		}
-	}
-	changed = want != p.procs
-	p.procs = want
-	return want, changed
 }
 
 // migrate applies the migrations and exits.
