@@ -36,8 +36,9 @@ type groupWriter struct {
 	stats   groupStats
 	lanes   []*writerLane
 	// queued counts the writes waiting for a lane's goroutine to take
-	// them (see commitIfIdle).
-	queued atomic.Int64
+	// them, and lastGroup is how many writes the last commit carried (see
+	// commitIfIdle).
+	queued, lastGroup atomic.Int64
 	// maxHold, when not 0, is how long a lane keeps one connection before
 	// it hands it back to its pool (where ConnMaxLifetime closes it) and
 	// takes a fresh one, as the pool alone did when every transaction
@@ -290,15 +291,17 @@ func (w *groupWriter) do(ctx context.Context, fn func(*Tx) error, ins *rowInsert
 }
 
 // commitIfIdle commits r on the caller's goroutine when the writer has one
-// lane (SQLite), nothing is committing on it and no write waits for it: a
-// lone write then costs no hand-off to the lane's goroutine and back,
-// each a thread woken on another CPU (tens of microseconds of CPU on a
-// virtual machine). It reports whether it did; r is answered on r.done
-// either way it was taken. Writes that find the lane busy, or others
-// waiting, queue for its goroutine as before, so under load they still
-// share its commits.
+// lane (SQLite), nothing is committing on it, no write waits for it and
+// the last commit carried one write: a lone write then costs no hand-off
+// to the lane's goroutine and back, each a thread woken on another CPU
+// (tens of microseconds of CPU on a virtual machine). It reports whether
+// it did; r is answered on r.done either way it was taken. Writes that
+// find the lane busy, or others waiting, queue for its goroutine as
+// before; and while commits carry several writes (a stream of them),
+// every write queues, so that a write arriving just after a group's
+// commit does not take a flush of its own while the next group forms.
 func (w *groupWriter) commitIfIdle(r *writeReq) bool {
-	if len(w.lanes) != 1 || w.queued.Load() != 0 {
+	if len(w.lanes) != 1 || w.queued.Load() != 0 || w.lastGroup.Load() > 1 {
 		return false
 	}
 	l := w.lanes[0]
@@ -350,6 +353,7 @@ func (l *writerLane) loop() {
 func (l *writerLane) commit(batch []*writeReq) {
 	w := l.w
 	w.stats.add(len(batch))
+	w.lastGroup.Store(int64(len(batch)))
 	// On SQLite a lone write gains nothing from combining (commitOne has
 	// no savepoint either).
 	for attempt := 1; ; attempt++ {

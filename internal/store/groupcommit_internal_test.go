@@ -54,4 +54,15 @@ func TestALoneWriteIsCommittedByItsCaller(t *testing.T) {
 		t.Error("a write was committed by its caller ahead of writes waiting for the lane")
 	}
 	w.queued.Add(-1)
+
+	// While commits carry several writes, a write queues for the next
+	// group; once one goes alone, lone writes are the caller's again.
+	w.lastGroup.Store(5)
+	if w.commitIfIdle(write("stream")) {
+		t.Error("a write was committed by its caller while writes came in groups")
+	}
+	w.lastGroup.Store(1)
+	if r := write("alone-again"); !w.commitIfIdle(r) || (<-r.done).err != nil {
+		t.Error("a lone write after a lone commit was not committed by its caller")
+	}
 }
