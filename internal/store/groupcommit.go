@@ -75,7 +75,7 @@ type writerLane struct {
 
 // maxStmts bounds the writer's prepared statements; queries seen after the
 // cache is full are parsed each time, as before.
-const maxStmts = 128
+const maxStmts = 256
 
 // stmt returns query prepared on the lane's connection, or nil when it is
 // not prepared yet (it will be after this batch).

@@ -106,33 +106,10 @@ func TestWritesQueuedBehindACallersCommitShareCommits(t *testing.T) {
 		return err
 	}
 	before := db.WriteStats()
-	holding, release := make(chan struct{}), make(chan struct{})
-	first := make(chan error, 1)
-	go func() {
-		first <- db.InTx(ctx, func(tx *store.Tx) error {
-			close(holding)
-			<-release
-			return insert(tx, "first")
-		})
-	}()
-	<-holding
 	const queued = 16
-	errs := make(chan error, queued)
-	for i := range queued {
-		go func() {
-			errs <- db.InTx(ctx, func(tx *store.Tx) error { return insert(tx, fmt.Sprintf("queued-%d", i)) })
-		}()
-	}
-	time.Sleep(300 * time.Millisecond) // let them all queue behind the first
-	close(release)
-	if err := <-first; err != nil {
-		t.Fatalf("first write: %v", err)
-	}
-	for range queued {
-		if err := <-errs; err != nil {
-			t.Fatalf("queued write: %v", err)
-		}
-	}
+	queueBehindAHeldWrite(t, db, func(tx *store.Tx) error { return insert(tx, "first") }, queued, func(i int) error {
+		return db.InTx(ctx, func(tx *store.Tx) error { return insert(tx, fmt.Sprintf("queued-%d", i)) })
+	})
 	if n := storetest.Count(t, db, `SELECT COUNT(*) FROM contact_messages`); n != queued+1 {
 		t.Fatalf("%d messages stored, want %d", n, queued+1)
 	}
@@ -710,6 +687,68 @@ func TestWriterRenewsItsConnectionsAfterTheirLifetime(t *testing.T) {
 	for pid := range backends() {
 		if before[pid] {
 			t.Fatalf("a write after the lifetime went through server process %d, used before it", pid)
+		}
+	}
+}
+
+// A group of up to 16 sign-ups goes in with one INSERT for the sign-ups
+// and one for their e-mails (a statement of exactly that many rows), not
+// in chunks of fixed sizes: each statement is a round of the writer's work
+// that every write in the group waits for.
+func TestAGroupOfSignUpsIsOneInsertATable(t *testing.T) {
+	db := storetest.Open(t, store.SQLite)
+	ctx := context.Background()
+	var before store.WriteStats
+	const group = 13 // chunks of 4 and 1 made it 4 statements for each table
+	queueBehindAHeldWrite(t, db, func(*store.Tx) error { before = db.WriteStats(); return nil }, group, func(i int) error {
+		s := &store.WaitlistSignup{Email: fmt.Sprintf("group%d@example.com", i), Program: "Upcycling Initiative", UnsubscribeTokenHash: fmt.Sprintf("g%d", i)}
+		_, err := db.JoinWaitlist(ctx, s, func(tx *store.Tx) error {
+			return tx.EnqueueEmail(ctx, &store.OutboxEmail{To: s.Email, Subject: "You're on the list", Body: "b", Kind: "waitlist"})
+		})
+		return err
+	})
+	if n := storetest.Count(t, db, `SELECT COUNT(*) FROM waitlist_signups`); n != group {
+		t.Fatalf("%d sign-ups stored, want %d", n, group)
+	}
+	if n := storetest.Count(t, db, `SELECT COUNT(*) FROM outbox_emails`); n != group {
+		t.Fatalf("%d e-mails stored, want %d", n, group)
+	}
+	after := db.WriteStats()
+	commits, stmts := after.Commits-before.Commits, after.Statements-before.Statements
+	// The group (the held write was counted before it): BEGIN, the
+	// sign-ups, the e-mails, the two roll-ups and COMMIT.
+	if commits != 1 || stmts != 6 {
+		t.Fatalf("%d sign-ups took %d commits and %d statements, want 1 commit and 6 statements", group, commits, stmts)
+	}
+}
+
+// queueBehindAHeldWrite holds db's writer in a transaction that runs held
+// while n writes (write(i)) queue behind it, then lets it commit and waits
+// for every write, failing t on an error.
+func queueBehindAHeldWrite(t *testing.T, db *store.DB, held func(*store.Tx) error, n int, write func(i int) error) {
+	t.Helper()
+	holding, release := make(chan struct{}), make(chan struct{})
+	first := make(chan error, 1)
+	go func() {
+		first <- db.InTx(context.Background(), func(tx *store.Tx) error {
+			close(holding)
+			<-release
+			return held(tx)
+		})
+	}()
+	<-holding
+	errs := make(chan error, n)
+	for i := range n {
+		go func() { errs <- write(i) }()
+	}
+	time.Sleep(300 * time.Millisecond) // let them all queue behind the held write
+	close(release)
+	if err := <-first; err != nil {
+		t.Fatalf("held write: %v", err)
+	}
+	for range n {
+		if err := <-errs; err != nil {
+			t.Fatalf("queued write: %v", err)
 		}
 	}
 }

@@ -139,9 +139,14 @@ func touchesPending(query string) bool {
 		strings.Contains(query, "waitlist_daily")
 }
 
-// Multi-row statements take at most this many rows, in chunks of these
-// sizes, so that only a few statement texts are ever prepared.
-var chunkSizes = [...]int{64, 16, 4, 1}
+// Multi-row statements take at most chunkSizes[0] rows. A group's rows go
+// out in chunks of those sizes while more than exactRows remain, and the
+// rest in one statement of exactly their number, so a group of up to
+// exactRows writes (nearly every one) makes one statement a table, and
+// only a few statement texts are ever prepared.
+var chunkSizes = [...]int{64, 16}
+
+const exactRows = 16
 
 // write writes p's roll-ups and e-mails with tx's own statements and
 // empties them (its changes stay for notify). Rows are
@@ -212,7 +217,7 @@ func sortedKeys[K comparable](m map[K]int64, str func(K) string) []K {
 }
 
 // chunked writes n rows with multi-row statements head + row, row... + tail,
-// each of one of chunkSizes rows; rowArgs appends row i's arguments.
+// cut as eachChunk cuts them; rowArgs appends row i's arguments.
 func chunked(ctx context.Context, tx *Tx, n int, head, row, tail string, rowArgs func(i int, args []any) []any) error {
 	var args []any
 	return eachChunk(n, func(i, size int) error {
@@ -225,15 +230,17 @@ func chunked(ctx context.Context, tx *Tx, n int, head, row, tail string, rowArgs
 	})
 }
 
-// eachChunk cuts n rows into chunks of chunkSizes and calls fn with each
+// eachChunk cuts n rows into chunks (see chunkSizes) and calls fn with each
 // chunk's first row and size, stopping at the first error.
 func eachChunk(n int, fn func(i, size int) error) error {
 	for i := 0; i < n; {
-		size := chunkSizes[len(chunkSizes)-1]
-		for _, c := range chunkSizes {
-			if c <= n-i {
-				size = c
-				break
+		size := n - i
+		if size > exactRows {
+			for _, c := range chunkSizes {
+				if c <= size {
+					size = c
+					break
+				}
 			}
 		}
 		if err := fn(i, size); err != nil {

@@ -32,9 +32,9 @@ import (
 //
 // SQLite groups of two or more writes take the same path, for the savepoint
 // per write it saves (its sub-journal copies) and the one INSERT per row:
-// the rows go in with INSERT ... VALUES (...), (...) in chunks of
-// chunkSizes rows (no unnest; few statement texts to prepare; at most 64 x
-// 12 bound parameters), their announcements leave after the commit as
+// the rows go in with INSERT ... VALUES (...), (...), one statement for a
+// group of up to 16 and chunks beyond (see chunkSizes; no unnest; at most
+// 64 x 12 bound parameters), their announcements leave after the commit as
 // before, and the group's end is written with SQLite's statements (write).
 
 // rowKind is a kind of write whose rows the group writer can insert
