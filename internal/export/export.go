@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
 
 	"salaula/internal/console"
 	"salaula/internal/store"
@@ -112,13 +113,27 @@ func (cw *csvWriter) finish(err error) error {
 }
 
 // SafeCell guards a cell against CSV formula injection: a value a
-// spreadsheet would run as a formula (starting with = + - @, a tab or a
-// carriage return) gets a leading single quote.
+// spreadsheet would run as a formula gets a leading single quote. That is
+// a value starting with a tab or a carriage return, or whose first
+// character other than blanks is = + - or @: spreadsheets skip blanks
+// before a formula, so " =1+1" is one too. Blanks are every kind of space
+// (the no-break space, the ideographic space and the like), line breaks,
+// tabs, other control characters and the invisible format characters (the
+// zero-width space, the byte-order mark).
 func SafeCell(s string) string {
-	if s != "" && strings.ContainsRune("=+-@\t\r", rune(s[0])) {
+	if s == "" {
+		return s
+	}
+	if rest := strings.TrimLeftFunc(s, blank); s[0] == '\t' || s[0] == '\r' || rest != "" && strings.ContainsRune("=+-@", rune(rest[0])) {
 		return "'" + s
 	}
 	return s
+}
+
+// blank reports whether r is a character a spreadsheet may skip before a
+// formula: white space, a control character or an invisible format character.
+func blank(r rune) bool {
+	return unicode.IsSpace(r) || unicode.In(r, unicode.Zs, unicode.Cc, unicode.Cf)
 }
 
 // timestamp formats t as RFC 3339 in UTC.
