@@ -1,8 +1,11 @@
 package server
 
 import (
+	"crypto/elliptic"
+	"encoding/base64"
 	"fmt"
 	"io"
+	"math/big"
 	"strings"
 	"testing"
 	"time"
@@ -79,5 +82,43 @@ func TestUserMetadataIsCappedAt4KiB(t *testing.T) {
 		// Just under the cap is fine, and the session keeps working.
 		wantStatus(t, env.authJSON(t, "PUT", "/auth/v1/user", map[string]any{"data": map[string]any{"bio": strings.Repeat("z", 3900)}}, access), 200)
 		wantStatus(t, env.authJSON(t, "GET", "/auth/v1/user", nil, access), 200)
+	})
+}
+
+// The attack review's second spelling of an ES256 signature: (r, n-s)
+// verifies by the curve's arithmetic as (r, s) does, but a token has one
+// spelling. The server signs low-S, and a token re-spelt high-S is refused
+// with 401 where the original answers 200.
+func TestAnAccessTokenRespeltHighSIsRefused(t *testing.T) {
+	eachEngine(t, nil, func(t *testing.T, env *testEnv) {
+		s := env.signUp(t, "spelling@example.com", goodPassword)
+		c, err := env.claimsOf(t, str(s, "access_token"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := elliptic.P256().Params().N
+		for i := range 16 {
+			tok := str(s, "access_token")
+			if i > 0 {
+				tok = env.sign(t, *c) // the server's signer; each signature is new
+			}
+			dot := strings.LastIndexByte(tok, '.')
+			sig, err := base64.RawURLEncoding.DecodeString(tok[dot+1:])
+			if err != nil || len(sig) != 64 {
+				t.Fatalf("signature of %q: %d bytes, %v", tok, len(sig), err)
+			}
+			sv := new(big.Int).SetBytes(sig[32:])
+			if sv.Cmp(new(big.Int).Rsh(n, 1)) > 0 {
+				t.Errorf("token %d is signed high-S", i)
+			}
+			sv.Sub(n, sv).FillBytes(sig[32:])
+			twin := tok[:dot+1] + base64.RawURLEncoding.EncodeToString(sig)
+			if body := env.callProfileMe(t, tok); body["_status"] != 200 {
+				t.Fatalf("token %d: get-profile-me = %v, want 200", i, body)
+			}
+			if body := env.callProfileMe(t, twin); body["_status"] != 401 {
+				t.Fatalf("token %d re-spelt (r, n-s): get-profile-me = %v, want 401", i, body)
+			}
+		}
 	})
 }

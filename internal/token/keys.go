@@ -12,6 +12,7 @@ import (
 	"errors"
 	"fmt"
 	"math/big"
+	"strings"
 	"time"
 
 	"github.com/golang-jwt/jwt/v5"
@@ -194,6 +195,9 @@ func (kr *Keyring) Sign(claims Claims) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	if k.Alg == "ES256" {
+		lowS(sig)
+	}
 	tok = append(tok, '.')
 	return string(b64.AppendEncode(tok, sig)), nil
 }
@@ -208,8 +212,43 @@ func encodedHeader(k *Key) (string, error) {
 	return base64.RawURLEncoding.EncodeToString(h), err
 }
 
-// Parse verifies tok's signature with the key its kid names and, when want
-// is given, checks exp (required), aud, iss, and that iat and nbf are not
+// p256Order is the order n of the P-256 group; halfOrder is n/2. An ES256
+// signature (r, s) has a second spelling, (r, n-s), that verifies as well:
+// exactly one of the two has s at most n/2, the low-S spelling.
+var (
+	p256Order = elliptic.P256().Params().N
+	halfOrder = new(big.Int).Rsh(p256Order, 1)
+)
+
+// lowS rewrites an ES256 signature (r and s, 32 bytes each) in place to its
+// low-S spelling, the only one Parse accepts.
+func lowS(sig []byte) {
+	if len(sig) != 64 {
+		return
+	}
+	if s := new(big.Int).SetBytes(sig[32:]); s.Cmp(halfOrder) > 0 {
+		s.Sub(p256Order, s).FillBytes(sig[32:])
+	}
+}
+
+// highS reports whether tok's signature is an ES256 signature spelt with
+// s above n/2. A signature that does not decode to 64 bytes is left to the
+// parser, which refuses it.
+func highS(tok string) bool {
+	i := strings.LastIndexByte(tok, '.')
+	if i < 0 {
+		return false
+	}
+	sig, err := base64.RawURLEncoding.Strict().DecodeString(tok[i+1:])
+	if err != nil || len(sig) != 64 {
+		return false
+	}
+	return new(big.Int).SetBytes(sig[32:]).Cmp(halfOrder) > 0
+}
+
+// Parse verifies tok's signature with the key its kid names (an ES256
+// signature in its low-S spelling only, so each token has one spelling)
+// and, when want is given, checks exp (required), aud, iss, and that iat and nbf are not
 // in the future beyond Leeway. ErrUnknownKey when the kid is not in the
 // keyring (the caller may reload its keys and try again). With ErrClaims
 // the claims come back too: the signature was good, so the caller may tell
@@ -224,6 +263,9 @@ func (kr *Keyring) Parse(tok string, want *Expect) (*Claims, error) {
 			jwt.WithAudience(want.Audience), jwt.WithIssuer(want.Issuer))
 	} else {
 		opts = append(opts, jwt.WithoutClaimsValidation())
+	}
+	if kr.alg == "ES256" && highS(tok) {
+		return nil, ErrMalformed
 	}
 	var c Claims
 	unknown := false

@@ -4,7 +4,10 @@ import (
 	"crypto/ecdsa"
 	"crypto/elliptic"
 	"crypto/rand"
+	"encoding/base64"
 	"errors"
+	"fmt"
+	"math/big"
 	"strings"
 	"testing"
 	"time"
@@ -137,6 +140,7 @@ func TestParseRejectsBadTokens(t *testing.T) {
 		"garbage base64": {"***.***.***", ErrMalformed},
 		"other key":      {forgedTok, ErrMalformed},
 		"padding bits":   {respelled(t, good), ErrMalformed},
+		"high S":         {highSTwin(t, good), ErrMalformed},
 		"hs256 confused": {hsTok, ErrMalformed},
 		"expired":        {mk(func(c *Claims) { c.ExpiresAt = now.Add(-time.Minute).Unix() }), ErrExpired},
 		"no exp":         {mk(func(c *Claims) { c.ExpiresAt = 0 }), ErrClaims},
@@ -168,6 +172,59 @@ func respelled(t *testing.T, tok string) string {
 		t.Fatalf("signature does not end in a canonical character: %q", tok)
 	}
 	return tok[:len(tok)-1] + string(alphabet[i|1])
+}
+
+// twinS returns tok with its ES256 signature (r, s) spelt (r, n-s), which
+// verifies as well by the curve's arithmetic, and whether tok itself was
+// spelt high-S (s above n/2).
+func twinS(t *testing.T, tok string) (twin string, wasHigh bool) {
+	t.Helper()
+	i := strings.LastIndexByte(tok, '.')
+	sig, err := base64.RawURLEncoding.DecodeString(tok[i+1:])
+	if err != nil || len(sig) != 64 {
+		t.Fatalf("not an ES256 signature: %q", tok)
+	}
+	n := elliptic.P256().Params().N
+	s := new(big.Int).SetBytes(sig[32:])
+	wasHigh = s.Cmp(new(big.Int).Rsh(n, 1)) > 0
+	s.Sub(n, s).FillBytes(sig[32:])
+	return tok[:i+1] + base64.RawURLEncoding.EncodeToString(sig), wasHigh
+}
+
+// highSTwin is twinS's twin alone.
+func highSTwin(t *testing.T, tok string) string {
+	t.Helper()
+	twin, _ := twinS(t, tok)
+	return twin
+}
+
+// Every ES256 signature Sign writes is spelt low-S (about half of what
+// ecdsa.Sign returns is not) and verifies; its high-S twin, which the
+// JWT library alone would take, is refused.
+func TestES256SignaturesHaveOneSpelling(t *testing.T) {
+	kr := esRing(t)
+	lib := jwt.NewParser(jwt.WithValidMethods([]string{"ES256"}), jwt.WithoutClaimsValidation())
+	for i := range 64 {
+		c := access(now)
+		c.Subject = fmt.Sprint("u", i)
+		tok, err := kr.Sign(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := kr.Parse(tok, want(now)); err != nil {
+			t.Fatalf("token %d does not verify: %v", i, err)
+		}
+		twin, high := twinS(t, tok)
+		if high {
+			t.Errorf("token %d is signed high-S", i)
+		}
+		if _, err := lib.ParseWithClaims(twin, &Claims{}, func(*jwt.Token) (any, error) { return &kr.Current().Private.PublicKey, nil }); err != nil {
+			t.Fatalf("the JWT library refuses the high-S twin itself (%v): the test shows nothing", err)
+		}
+		if _, err := kr.Parse(twin, want(now)); !errors.Is(err, ErrMalformed) {
+			t.Errorf("twin of token %d: err = %v, want %v", i, err, ErrMalformed)
+		}
+	}
 }
 
 // Sign writes exactly what the JWT library's own signing writes for the
