@@ -263,19 +263,27 @@ func engineEnv(t *testing.T, engine store.Dialect) map[string]string {
 	return env
 }
 
+// openMigrated opens and migrates the database of env and dataDir for the
+// test, closed when the test ends.
+func openMigrated(t *testing.T, env map[string]string, dataDir string) *store.DB {
+	t.Helper()
+	db, err := store.Open(context.Background(), env["DATABASE_URL"], dataDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	if _, err := db.Migrate(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	return db
+}
+
 func TestAdminMailShowsTheNewestMailsToAnAddress(t *testing.T) {
 	for _, engine := range storetest.Engines {
 		t.Run(string(engine), func(t *testing.T) {
 			ctx := context.Background()
 			dataDir, env := t.TempDir(), engineEnv(t, engine)
-			db, err := store.Open(ctx, env["DATABASE_URL"], dataDir)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer db.Close()
-			if _, err := db.Migrate(ctx); err != nil {
-				t.Fatal(err)
-			}
+			db := openMigrated(t, env, dataDir)
 			// Queued by an instance with SMTP set (never reached here), then
 			// delivered by one without, which writes them to the log.
 			queuer, err := mail.New(db, "Salaula <no-reply@salaula.co.zm>", "smtp://127.0.0.1:1", slog.New(slog.NewTextHandler(io.Discard, nil)))

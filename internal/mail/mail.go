@@ -235,11 +235,13 @@ func (o *Outbox) DeliverDue(ctx context.Context) (int, error) {
 	if err != nil || len(due) == 0 {
 		return 0, err
 	}
-	via := "log"
-	if o.SMTP != nil {
-		via = "smtp"
-	}
-	var sent []string
+	// Each e-mail is marked as soon as the SMTP server has accepted it (or
+	// has refused it), before the next one is tried: a sender killed in
+	// the middle of its batch leaves only the e-mail it was sending in
+	// doubt, never those it sent before (see
+	// docs/decisions/outbox-per-email.md). The marks are written even
+	// when ctx ends after the server's answer.
+	mark := context.WithoutCancel(ctx)
 	for _, e := range due {
 		m := Message{To: e.To, Subject: e.Subject, Body: e.Body, Kind: e.Kind}
 		if err := o.deliver(m); err != nil {
@@ -249,14 +251,16 @@ func (o *Outbox) DeliverDue(ctx context.Context) (int, error) {
 				next = &t
 			}
 			o.Logger.Warn("mail: delivery failed", "id", e.ID, "kind", e.Kind, "attempt", e.Attempts, "will_retry", next != nil, "err", err)
-			if err := o.DB.MarkEmailFailed(context.WithoutCancel(ctx), e.ID, err.Error(), next); err != nil {
+			if err := o.DB.MarkEmailFailed(mark, e.ID, err.Error(), next); err != nil {
 				return len(due), err
 			}
 			continue
 		}
-		sent = append(sent, e.ID)
+		if err := o.DB.MarkEmailSent(mark, e.ID, "smtp", store.Now()); err != nil {
+			return len(due), err
+		}
 	}
-	return len(due), o.DB.MarkEmailsSent(context.WithoutCancel(ctx), sent, via, store.Now())
+	return len(due), nil
 }
 
 // backoff is the pause after the attempt-th failed attempt.

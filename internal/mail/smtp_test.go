@@ -215,3 +215,81 @@ func TestNewRejectsBadSMTPURL(t *testing.T) {
 		}
 	}
 }
+
+// Each e-mail of a batch is marked sent as soon as the SMTP server has
+// accepted it, not once the whole batch is done: while the server holds
+// the 5th of 8, the 4 it accepted are already marked, so a sender killed
+// then would not send them again. The held one, refused, is retried.
+func TestOutboxMarksEachEmailOnceTheServerAcceptsIt(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		smtpd, err := mailtest.StartHolding(5)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer smtpd.Stop()
+		o, err := mail.New(db, "no-reply@salaula.co.zm", smtpd.URL(), quietLogger())
+		if err != nil {
+			t.Fatal(err)
+		}
+		ctx := context.Background()
+		for i := range 8 {
+			if err := o.Send(ctx, mail.Message{To: fmt.Sprintf("each-%d@example.com", i), Subject: "Hi", Body: "x", Kind: "waitlist"}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		delivered := make(chan int, 1)
+		go func() {
+			n, err := o.DeliverDue(ctx)
+			if err != nil {
+				t.Error(err)
+			}
+			delivered <- n
+		}()
+		smtpd.WaitHeld(t)
+		states := func() map[string]string {
+			out := map[string]string{}
+			for i := range 8 {
+				to := fmt.Sprintf("each-%d@example.com", i)
+				sent, err := mail.Recent(ctx, db, to, 1)
+				if err != nil || len(sent) != 1 {
+					t.Fatalf("outbox for %s: %+v, %v", to, sent, err)
+				}
+				out[to] = sent[0].State
+			}
+			return out
+		}
+		received := smtpd.Counts(t)
+		marked := 0
+		for to, state := range states() {
+			if (state == "sent") != (received[to] == 1) {
+				t.Errorf("while the 5th e-mail is held: %s is %s, received %d time(s)", to, state, received[to])
+			}
+			if state == "sent" {
+				marked++
+			}
+		}
+		if marked != 4 || len(received) != 4 {
+			t.Fatalf("while the 5th e-mail is held: %d marked sent, %d received; want the 4 accepted ones marked", marked, len(received))
+		}
+		if err := smtpd.Release(); err != nil {
+			t.Fatal(err)
+		}
+		if n := <-delivered; n != 8 {
+			t.Fatalf("DeliverDue tried %d e-mails, want 8", n)
+		}
+		received = smtpd.Counts(t)
+		failing := 0
+		for to, state := range states() {
+			switch {
+			case state == "sent" && received[to] == 1:
+			case state == "failing" && received[to] == 0:
+				failing++
+			default:
+				t.Errorf("after the batch: %s is %s, received %d time(s)", to, state, received[to])
+			}
+		}
+		if failing != 1 {
+			t.Fatalf("%d e-mails failing after the batch, want the held one", failing)
+		}
+	})
+}

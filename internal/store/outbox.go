@@ -163,18 +163,13 @@ func (db *DB) claimEmails(ctx context.Context, set string, setArgs []any, now ti
 	return out, err
 }
 
-// MarkEmailsSent records that the e-mails with these ids were delivered via
-// ("smtp" or "log") at the given time.
-func (db *DB) MarkEmailsSent(ctx context.Context, ids []string, via string, at time.Time) error {
-	if len(ids) == 0 {
-		return nil
-	}
-	args := []any{EmailSent, via, at}
-	for _, id := range ids {
-		args = append(args, id)
-	}
+// MarkEmailSent records that the e-mail with this id was delivered via
+// ("smtp" or "log") at the given time: one small write, made as soon as
+// the SMTP server has accepted that e-mail, so a sender that dies later in
+// its batch never sends it again.
+func (db *DB) MarkEmailSent(ctx context.Context, id, via string, at time.Time) error {
 	_, err := db.Exec(ctx, `UPDATE outbox_emails SET status = ?, sent_via = ?, sent_at = ?, next_attempt_at = NULL, last_error = ''
-		WHERE id IN (?`+strings.Repeat(", ?", len(ids)-1)+`)`, args...)
+		WHERE id = ?`, EmailSent, via, at, id)
 	return err
 }
 

@@ -43,7 +43,42 @@ func (s *Server) URL() string {
 }
 
 // Start runs aiosmtpd on a free port with a new Maildir.
-func Start() (*Server, error) {
+func Start() (*Server, error) { return start(0) }
+
+// StartHolding runs a server like Start that holds the nth message it is
+// given (counting from 1, over every connection): it neither stores nor
+// answers that message until Release, then refuses it (451), so its
+// sender is known to be in the middle of that message, every earlier one
+// accepted. WaitHeld tells when it holds the message.
+func StartHolding(n int) (*Server, error) {
+	if n < 1 {
+		return nil, fmt.Errorf("mailtest: hold message %d: count from 1", n)
+	}
+	return start(n)
+}
+
+// WaitHeld waits up to 30 s until the server holds its message (see
+// StartHolding).
+func (s *Server) WaitHeld(t testing.TB) {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		if _, err := os.Stat(filepath.Join(filepath.Dir(s.Maildir), "held")); err == nil {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the SMTP server was not given the message to hold within 30 s")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// Release lets the held message go: it is refused (451) and not stored.
+func (s *Server) Release() error {
+	return os.WriteFile(filepath.Join(filepath.Dir(s.Maildir), "release"), nil, 0o600)
+}
+
+func start(hold int) (*Server, error) {
 	if _, err := os.Stat(Python); err != nil {
 		return nil, fmt.Errorf("SMTP for tests needs %s with Debian's python3-aiosmtpd: run `make tools`", Python)
 	}
@@ -64,7 +99,7 @@ func Start() (*Server, error) {
 	}
 	addr := testproc.Addr127(port)
 	maildir := filepath.Join(dir, "Maildir")
-	cmd := exec.Command(Python, path, "127.0.0.1", fmt.Sprint(port), maildir, User, Password)
+	cmd := exec.Command(Python, path, "127.0.0.1", fmt.Sprint(port), maildir, User, Password, fmt.Sprint(hold))
 	p, err := testproc.Start(cmd, addr, filepath.Join(dir, "smtpd.log"))
 	if err != nil {
 		os.RemoveAll(dir)
@@ -125,6 +160,40 @@ func (s *Server) To(t testing.TB, addr string, want int) []Received {
 	}
 }
 
+// Counts returns how many messages the server has stored for each
+// recipient (the address in the To header, in lower case).
+func (s *Server) Counts(t testing.TB) map[string]int {
+	t.Helper()
+	files, err := filepath.Glob(filepath.Join(s.Maildir, "new", "*"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]int{}
+	for _, f := range files {
+		m := s.message(t, f)
+		to, err := mail.ParseAddress(m.Header.Get("To"))
+		if err != nil {
+			t.Fatalf("stored message %s: To: %v", f, err)
+		}
+		out[strings.ToLower(to.Address)]++
+	}
+	return out
+}
+
+// message reads the stored message in file f.
+func (s *Server) message(t testing.TB, f string) *mail.Message {
+	t.Helper()
+	raw, err := os.ReadFile(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := mail.ReadMessage(strings.NewReader(string(raw)))
+	if err != nil {
+		t.Fatalf("stored message %s: %v", f, err)
+	}
+	return m
+}
+
 func (s *Server) read(t testing.TB, addr string) []Received {
 	t.Helper()
 	files, _ := filepath.Glob(filepath.Join(s.Maildir, "new", "*"))
@@ -134,14 +203,7 @@ func (s *Server) read(t testing.TB, addr string) []Received {
 	}
 	var items []item
 	for _, f := range files {
-		raw, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		m, err := mail.ReadMessage(strings.NewReader(string(raw)))
-		if err != nil {
-			t.Fatalf("stored message %s: %v", f, err)
-		}
+		m := s.message(t, f)
 		to, err := mail.ParseAddress(m.Header.Get("To"))
 		if err != nil || !strings.EqualFold(to.Address, addr) {
 			continue
