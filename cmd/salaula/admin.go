@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"slices"
 	"strings"
 	"time"
 
@@ -63,10 +64,7 @@ func admin(ctx context.Context, args []string, getenv func(string) string, stdou
 		fmt.Fprintf(stdout, "%s: %d second factor(s) removed; they sign in with their password alone until they enrol again\n", args[1], n)
 		return nil
 	case "keys":
-		if len(args) < 2 || args[1] != "rotate" {
-			return errors.New("admin keys: say what to do: rotate")
-		}
-		return rotateKeys(ctx, args[2:], getenv, stdout, stderr)
+		return adminKeys(ctx, args[1:], getenv, stdout, stderr)
 	case "export":
 		if len(args) < 2 {
 			return errors.New("admin export: say what to export: waitlist, messages or profiles")
@@ -103,16 +101,26 @@ func admin(ctx context.Context, args []string, getenv func(string) string, stdou
 	}
 }
 
-// rotateKeys adds a new access-token signing key, which running servers
-// pick up within a minute; the old keys still verify until their tokens
-// have expired, then are forgotten.
-func rotateKeys(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
-	cfg, err := config.Parse("admin keys rotate", args, getenv, stderr)
+// adminKeys runs `salaula admin keys list|rotate|revoke KID`. Running
+// servers see the change within a second, on every instance.
+func adminKeys(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+	if len(args) == 0 || !slices.Contains([]string{"list", "rotate", "revoke"}, args[0]) {
+		return errors.New("admin keys: say what to do: list, rotate or revoke KID")
+	}
+	verb, kid := args[0], ""
+	if verb == "revoke" {
+		if len(args) < 2 || args[1] == "" || args[1][0] == '-' {
+			return errors.New("admin keys revoke: missing KID (the kid in a token's header; `salaula admin keys list` shows them)")
+		}
+		kid, args = args[1], args[1:]
+	}
+	name := "admin keys " + verb
+	cfg, err := config.Parse(name, args[1:], getenv, stderr)
 	if err != nil {
 		return err
 	}
 	if cfg.JWTSecret != "" {
-		return errors.New("admin keys rotate: SALAULA_JWT_SECRET is set, so tokens are signed with that shared secret (HS256); to rotate, unset it (ES256 keys) or change the secret")
+		return fmt.Errorf("%s: SALAULA_JWT_SECRET is set, so tokens are signed with that shared secret (HS256) and there are no keys to %s; unset it (ES256 keys) or change the secret", name, verb)
 	}
 	secret, err := cfg.Secret()
 	if err != nil {
@@ -128,19 +136,59 @@ func rotateKeys(ctx context.Context, args []string, getenv func(string) string, 
 		return err
 	}
 	now := time.Now()
-	if _, err := token.LoadES256(ctx, db, box, cfg.AccessTokenTTL+token.Leeway, now); err != nil {
-		return fmt.Errorf("admin keys rotate: %w", err)
+	keep := cfg.AccessTokenTTL + token.Leeway
+	// Loading checks that the stored keys open with this server secret
+	// (and makes the first key of a new database).
+	if _, err := token.LoadES256(ctx, db, box, keep, now); err != nil {
+		return fmt.Errorf("%s: %w", name, err)
 	}
-	k, err := token.Rotate(ctx, db, box, time.Now())
+	switch verb {
+	case "list":
+		return listKeys(ctx, db, keep, now, stdout)
+	case "revoke":
+		next, err := token.Revoke(ctx, db, box, kid, now)
+		if errors.Is(err, token.ErrNoSuchKey) {
+			return fmt.Errorf("%s: no signing key has the kid %s (`salaula admin keys list` shows them)", name, kid)
+		} else if err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "signing key %s revoked: running servers refuse the tokens it signed within a second\n", kid)
+		if next != nil {
+			fmt.Fprintf(stdout, "it was the signing key: new signing key %s signs from now on; people signed in get tokens of it when they next refresh their session\n", next.ID)
+		}
+		return nil
+	}
+	k, err := token.Rotate(ctx, db, box, now)
 	if err != nil {
 		return err
 	}
-	gone, err := db.DeleteSigningKeysRetiredBefore(ctx, now.Add(-cfg.AccessTokenTTL-token.Leeway))
+	gone, err := db.DeleteSigningKeysRetiredBefore(ctx, now.Add(-keep))
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "new signing key %s; the previous keys verify tokens until %s (access tokens live %s); %d expired key(s) forgotten\n",
-		k.ID, now.Add(cfg.AccessTokenTTL+token.Leeway).UTC().Format(time.RFC3339), cfg.AccessTokenTTL, gone)
+	fmt.Fprintf(stdout, "new signing key %s, used by running servers within a second; the previous keys verify tokens until %s (access tokens live %s); %d expired key(s) forgotten\n",
+		k.ID, now.Add(keep).UTC().Format(time.RFC3339), cfg.AccessTokenTTL, gone)
+	return nil
+}
+
+// listKeys prints the stored signing keys, newest first: kid, when it was
+// made and what it does now (signs, or verifies until when).
+func listKeys(ctx context.Context, db *store.DB, keep time.Duration, now time.Time, stdout io.Writer) error {
+	keys, err := db.SigningKeys(ctx)
+	if err != nil {
+		return err
+	}
+	for _, k := range keys {
+		state := "signs"
+		if k.RetiredAt != nil {
+			until := k.RetiredAt.Add(keep)
+			state = "retired, verifies until " + until.UTC().Format(time.RFC3339)
+			if !until.After(now) {
+				state = "retired, verifies nothing (its tokens have expired)"
+			}
+		}
+		fmt.Fprintf(stdout, "%s  %s  made %s  %s\n", k.ID, k.Alg, k.CreatedAt.UTC().Format(time.RFC3339), state)
+	}
 	return nil
 }
 

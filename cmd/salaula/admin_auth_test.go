@@ -65,18 +65,25 @@ func TestAdminKeysRotateResetMFAAndGrantNotice(t *testing.T) {
 			if f, _ := db.Factors(ctx, u.ID); len(f) != 0 || !strings.Contains(out.String(), "1 second factor(s) removed") {
 				t.Fatalf("reset-mfa: %d factors left, output %s", len(f), out.String())
 			}
-			for _, args := range [][]string{{"reset-mfa"}, {"reset-mfa", "nobody@example.com"}, {"keys"}, {"keys", "delete"}} {
+			for _, args := range [][]string{{"reset-mfa"}, {"reset-mfa", "nobody@example.com"}, {"keys"}, {"keys", "delete"},
+				{"keys", "revoke"}, {"keys", "revoke", "0123456789abcdef0123456789abcdef"}, {"keys", "revoke", ""}} {
 				err := run(ctx, append([]string{"salaula", "admin"}, append(args, "--data", dataDir)...), envOf(env), io.Discard, io.Discard)
 				if err == nil {
 					t.Errorf("admin %v: no error", args)
 				}
 			}
+			if after, _ := db.SigningKeys(ctx); len(after) != 2 || after[0].ID != keys[0].ID || after[1].ID != keys[1].ID {
+				t.Fatalf("keys changed by refused commands: %+v", after)
+			}
 			hs := map[string]string{"SALAULA_JWT_SECRET": strings.Repeat("s", 40)}
 			for k, v := range env {
 				hs[k] = v
 			}
-			if err := run(ctx, []string{"salaula", "admin", "keys", "rotate", "--data", dataDir}, envOf(hs), io.Discard, io.Discard); err == nil || !strings.Contains(err.Error(), "SALAULA_JWT_SECRET") {
-				t.Fatalf("rotate with a shared secret: %v", err)
+			for _, args := range [][]string{{"rotate"}, {"revoke", keys[1].ID}, {"list"}} {
+				err := run(ctx, append([]string{"salaula", "admin", "keys"}, append(args, "--data", dataDir)...), envOf(hs), io.Discard, io.Discard)
+				if err == nil || !strings.Contains(err.Error(), "SALAULA_JWT_SECRET") {
+					t.Fatalf("keys %v with a shared secret: %v", args, err)
+				}
 			}
 		})
 	}

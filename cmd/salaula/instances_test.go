@@ -3,14 +3,18 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/base64"
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"salaula/internal/media/mediatest"
 	"salaula/internal/store"
@@ -19,24 +23,34 @@ import (
 )
 
 // startProcess runs `salaula serve` as its own process (this test binary
-// acting as the command, see TestMain) with env and waits until it listens
-// (it migrates before listening).
-func startProcess(t *testing.T, env map[string]string) (*testproc.Proc, error) {
-	bin, err := os.Executable()
-	if err != nil {
-		return nil, err
-	}
+// acting as the command, see TestMain) with env and the data folder
+// dataDir, and waits until it listens (it migrates before listening).
+func startProcess(t *testing.T, env map[string]string, dataDir string) (*testproc.Proc, error) {
 	port, err := testproc.FreePort()
 	if err != nil {
 		return nil, err
 	}
 	addr := testproc.Addr127(port)
-	cmd := exec.Command(bin, "serve", "--http", addr, "--data", t.TempDir())
+	cmd, err := commandProcess(env, "serve", "--http", addr, "--data", dataDir)
+	if err != nil {
+		return nil, err
+	}
+	return testproc.Start(cmd, addr, filepath.Join(t.TempDir(), "serve.log"))
+}
+
+// commandProcess is `salaula ARGS...` to run as its own process (this test
+// binary acting as the command) with env alone.
+func commandProcess(env map[string]string, args ...string) (*exec.Cmd, error) {
+	bin, err := os.Executable()
+	if err != nil {
+		return nil, err
+	}
+	cmd := exec.Command(bin, args...)
 	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + os.Getenv("HOME"), "SALAULA_TEST_AS_MAIN=1"}
 	for k, v := range env {
 		cmd.Env = append(cmd.Env, k+"="+v)
 	}
-	return testproc.Start(cmd, addr, filepath.Join(t.TempDir(), "serve.log"))
+	return cmd, nil
 }
 
 // Two `salaula serve` processes on one PostgreSQL database and one S3 bucket
@@ -57,7 +71,7 @@ func TestTwoInstancesShareOnePostgreSQLAndOneBucket(t *testing.T) {
 	var wg sync.WaitGroup
 	for i := range procs {
 		wg.Add(1)
-		go func() { defer wg.Done(); procs[i], errs[i] = startProcess(t, env) }()
+		go func() { defer wg.Done(); procs[i], errs[i] = startProcess(t, env, t.TempDir()) }()
 	}
 	wg.Wait()
 	for i, p := range procs {
@@ -142,4 +156,149 @@ func TestTwoInstancesShareOnePostgreSQLAndOneBucket(t *testing.T) {
 	if want := "[400 400 400 400 429 429]"; fmt.Sprint(codes) != want {
 		t.Fatalf("sign-ins from one client over A and B answered %v, want %s (4 per 5 minutes in all)", codes, want)
 	}
+}
+
+// A key rotation and a revocation by `salaula admin keys` reach every
+// instance within seconds: two instances on one PostgreSQL (one on SQLite,
+// where the command writes the database file the server reads) sign with
+// the new key and refuse the revoked key's tokens with 401 before a
+// deadline of a few seconds. Sessions outlive the revocation of the key
+// that signed their access token: a refresh answers a token of the new key.
+func TestKeyRotationAndRevocationReachEveryInstanceWithinSeconds(t *testing.T) {
+	const within = 3 * time.Second
+	for _, engine := range storetest.Engines {
+		t.Run(string(engine), func(t *testing.T) {
+			env := engineEnv(t, engine)
+			env["SALAULA_PUBLIC_URL"] = "https://salaula.example"
+			dirs := []string{t.TempDir()}
+			if engine == store.Postgres {
+				dirs = append(dirs, t.TempDir())
+			}
+			var clients []apiClient
+			for _, dir := range dirs {
+				// One server secret for every instance: the stored keys are sealed with it.
+				if err := os.WriteFile(filepath.Join(dir, "jwt-secret"), []byte(strings.Repeat("5a1a07a", 8)), 0o600); err != nil {
+					t.Fatal(err)
+				}
+				p, err := startProcess(t, env, dir)
+				if err != nil {
+					t.Fatal(err)
+				}
+				t.Cleanup(p.Stop)
+				clients = append(clients, apiClient{base: "http://" + p.Addr})
+			}
+			keys := func(args ...string) string {
+				t.Helper()
+				cmd, err := commandProcess(env, append(append([]string{"admin", "keys"}, args...), "--data", dirs[0])...)
+				if err != nil {
+					t.Fatal(err)
+				}
+				out, err := cmd.Output()
+				if err != nil {
+					t.Fatalf("admin keys %v: %v\n%s", args, err, out)
+				}
+				return string(out)
+			}
+			newKid := func(out string) string {
+				t.Helper()
+				m := regexp.MustCompile(`new signing key ([0-9a-f]+)`).FindStringSubmatch(out)
+				if m == nil {
+					t.Fatalf("no new signing key in %q", out)
+				}
+				return m[1]
+			}
+			profile := func(c apiClient, tok string) int {
+				code, _, err := c.call(http.MethodPost, "/functions/v1/get-profile-me", tok, "application/json", []byte("{}"))
+				if err != nil {
+					t.Fatal(err)
+				}
+				return code
+			}
+			signer := func(c apiClient) string { // the kid of the anon key /config.json hands out
+				code, body, err := c.call(http.MethodGet, "/config.json", "", "", nil)
+				var cfg struct{ AnonKey string }
+				if err != nil || code != http.StatusOK || json.Unmarshal(body, &cfg) != nil {
+					t.Fatalf("config.json: %d %s %v", code, body, err)
+				}
+				return kidOf(t, cfg.AnonKey)
+			}
+			// eventually polls every instance until ok holds on it, and fails
+			// when that takes longer than within after start.
+			eventually := func(what string, start time.Time, ok func(c apiClient) bool) {
+				t.Helper()
+				for i, c := range clients {
+					for !ok(c) {
+						if time.Since(start) > within {
+							t.Fatalf("instance %c: %s not within %s", 'A'+i, what, within)
+						}
+						time.Sleep(20 * time.Millisecond)
+					}
+				}
+				t.Logf("%s on %d instance(s) after %s", what, len(clients), time.Since(start).Round(time.Millisecond))
+			}
+
+			// works checks that tok is signed with kid and answers 200 on every instance.
+			works := func(what, tok, kid string) {
+				t.Helper()
+				if got := kidOf(t, tok); got != kid {
+					t.Fatalf("%s: signed with %s, want %s", what, got, kid)
+				}
+				for i, c := range clients {
+					if code := profile(c, tok); code != http.StatusOK {
+						t.Fatalf("%s: instance %c answered %d, want 200", what, 'A'+i, code)
+					}
+				}
+			}
+
+			code, s1, err := clients[0].signUp("keys@example.com", testPassword)
+			mustOK(t, "sign-up", http.StatusOK, code, nil, err)
+			k1 := kidOf(t, s1.AccessToken)
+			works("the first token", s1.AccessToken, k1)
+
+			// A rotation: every instance signs with the new key.
+			out := keys("rotate")
+			start := time.Now()
+			k2 := newKid(out)
+			eventually("the rotated key signs", start, func(c apiClient) bool { return signer(c) == k2 })
+			code, s2, err := clients[len(clients)-1].signIn("keys@example.com", testPassword)
+			mustOK(t, "sign-in after the rotation", http.StatusOK, code, nil, err)
+			works("sign-in after the rotation", s2.AccessToken, k2)
+			works("a token of the retired key (it verifies until it expires)", s1.AccessToken, k1)
+			if list := keys("list"); !strings.Contains(list, k2+"  ES256  made ") || !strings.Contains(list, "signs") || !strings.Contains(list, "retired, verifies until") {
+				t.Fatalf("keys list after the rotation:\n%s", list)
+			}
+
+			// Revoking the retired key: its tokens are refused everywhere.
+			out = keys("revoke", k1)
+			start = time.Now()
+			if strings.Contains(out, "new signing key") {
+				t.Fatalf("revoking a retired key made a new key: %s", out)
+			}
+			eventually("a token of the revoked key answers 401", start, func(c apiClient) bool { return profile(c, s1.AccessToken) == http.StatusUnauthorized })
+			works("a token of the signing key after another key was revoked", s2.AccessToken, k2)
+
+			// Revoking the signing key: a new key replaces it at once.
+			out = keys("revoke", k2)
+			start = time.Now()
+			k3 := newKid(out)
+			eventually("the revoked signing key's token answers 401 and its replacement signs", start, func(c apiClient) bool {
+				return profile(c, s2.AccessToken) == http.StatusUnauthorized && signer(c) == k3
+			})
+			code, s3, err := clients[0].refresh(s2.RefreshToken)
+			mustOK(t, "refresh after the revocation", http.StatusOK, code, nil, err)
+			works("refresh after the revocation", s3.AccessToken, k3)
+		})
+	}
+}
+
+// kidOf returns the kid in a JWT's header.
+func kidOf(t *testing.T, tok string) string {
+	t.Helper()
+	head, _, _ := strings.Cut(tok, ".")
+	raw, err := base64.RawURLEncoding.DecodeString(head)
+	var h struct{ Kid string }
+	if err != nil || json.Unmarshal(raw, &h) != nil || h.Kid == "" {
+		t.Fatalf("no kid in the header of %q", tok)
+	}
+	return h.Kid
 }

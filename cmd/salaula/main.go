@@ -33,7 +33,9 @@ Usage:
   salaula admin export profiles [--data DIR]                      profiles as CSV on stdout
   salaula admin mail --to EMAIL [--limit N] [--data DIR]          the newest e-mails sent to EMAIL (links to open)
   salaula admin reset-mfa EMAIL [--data DIR]                      remove an account's two-step sign-in (lost phone)
+  salaula admin keys list [--data DIR]                            the access-token signing keys: the one that signs, until when the others verify
   salaula admin keys rotate [--data DIR]                          new access-token signing key; old ones verify until their tokens expire
+  salaula admin keys revoke KID [--data DIR]                      a leaked key: its tokens stop working at once (a signing key is replaced first)
   salaula admin user export EMAIL [--data DIR]                   everything held about an account, as JSON on stdout
   salaula admin user delete EMAIL [--data DIR]                   delete an account and everything held about it
   salaula admin backup --out FILE [--data DIR]                    a consistent backup archive, while the server runs

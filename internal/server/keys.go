@@ -13,10 +13,11 @@ import (
 
 // keySource holds the server's signing keyring. With SALAULA_JWT_SECRET it
 // is that shared secret (HS256) for good; otherwise the ES256 keys stored in
-// the database, reloaded every keyReload (so a rotation by `salaula admin
-// keys rotate` or another instance reaches every instance), and sooner
-// (keyRetry after the last load) when a token names a kid not yet loaded
-// or a client asks for the key set.
+// the database, looked at again when a request needs them and they were
+// loaded keyReload ago or more, so that a rotation or a revocation (`salaula
+// admin keys rotate|revoke`, from any process, on any instance's database)
+// reaches every instance within a second; sooner (keyRetry after the last
+// load) when a token names a kid not loaded or a client asks for the key set.
 type keySource struct {
 	load func(ctx context.Context) (*token.Keyring, error)
 
@@ -27,8 +28,10 @@ type keySource struct {
 }
 
 const (
-	keyReload = time.Minute
-	keyRetry  = time.Second
+	keyReload = time.Second
+	keyRetry  = 100 * time.Millisecond
+	// keyLoadTimeout bounds one load of the keys; a request waits for it.
+	keyLoadTimeout = 5 * time.Second
 )
 
 // newKeys builds the key source of the server and loads it once.
@@ -60,8 +63,10 @@ func (s *Server) newKeys(ctx context.Context, secret []byte) error {
 }
 
 // keyring answers the current keyring, reloading it when it was loaded
-// keyReload ago (soon: keyRetry ago). A failed reload keeps the keys
-// already loaded.
+// keyReload ago (soon: keyRetry ago); requests that come meanwhile wait for
+// that load, so none verifies with a key revoked before it began. A
+// failed reload keeps the keys already loaded. The load is one small read
+// of the signing_keys table (a few rows).
 func (s *Server) keyring(ctx context.Context, soon bool) *token.Keyring {
 	ks := s.keys
 	ks.mu.Lock()
@@ -73,6 +78,10 @@ func (s *Server) keyring(ctx context.Context, soon bool) *token.Keyring {
 	}
 	if now.Sub(ks.loadedAt) >= maxAge {
 		ks.loadedAt = now
+		// Not cut short by the request that happens to load the keys
+		// for everyone.
+		ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), keyLoadTimeout)
+		defer cancel()
 		if kr, err := ks.load(ctx); err != nil {
 			s.logger.Error("reload signing keys", "err", err)
 		} else {
@@ -136,8 +145,8 @@ func AnonKey(kr *token.Keyring) (string, error) {
 func (s *Server) handleJWKS() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Cache-Control", "public, max-age=600")
-		// A rotation shows here within keyRetry, not keyReload: clients fetch
-		// the set when a token names a kid they do not know.
+		// Looked at again keyRetry after the last load: clients fetch the
+		// set when a token names a kid they do not know.
 		writeAuthJSON(w, http.StatusOK, s.keyring(r.Context(), true).JWKS())
 	})
 }

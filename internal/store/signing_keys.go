@@ -45,15 +45,40 @@ func (db *DB) SigningKeys(ctx context.Context) ([]SigningKey, error) {
 // retired at k's creation time, in the same transaction, so exactly one key
 // signs afterwards.
 func (db *DB) AddSigningKey(ctx context.Context, k SigningKey, retireOthers bool) error {
-	return db.InTx(ctx, func(tx *Tx) error {
-		if retireOthers {
-			if _, err := tx.Exec(ctx, `UPDATE signing_keys SET retired_at = ? WHERE retired_at IS NULL`, k.CreatedAt); err != nil {
-				return err
-			}
+	return db.InTx(ctx, func(tx *Tx) error { return addSigningKey(ctx, tx, k, retireOthers) })
+}
+
+func addSigningKey(ctx context.Context, tx *Tx, k SigningKey, retireOthers bool) error {
+	if retireOthers {
+		if _, err := tx.Exec(ctx, `UPDATE signing_keys SET retired_at = ? WHERE retired_at IS NULL`, k.CreatedAt); err != nil {
+			return err
 		}
-		_, err := tx.Exec(ctx, `INSERT INTO signing_keys (id, alg, private_sealed, public_jwk, created_at) VALUES (?, ?, ?, ?, ?)`,
-			k.ID, k.Alg, k.PrivateSealed, k.PublicJWK, k.CreatedAt)
-		return err
+	}
+	_, err := tx.Exec(ctx, `INSERT INTO signing_keys (id, alg, private_sealed, public_jwk, created_at) VALUES (?, ?, ?, ?, ?)`,
+		k.ID, k.Alg, k.PrivateSealed, k.PublicJWK, k.CreatedAt)
+	return err
+}
+
+// RevokeSigningKey deletes the key id, so that nothing it signed verifies
+// any more. With next, next is stored in the same transaction and every
+// other key still active retired, as AddSigningKey does: a key that signs
+// is replaced at the instant it goes. ErrNotFound, and nothing changed,
+// when no key has this id.
+func (db *DB) RevokeSigningKey(ctx context.Context, id string, next *SigningKey) error {
+	return db.InTx(ctx, func(tx *Tx) error {
+		res, err := tx.Exec(ctx, `DELETE FROM signing_keys WHERE id = ?`, id)
+		if err != nil {
+			return err
+		}
+		if n, err := res.RowsAffected(); err != nil {
+			return err
+		} else if n == 0 {
+			return ErrNotFound
+		}
+		if next == nil {
+			return nil
+		}
+		return addSigningKey(ctx, tx, *next, true)
 	})
 }
 
