@@ -1,10 +1,16 @@
 package media
 
 import (
+	"bytes"
+	"image"
+	_ "image/jpeg"
+	_ "image/png"
 	"net/url"
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	_ "golang.org/x/image/webp"
 )
 
 // FuzzObjectPaths checks the storage path rules on any input: a path
@@ -40,6 +46,40 @@ func FuzzObjectPaths(f *testing.F) {
 		got, ok := PathFromPublicURL("https://salaula.example"+PublicURLPrefix+Bucket+"/"+escaped, Bucket)
 		if !ok || got != p {
 			t.Fatalf("public URL of %q leads to %q (ok %v)", p, got, ok)
+		}
+	})
+}
+
+// FuzzStripMetadata checks metadata removal on any input: it never panics,
+// what it keeps of an accepted image is still that image's type and size,
+// and stripping what it kept changes nothing more.
+func FuzzStripMetadata(f *testing.F) {
+	jpg := sampleJPEG()
+	f.Add(jpg)
+	f.Add(append(insertAfterJFIF(jpg[:2:2], orientationSegment(6)), jpg[2:]...))
+	f.Add(append(append([]byte(nil), jpg...), jpg...))
+	f.Add(samplePNG())
+	f.Add([]byte("RIFF\x1a\x00\x00\x00WEBPVP8L\x0d\x00\x00\x00\x2f\x00\x00\x00\x10\x07\x10\x11\x11\x88\x88\xfe\x07\x00"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		ct, err := SniffImage(b)
+		if err != nil {
+			return
+		}
+		out, err := StripMetadata(ct, b)
+		if err != nil {
+			return
+		}
+		if got, err := SniffImage(out); err != nil || got != ct {
+			t.Fatalf("stripped %s sniffs as %q, %v", ct, got, err)
+		}
+		before, _, _ := image.DecodeConfig(bytes.NewReader(b))
+		after, _, _ := image.DecodeConfig(bytes.NewReader(out))
+		if before.Width != after.Width || before.Height != after.Height {
+			t.Fatalf("stripped %s is %dx%d, was %dx%d", ct, after.Width, after.Height, before.Width, before.Height)
+		}
+		again, err := StripMetadata(ct, out)
+		if err != nil || !bytes.Equal(again, out) {
+			t.Fatalf("stripping twice changed the %s: %v", ct, err)
 		}
 	})
 }

@@ -80,10 +80,20 @@ func isHEIF(b []byte) bool {
 	return false
 }
 
-// StripJPEGMetadata returns a JPEG without its metadata segments: APP1 (EXIF,
-// with GPS location, and XMP), APP12 and APP13 (IPTC) and comments. When
-// the EXIF block held an orientation, a minimal EXIF block with only that
-// orientation is put back, so the photo still displays upright.
+// StripJPEGMetadata returns a JPEG holding only what decoding it needs, so
+// nothing that can say where, when or by whom it was taken is stored. It
+// keeps, in order, the start of image; the JFIF header (rewritten without
+// its thumbnail) and the Adobe header (rewritten to its 12 bytes: it says
+// how to convert the colours); quantisation and Huffman tables, the frame
+// header (one), restart intervals and every scan with its entropy-coded
+// data and restart markers; and the end of image, after which nothing is
+// kept (a phone's second picture, a motion photo's video). Every other
+// segment goes: EXIF, XMP, ICC profiles, MPF, IPTC, C2PA and every other
+// APPn, comments, and segments an unsupported decoder would need (the
+// upload's header check only lets baseline and progressive JPEGs through).
+// When the EXIF block held an orientation, a minimal EXIF block with only
+// that orientation is put back, so the photo still displays upright.
+// A JPEG without an end of image is refused as incomplete.
 func StripJPEGMetadata(b []byte) ([]byte, error) {
 	if len(b) < 4 || b[0] != 0xFF || b[1] != 0xD8 {
 		return nil, ErrBadImage
@@ -91,41 +101,87 @@ func StripJPEGMetadata(b []byte) ([]byte, error) {
 	out := make([]byte, 0, len(b))
 	out = append(out, 0xFF, 0xD8)
 	orientation := 0
-	i := 2
-	for {
-		// Skip fill bytes before a marker.
-		for i < len(b) && b[i] == 0xFF && i+1 < len(b) && b[i+1] == 0xFF {
+	var seenFrame, seenScan, seenAdobe bool
+	for i := 2; ; {
+		// Fill bytes (0xFF) may come before a marker.
+		for i+1 < len(b) && b[i] == 0xFF && b[i+1] == 0xFF {
 			i++
 		}
-		if i+4 > len(b) || b[i] != 0xFF {
+		if i+2 > len(b) || b[i] != 0xFF {
 			return nil, ErrBadImage
 		}
 		marker := b[i+1]
-		if marker == 0xDA { // start of scan: the rest is image data
+		if marker == 0xD9 { // end of image
+			if !seenScan {
+				return nil, ErrBadImage
+			}
+			out = append(out, 0xFF, 0xD9)
 			if orientation > 0 {
 				out = insertAfterJFIF(out, orientationSegment(orientation))
 			}
-			return append(out, b[i:]...), nil
+			return out, nil
 		}
-		if marker == 0xD9 || (marker >= 0xD0 && marker <= 0xD7) || marker == 0x01 {
-			return nil, ErrBadImage // no scan before the end
+		if i+4 > len(b) || marker == 0x00 || marker == 0x01 || marker == 0xD8 || (marker >= 0xD0 && marker <= 0xD7) {
+			return nil, ErrBadImage
 		}
 		n := int(binary.BigEndian.Uint16(b[i+2 : i+4]))
 		if n < 2 || i+2+n > len(b) {
 			return nil, ErrBadImage
 		}
-		seg := b[i : i+2+n]
+		seg, payload := b[i:i+2+n], b[i+4:i+2+n]
+		i += 2 + n
 		switch marker {
+		case 0xDB, 0xC4, 0xDD: // quantisation tables, Huffman tables, restart interval
+			out = append(out, seg...)
+		case 0xC0, 0xC1, 0xC2: // frame header: baseline, extended, progressive
+			if seenFrame {
+				return nil, ErrBadImage
+			}
+			seenFrame = true
+			out = append(out, seg...)
+		case 0xDA: // a scan: its header, then entropy-coded data up to the next marker
+			end := scanEnd(b, i)
+			if !seenFrame || end < 0 {
+				return nil, ErrBadImage
+			}
+			seenScan = true
+			out = append(append(out, seg...), b[i:end]...)
+			i = end
+		case 0xE0: // JFIF, only where it belongs: right after the start of image
+			if len(out) == 2 && len(payload) >= 14 && string(payload[:5]) == "JFIF\x00" {
+				out = append(out, 0xFF, 0xE0, 0, 16)
+				out = append(out, payload[:12]...) // identifier, version, units, densities
+				out = append(out, 0, 0)            // no thumbnail
+			}
+		case 0xEE: // Adobe: the colour transform of RGB and CMYK JPEGs
+			if !seenAdobe && len(payload) >= 12 && string(payload[:5]) == "Adobe" {
+				seenAdobe = true
+				out = append(out, 0xFF, 0xEE, 0, 14)
+				out = append(out, payload[:12]...)
+			}
 		case 0xE1:
-			if o := exifOrientation(seg[4:]); o > 0 && orientation == 0 {
+			if o := exifOrientation(payload); o > 0 && orientation == 0 && !seenScan {
 				orientation = o
 			}
-		case 0xEC, 0xED, 0xFE:
-		default:
-			out = append(out, seg...)
 		}
-		i += 2 + n
 	}
+}
+
+// scanEnd returns where the entropy-coded data that starts at i ends: the
+// first marker other than a stuffed 0xFF00 or a restart marker, or -1 when
+// the data runs to the end of b.
+func scanEnd(b []byte, i int) int {
+	for ; i+1 < len(b); i++ {
+		if b[i] != 0xFF {
+			continue
+		}
+		next := b[i+1]
+		if next != 0x00 && (next < 0xD0 || next > 0xD7) {
+			return i
+		}
+		i++
+	}
+	return -1
 }
 
 // exifOrientation reads the Orientation tag (0x0112) of IFD0 of an APP1
@@ -223,13 +279,18 @@ func StripMetadata(ct string, b []byte) ([]byte, error) {
 // pngSignature starts every PNG file.
 const pngSignature = "\x89PNG\r\n\x1a\n"
 
-// pngMetadataChunks are the PNG chunks that hold text or EXIF (which can
-// carry a location, a name, a device): they are dropped.
-var pngMetadataChunks = map[string]bool{"tEXt": true, "iTXt": true, "zTXt": true, "eXIf": true}
+// pngKeptChunks are the PNG chunks StripPNGMetadata keeps, with their one
+// allowed length where the format fixes it (-1: any): the critical chunks,
+// transparency, and the colour space chunks made of numbers only (gamma,
+// chromaticities, the sRGB rendering intent). Everything else goes: text
+// (tEXt, iTXt, zTXt), EXIF (eXIf), the time (tIME), ICC profiles (iCCP,
+// whose name is free text), animation (the still image stays) and private
+// chunks.
+var pngKeptChunks = map[string]int{"IHDR": 13, "PLTE": -1, "IDAT": -1, "IEND": 0, "tRNS": -1, "gAMA": 4, "cHRM": 32, "sRGB": 1}
 
-// StripPNGMetadata returns a PNG without its text chunks (tEXt, iTXt, zTXt)
-// and EXIF (eXIf), and without anything after IEND. Every other chunk is
-// kept byte for byte, so the image is unchanged.
+// StripPNGMetadata returns a PNG holding only the chunks of pngKeptChunks,
+// each copied byte for byte (so the pixels are unchanged), and nothing
+// after IEND.
 func StripPNGMetadata(b []byte) ([]byte, error) {
 	if !bytes.HasPrefix(b, []byte(pngSignature)) {
 		return nil, ErrBadImage
@@ -246,7 +307,7 @@ func StripPNGMetadata(b []byte) ([]byte, error) {
 		}
 		end := i + 12 + int(n)
 		typ := string(b[i+4 : i+8])
-		if !pngMetadataChunks[typ] {
+		if size, ok := pngKeptChunks[typ]; ok && (size < 0 || uint32(size) == n) {
 			out = append(out, b[i:end]...)
 		}
 		if typ == "IEND" {
@@ -256,15 +317,20 @@ func StripPNGMetadata(b []byte) ([]byte, error) {
 	}
 }
 
-// WebP VP8X flags of the metadata StripWebPMetadata removes.
+// WebP VP8X flags StripWebPMetadata keeps: every other one (ICC profile,
+// EXIF, XMP, reserved bits) names a chunk it removes or nothing.
 const (
-	webpFlagEXIF = 0x08
-	webpFlagXMP  = 0x04
+	webpFlagAlpha     = 0x10
+	webpFlagAnimation = 0x02
 )
 
-// StripWebPMetadata returns a WebP without its EXIF and XMP chunks (and the
-// extended header's flags for them), and without anything after the RIFF
-// container. Every other chunk is kept byte for byte.
+// StripWebPMetadata returns a WebP holding only what decoding it needs:
+// the extended header VP8X (with only its alpha and animation flags and its
+// canvas size), the image data (VP8, VP8L, ALPH) and the animation (ANIM,
+// and ANMF frames holding only their own image data). It drops EXIF, XMP,
+// ICC profiles (ICCP) and every unknown chunk, at the top and inside
+// frames, and anything after the RIFF container, and sets the RIFF size to
+// what is left. Image data is copied byte for byte.
 func StripWebPMetadata(b []byte) ([]byte, error) {
 	if len(b) < 12 || string(b[:4]) != "RIFF" || string(b[8:12]) != "WEBP" {
 		return nil, ErrBadImage
@@ -273,34 +339,77 @@ func StripWebPMetadata(b []byte) ([]byte, error) {
 	if size < 4 || size > len(b)-8 {
 		return nil, ErrBadImage
 	}
-	body := b[12 : 8+size]
+	chunks, err := riffChunks(b[12 : 8+size])
+	if err != nil {
+		return nil, err
+	}
 	out := make([]byte, 12, 8+size)
 	copy(out, b[:12])
-	for i := 0; i < len(body); {
-		if i+8 > len(body) {
-			return nil, ErrBadImage
-		}
-		n := int(binary.LittleEndian.Uint32(body[i+4 : i+8]))
-		if n > len(body)-i-8 {
-			return nil, ErrBadImage
-		}
-		end := i + 8 + n + n%2 // chunks are padded to an even length
-		if end > len(body) {
-			end = len(body)
-		}
-		switch string(body[i : i+4]) {
-		case "EXIF", "XMP ":
+	for _, c := range chunks {
+		switch c.id {
 		case "VP8X":
-			chunk := append([]byte(nil), body[i:end]...)
-			if n > 0 {
-				chunk[8] &^= webpFlagEXIF | webpFlagXMP
+			if len(c.data) != 10 {
+				return nil, ErrBadImage
 			}
-			out = append(out, chunk...)
-		default:
-			out = append(out, body[i:end]...)
+			head := make([]byte, 10)
+			head[0] = c.data[0] & (webpFlagAlpha | webpFlagAnimation)
+			copy(head[4:], c.data[4:]) // canvas width and height
+			out = appendRIFFChunk(out, c.id, head)
+		case "VP8 ", "VP8L", "ALPH", "ANIM":
+			out = appendRIFFChunk(out, c.id, c.data)
+		case "ANMF": // position, size, duration and flags, then the frame's chunks
+			if len(c.data) < 16 {
+				return nil, ErrBadImage
+			}
+			inner, err := riffChunks(c.data[16:])
+			if err != nil {
+				return nil, err
+			}
+			frame := append(make([]byte, 0, len(c.data)), c.data[:16]...)
+			for _, f := range inner {
+				if f.id == "VP8 " || f.id == "VP8L" || f.id == "ALPH" {
+					frame = appendRIFFChunk(frame, f.id, f.data)
+				}
+			}
+			out = appendRIFFChunk(out, c.id, frame)
 		}
-		i = end
 	}
 	binary.LittleEndian.PutUint32(out[4:8], uint32(len(out)-8))
 	return out, nil
+}
+
+// riffChunk is one chunk of a RIFF container: its FourCC and its data
+// (without the padding byte).
+type riffChunk struct {
+	id   string
+	data []byte
+}
+
+// riffChunks splits b into RIFF chunks; the last one may lack its padding
+// byte.
+func riffChunks(b []byte) ([]riffChunk, error) {
+	var chunks []riffChunk
+	for i := 0; i < len(b); {
+		if i+8 > len(b) {
+			return nil, ErrBadImage
+		}
+		n := binary.LittleEndian.Uint32(b[i+4 : i+8])
+		if n > uint32(len(b)-i-8) {
+			return nil, ErrBadImage
+		}
+		chunks = append(chunks, riffChunk{string(b[i : i+4]), b[i+8 : i+8+int(n)]})
+		i = min(i+8+int(n)+int(n%2), len(b)) // chunks are padded to an even length
+	}
+	return chunks, nil
+}
+
+// appendRIFFChunk appends a RIFF chunk (header, data, padding) to out.
+func appendRIFFChunk(out []byte, id string, data []byte) []byte {
+	out = append(out, id...)
+	out = binary.LittleEndian.AppendUint32(out, uint32(len(data)))
+	out = append(out, data...)
+	if len(data)%2 == 1 {
+		out = append(out, 0)
+	}
+	return out
 }

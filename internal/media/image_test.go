@@ -2,25 +2,27 @@ package media
 
 import (
 	"bytes"
+	"encoding/binary"
 	"image"
 	"image/color"
 	"image/jpeg"
 	"image/png"
 	"testing"
+
+	"golang.org/x/image/webp"
 )
 
-func sampleJPEG(t *testing.T) []byte {
+// sampleJPEG is a small JPEG made by the standard encoder.
+func sampleJPEG() []byte {
 	img := image.NewRGBA(image.Rect(0, 0, 20, 10))
 	img.Set(3, 3, color.White)
 	var b bytes.Buffer
-	if err := jpeg.Encode(&b, img, nil); err != nil {
-		t.Fatal(err)
-	}
+	jpeg.Encode(&b, img, nil)
 	return b.Bytes()
 }
 
 func TestDamagedImagesAreRefusedWithoutPanic(t *testing.T) {
-	full := sampleJPEG(t)
+	full := sampleJPEG()
 	for n := 0; n < len(full); n++ {
 		cut := full[:n]
 		if _, err := SniffImage(cut); err == nil && n < 200 {
@@ -40,7 +42,7 @@ func TestDamagedImagesAreRefusedWithoutPanic(t *testing.T) {
 }
 
 func TestOrientationSurvivesStripping(t *testing.T) {
-	plain := sampleJPEG(t)
+	plain := sampleJPEG()
 	withOrientation := insertAfterJFIF(plain[:2:2], orientationSegment(8))
 	withOrientation = append(withOrientation, plain[2:]...)
 	if JPEGOrientation(withOrientation) != 8 {
@@ -87,19 +89,17 @@ func BenchmarkCheckPhoto(b *testing.B) {
 	}
 }
 
-// samplePNG is a small PNG with a text chunk before its end.
-func samplePNG(t *testing.T) []byte {
+// samplePNG is a small PNG made by the standard encoder.
+func samplePNG() []byte {
 	img := image.NewNRGBA(image.Rect(0, 0, 5, 4))
 	img.Set(2, 2, color.NRGBA{0, 128, 0, 255})
 	var b bytes.Buffer
-	if err := png.Encode(&b, img); err != nil {
-		t.Fatal(err)
-	}
+	png.Encode(&b, img)
 	return b.Bytes()
 }
 
 func TestDamagedPNGAndWebPAreRefusedWithoutPanic(t *testing.T) {
-	full := samplePNG(t)
+	full := samplePNG()
 	if out, err := StripPNGMetadata(full); err != nil || !bytes.Equal(out, full) {
 		t.Fatalf("a PNG without metadata changed: %v", err)
 	}
@@ -131,5 +131,70 @@ func TestDamagedPNGAndWebPAreRefusedWithoutPanic(t *testing.T) {
 	}
 	if _, err := StripMetadata("image/gif", full); err == nil {
 		t.Error("StripMetadata accepted another type")
+	}
+}
+
+// riffChunkOf is one RIFF chunk (header, data, padding).
+func riffChunkOf(id string, data []byte) []byte { return appendRIFFChunk(nil, id, data) }
+
+// An animated WebP keeps its frames but loses unknown chunks inside them,
+// and every size around them is set to what is left.
+func TestAnimatedWebPFramesLoseUnknownChunks(t *testing.T) {
+	vp8l := []byte("\x2f\x00\x00\x00\x10\x07\x10\x11\x11\x88\x88\xfe\x07") // 1x1 lossless
+	frame := append(make([]byte, 16), riffChunkOf("VP8L", vp8l)...)
+	frame = append(frame, riffChunkOf("LOCA", []byte("-15.4167+028.2833"))...)
+	body := append([]byte("WEBP"), riffChunkOf("VP8X", []byte{0x02 | 0x08 | 0x20, 0, 0, 0, 0, 0, 0, 0, 0, 0})...)
+	body = append(body, riffChunkOf("ANIM", make([]byte, 6))...)
+	body = append(body, riffChunkOf("ANMF", frame)...)
+	file := append(append([]byte("RIFF"), binary.LittleEndian.AppendUint32(nil, uint32(len(body)))...), body...)
+
+	out, err := StripWebPMetadata(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if bytes.Contains(out, []byte("-15.4167")) || bytes.Contains(out, []byte("LOCA")) {
+		t.Fatalf("a frame kept its unknown chunk: %q", out)
+	}
+	want := append([]byte("WEBP"), riffChunkOf("VP8X", []byte{0x02, 0, 0, 0, 0, 0, 0, 0, 0, 0})...)
+	want = append(want, riffChunkOf("ANIM", make([]byte, 6))...)
+	want = append(want, riffChunkOf("ANMF", append(make([]byte, 16), riffChunkOf("VP8L", vp8l)...))...)
+	want = append(append([]byte("RIFF"), binary.LittleEndian.AppendUint32(nil, uint32(len(want)))...), want...)
+	if !bytes.Equal(out, want) {
+		t.Fatalf("stripped animation\n%q\nwant\n%q", out, want)
+	}
+	if cfg, err := webp.DecodeConfig(bytes.NewReader(out)); err != nil || cfg.Width != 1 {
+		t.Fatalf("stripped animation: %+v, %v", cfg, err)
+	}
+}
+
+// Tables that come between the scans of a progressive JPEG stay; a JPEG
+// without its end, or with a second frame, is refused as damaged.
+func TestJPEGKeepsTablesBetweenScansAndNeedsItsEnd(t *testing.T) {
+	plain := sampleJPEG()
+	dht := bytes.Index(plain, []byte{0xFF, 0xC4})
+	n := int(binary.BigEndian.Uint16(plain[dht+2:]))
+	// The Huffman tables again after the scan, as progressive JPEGs have them.
+	twice := append(append(append([]byte(nil), plain[:len(plain)-2]...), plain[dht:dht+2+n]...), 0xFF, 0xD9)
+	out, err := StripJPEGMetadata(twice)
+	if err != nil || !bytes.Equal(out, twice) {
+		t.Fatalf("tables after the scan were not kept: %v", err)
+	}
+	if _, err := jpeg.Decode(bytes.NewReader(out)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := StripJPEGMetadata(plain[:len(plain)-2]); err != ErrBadImage {
+		t.Errorf("a JPEG without its end: %v", err)
+	}
+	sof := bytes.Index(plain, []byte{0xFF, 0xC0})
+	m := int(binary.BigEndian.Uint16(plain[sof+2:]))
+	two := append(append(append([]byte(nil), plain[:sof]...), plain[sof:sof+2+m]...), plain[sof:]...)
+	if _, err := StripJPEGMetadata(two); err != ErrBadImage {
+		t.Errorf("a JPEG with two frames: %v", err)
+	}
+	// Restart markers and fill bytes in the entropy-coded data stay as they are.
+	sos := bytes.Index(plain, []byte{0xFF, 0xDA})
+	k := sos + 2 + int(binary.BigEndian.Uint16(plain[sos+2:]))
+	if end := scanEnd(append(append([]byte(nil), plain[:k]...), 0x12, 0xFF, 0x00, 0xFF, 0xD3, 0x34, 0xFF, 0xFF, 0xD9), k); end != k+6 {
+		t.Errorf("the scan ends at %d, want %d", end, k+6)
 	}
 }
