@@ -19,27 +19,24 @@ const (
 	TypeWebP = "image/webp"
 )
 
-// MaxImageSide is the largest width or height accepted, in pixels.
-const MaxImageSide = 12000
-
-// MaxImagePixels is the largest width × height accepted: a browser showing
-// an image allocates 4 bytes a pixel, so 40 megapixels is already 160 MB on
-// a phone. Phone cameras take 12 to 20.
-const MaxImagePixels = 40_000_000
+// MaxImageSide is the largest width or height accepted, in pixels: what the
+// web app sends (it shrinks every photo to at most 1600 px on its longest
+// side before uploading, SHRINK_MAX_SIDE_PX in web/src/lib/images.ts). A
+// browser showing an image allocates 4 bytes a pixel for what the header
+// declares, however small the file, so this also caps that at 10 MB.
+const MaxImageSide = 1600
 
 // Errors of SniffImage.
 var (
 	ErrNotImage    = errors.New("Only JPEG, PNG and WebP images can be uploaded")
 	ErrHEIC        = errors.New("HEIC/HEIF photos are not supported: please choose a JPEG, PNG or WebP image (most phones can share a photo as JPEG)")
 	ErrBadImage    = errors.New("The image file is damaged or incomplete")
-	ErrImageTooBig = fmt.Errorf("The image is too large: at most %d pixels wide or high", MaxImageSide)
-	// ErrTooManyPixels: width × height over MaxImagePixels.
-	ErrTooManyPixels = errors.New("The image has too many pixels: at most 40 megapixels (such as 7000 × 5000). Please choose a smaller photo or shrink it first")
+	ErrImageTooBig = fmt.Errorf("The image is too large: at most %d pixels wide or high. Please choose a smaller photo or shrink it first", MaxImageSide)
 )
 
 // SniffImage returns the content type of an image by its content (never its
 // name or declared type) after checking that its header decodes and that
-// its size is within MaxImageSide and MaxImagePixels.
+// neither of its declared sides is over MaxImageSide.
 func SniffImage(b []byte) (string, error) {
 	var ct string
 	var decode func(*bytes.Reader) (image.Config, error)
@@ -61,9 +58,6 @@ func SniffImage(b []byte) (string, error) {
 	}
 	if cfg.Width > MaxImageSide || cfg.Height > MaxImageSide {
 		return "", ErrImageTooBig
-	}
-	if int64(cfg.Width)*int64(cfg.Height) > MaxImagePixels {
-		return "", ErrTooManyPixels
 	}
 	return ct, nil
 }

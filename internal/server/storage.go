@@ -63,8 +63,8 @@ func storagePath(w http.ResponseWriter, r *http.Request) (string, bool) {
 // user-media: POST creates (409 when it exists, unless x-upsert: true), PUT
 // replaces. The file comes as multipart/form-data (supabase-js with a Blob or
 // File) or as the raw body. It is accepted by its content only (JPEG, PNG,
-// WebP), at most MaxUploadBytes and 40 megapixels, with its metadata (EXIF
-// location, text chunks, XMP) removed.
+// WebP), at most MaxUploadBytes and media.MaxImageSide pixels a side, with
+// everything but what decoding needs removed (media.StripMetadata).
 func (s *Server) handleUploadObject() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		path, ok := storagePath(w, r)
@@ -90,7 +90,7 @@ func (s *Server) handleUploadObject() http.Handler {
 			return
 		}
 		ct, err := media.SniffImage(body)
-		if errors.Is(err, media.ErrImageTooBig) || errors.Is(err, media.ErrTooManyPixels) {
+		if errors.Is(err, media.ErrImageTooBig) {
 			writeStorageFailure(w, http.StatusRequestEntityTooLarge, "Payload too large", err.Error())
 			return
 		}

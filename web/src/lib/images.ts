@@ -3,7 +3,11 @@
  * making a file name safe for a storage path.
  */
 
-/** Longest side, in pixels, of a shrunk photo. */
+/**
+ * Longest side, in pixels, of a shrunk photo. The server refuses images
+ * larger than this (media.MaxImageSide in internal/media/image.go): change
+ * both together.
+ */
 export const SHRINK_MAX_SIDE_PX = 1600;
 /** Encoder quality of a shrunk photo (JPEG or WebP). */
 export const SHRINK_QUALITY = 0.82;
