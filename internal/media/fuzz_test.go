@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"strings"
 	"testing"
+	"unicode"
 	"unicode/utf8"
 
 	_ "golang.org/x/image/webp"
@@ -18,7 +19,8 @@ import (
 // public URL built from it leads back to the same path.
 func FuzzObjectPaths(f *testing.F) {
 	for _, p := range []string{"0c9a7f3e/photos/1700000000000-front.jpg", "u/logos/a.png", "", ".", "..", "u/../x", `u\x`, "u//x",
-		"u/x.meta", "u/\x00", "u/\xff", strings.Repeat("a/", 9) + "x", strings.Repeat("a", 201), "u/%2e%2e/x", "u/ x .jpg"} {
+		"u/x.meta", "u/\x00", "u/\xff", strings.Repeat("a/", 9) + "x", strings.Repeat("a", 201), "u/%2e%2e/x", "u/ x .jpg",
+		"u/photo\u202egpj.exe", "u/\u200bx.png", "u/x\ufeff.png", "u/\u2066x\u2069.png", "u/a\u00adb.png", "u/x\u2028.png", "u/caf\u00e9.png"} {
 		f.Add(p)
 	}
 	f.Fuzz(func(t *testing.T, p string) {
@@ -27,6 +29,11 @@ func FuzzObjectPaths(f *testing.F) {
 		}
 		if !utf8.ValidString(p) || len(p) > MaxPathBytes || strings.Contains(p, `\`) {
 			t.Fatalf("CheckPath accepted %q", p)
+		}
+		for _, r := range p {
+			if unicode.In(r, unicode.Cc, unicode.Cf, unicode.Zl, unicode.Zp) {
+				t.Fatalf("CheckPath accepted %q with the control or invisible character %U", p, r)
+			}
 		}
 		for _, seg := range strings.Split(p, "/") {
 			if seg == "" || seg == "." || seg == ".." || len(seg) > MaxSegmentBytes {

@@ -20,9 +20,9 @@ const (
 
 // CheckPath reports why p (an object path inside a bucket, such as
 // "{userId}/photos/1700000000-me.jpg") is unsafe, or nil when it is fine:
-// no empty, "." or ".." segments, no backslashes, no control or invalid
-// UTF-8 characters, no ".meta" suffix, no ".upload-" or ".meta-" prefix
-// (temporary files), and sane lengths.
+// no empty, "." or ".." segments, no backslashes, no control, invisible
+// (see invisible) or invalid UTF-8 characters, no ".meta" suffix, no
+// ".upload-" or ".meta-" prefix (temporary files), and sane lengths.
 func CheckPath(p string) error {
 	switch {
 	case p == "":
@@ -39,6 +39,9 @@ func CheckPath(p string) error {
 	for _, r := range p {
 		if unicode.IsControl(r) || r == unicode.ReplacementChar {
 			return errors.New("The object path must not contain control characters")
+		}
+		if invisible(r) {
+			return errors.New("The object path must not contain invisible or direction-changing characters (such as right-to-left marks or zero-width spaces)")
 		}
 	}
 	segs := strings.Split(p, "/")
@@ -59,6 +62,16 @@ func CheckPath(p string) error {
 		}
 	}
 	return nil
+}
+
+// invisible reports whether r changes how text around it is shown without
+// being seen itself: a format character (Unicode category Cf: the
+// right-to-left override U+202E that turns "gpj.exe" around, other bidi
+// marks and isolates, zero-width spaces and joiners, the byte order mark,
+// the soft hyphen) or a line or paragraph separator. A file name holding
+// one can look like another name.
+func invisible(r rune) bool {
+	return unicode.In(r, unicode.Cf, unicode.Zl, unicode.Zp)
 }
 
 // Key is the store key of path in bucket.

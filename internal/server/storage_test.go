@@ -278,10 +278,18 @@ func TestUploadPathsAreChecked(t *testing.T) {
 			u.ID + "/%FF.png",
 			u.ID + "/.upload-123456",
 			u.ID + "/photos/.meta-1",
+			u.ID + "/photos/cat%E2%80%AEgnp.exe",       // right-to-left override: shows as "catexe.png"
+			u.ID + "/photos/%E2%80%8Bcat.png",          // zero-width space
+			u.ID + "/photos/%E2%81%A6cat%E2%81%A9.png", // left-to-right isolate
+			u.ID + "/%EF%BB%BFphotos/cat.png",          // byte order mark
 		} {
 			res := env.do(t, http.MethodPost, "/storage/v1/object/user-media/"+p, img, map[string]string{"Authorization": "Bearer " + u.Token, "Content-Type": "image/png"})
 			if res.StatusCode != http.StatusBadRequest {
 				t.Errorf("%s: status %d, want 400", p, res.StatusCode)
+			}
+			if m := decode(t, res); strings.Contains(p, "%E2%80%AE") && (m["error"] != "InvalidKey" ||
+				m["message"] != "The object path must not contain invisible or direction-changing characters (such as right-to-left marks or zero-width spaces)") {
+				t.Errorf("%s: %v", p, m)
 			}
 		}
 		// A plain ".." never reaches a handler: the router cleans it away.
