@@ -10,6 +10,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"salaula/internal/store/walvfs"
@@ -63,6 +64,9 @@ func openSQLite(ctx context.Context, dataDir string) (*DB, error) {
 		return nil, fmt.Errorf("create data folder: %w", err)
 	}
 	path := filepath.Join(dataDir, "salaula.db")
+	if err := createPrivate(path); err != nil {
+		return nil, fmt.Errorf("create %s: %w", path, err)
+	}
 	if err := walvfs.Register(); err != nil {
 		return nil, err
 	}
@@ -105,6 +109,26 @@ func openSQLite(ctx context.Context, dataDir string) (*DB, error) {
 		return nil, fmt.Errorf("open sqlite %s: %w", path, err)
 	}
 	return db, nil
+}
+
+// createPrivate creates the database file readable and writable by its
+// owner only (0600, whatever the umask), when it does not exist yet, so
+// that SQLite opens it instead of creating it 0644: it holds password
+// hashes and sessions. SQLite gives the -wal and -shm files it creates the
+// database file's mode. An existing file keeps the mode it has.
+func createPrivate(path string) error {
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o600)
+	if errors.Is(err, fs.ErrExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	if err := f.Chmod(0o600); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
 }
 
 // checkpointEvery is how often the background checkpointer looks for

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"testing"
 	"time"
 
@@ -223,4 +225,35 @@ func BenchmarkUserByEmail(b *testing.B) {
 			}
 		}
 	})
+}
+
+// The SQLite database holds password hashes and sessions: only the server's
+// own account may read it, even in a data folder made beforehand with the
+// usual umask.
+func TestSQLiteFilesAreOwnerOnly(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.Chmod(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	db, err := store.Open(ctx, "", dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if _, err := db.Migrate(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.CreateUser(ctx, &store.User{Email: "owner-only@example.com", PasswordHash: "hash"}); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"salaula.db", "salaula.db-wal", "salaula.db-shm"} {
+		fi, err := os.Stat(filepath.Join(dir, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if fi.Mode().Perm() != 0o600 {
+			t.Errorf("%s has mode %v, want -rw-------", name, fi.Mode().Perm())
+		}
+	}
 }
