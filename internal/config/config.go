@@ -61,6 +61,8 @@ type Config struct {
 	// Realtime holds the realtime socket's limits: SALAULA_REALTIME_MAX_CONNS
 	// (10000 sockets on this instance), SALAULA_REALTIME_MAX_CONNS_PER_IP
 	// (100), SALAULA_REALTIME_MAX_CHANNELS (100 per socket),
+	// SALAULA_REALTIME_MAX_BINDINGS_PER_JOIN (20 different postgres_changes
+	// bindings in one join), SALAULA_REALTIME_MAX_BINDINGS (100 per socket),
 	// SALAULA_REALTIME_MAX_MESSAGE_BYTES (65536), SALAULA_REALTIME_SEND_QUEUE
 	// (256 messages waiting before a slow client is dropped).
 	Realtime realtime.Config
@@ -197,6 +199,8 @@ func Parse(name string, args []string, getenv func(string) string, stderr io.Wri
 	rt.MaxConns = positive("SALAULA_REALTIME_MAX_CONNS", rt.MaxConns)
 	rt.MaxConnsPerIP = positive("SALAULA_REALTIME_MAX_CONNS_PER_IP", rt.MaxConnsPerIP)
 	rt.MaxChannelsPerConn = positive("SALAULA_REALTIME_MAX_CHANNELS", rt.MaxChannelsPerConn)
+	rt.MaxBindingsPerJoin = positive("SALAULA_REALTIME_MAX_BINDINGS_PER_JOIN", rt.MaxBindingsPerJoin)
+	rt.MaxBindingsPerConn = positive("SALAULA_REALTIME_MAX_BINDINGS", rt.MaxBindingsPerConn)
 	rt.MaxMessageBytes = int64(positive("SALAULA_REALTIME_MAX_MESSAGE_BYTES", int(rt.MaxMessageBytes)))
 	rt.SendQueue = positive("SALAULA_REALTIME_SEND_QUEUE", rt.SendQueue)
 	c.Realtime = rt

@@ -23,30 +23,22 @@ type Identity struct {
 	NeedsAAL2 bool
 }
 
-// binding is one postgres_changes subscription of a channel, as the client
-// asked for it (echoed in the join reply) with its server-side id.
+// binding is one distinct postgres_changes subscription of a channel
+// (identical ones of a join share it) with its server-side id.
 type binding struct {
-	ID     uint32
-	Event  string  // "*", "INSERT", "UPDATE", "DELETE"
-	Schema string  // "public"
-	Table  string  // one of store.ChangeTables(), or "" for all of them
-	Filter *string // "column=eq.value", as sent; nil when none
-	col    string
-	val    string
+	ID    uint32
+	Event string // "*", "INSERT", "UPDATE", "DELETE"
+	table string // one of store.ChangeTables(), or "" for all of them
+	col   string // the filter's column ("" when none)
+	val   string // the filter's value
 }
 
-// reply is how the join reply lists the binding; realtime-js matches each
-// field against what it sent.
-func (b *binding) reply() map[string]any {
-	r := map[string]any{"id": b.ID, "event": b.Event, "schema": b.Schema}
-	if b.Table != "" {
-		r["table"] = b.Table
-	}
-	if b.Filter != nil {
-		r["filter"] = *b.Filter
-	}
-	return r
-}
+// subKey is what a binding follows, by which the hub finds the bindings a
+// change may match: a table ("" for all of them) and, for a filtered
+// binding, the column and the value it must hold.
+type subKey struct{ table, col, val string }
+
+func (b *binding) key() subKey { return subKey{b.table, b.col, b.val} }
 
 // joinConfig is the config of a phx_join.
 type joinConfig struct {
@@ -73,78 +65,82 @@ type joinPayload struct {
 }
 
 // parseBindings checks every postgres_changes entry of a join and returns
-// the bindings, or a reason for the refusal.
-func parseBindings(cfg joinConfig) ([]*binding, string) {
+// its distinct bindings (identical entries share one, and its id) and the
+// join reply's list, one entry per entry of the join, as realtime-js
+// matches them; or a reason for the refusal.
+func parseBindings(cfg joinConfig) ([]*binding, []map[string]any, string) {
 	var out []*binding
-	seen := map[uint32]bool{}
+	var replies []map[string]any
+	byKey := map[string]*binding{}
+	ids := map[uint32]bool{}
 	for _, pc := range cfg.PostgresChanges {
-		b := &binding{Schema: "public", Filter: pc.Filter}
+		b := &binding{}
 		if pc.Event == nil {
-			return nil, `postgres_changes needs an event: "*", "INSERT", "UPDATE" or "DELETE"`
+			return nil, nil, `postgres_changes needs an event: "*", "INSERT", "UPDATE" or "DELETE"`
 		}
 		switch ev := *pc.Event; ev {
 		case "*", "INSERT", "UPDATE", "DELETE":
 			b.Event = ev
 		default:
-			return nil, fmt.Sprintf(`postgres_changes event %q is not "*", "INSERT", "UPDATE" or "DELETE"`, ev)
+			return nil, nil, fmt.Sprintf(`postgres_changes event %q is not "*", "INSERT", "UPDATE" or "DELETE"`, ev)
 		}
 		if pc.Schema == nil || *pc.Schema != "public" {
-			return nil, `postgres_changes schema must be "public"`
+			return nil, nil, `postgres_changes schema must be "public"`
 		}
 		if pc.Table != nil && *pc.Table != "*" && *pc.Table != "" {
 			if store.ChangeColumns(*pc.Table) == nil {
-				return nil, fmt.Sprintf("table %q is not offered for realtime: follow one of %s", *pc.Table, strings.Join(store.ChangeTables(), ", "))
+				return nil, nil, fmt.Sprintf("table %q is not offered for realtime: follow one of %s", *pc.Table, strings.Join(store.ChangeTables(), ", "))
 			}
-			b.Table = *pc.Table
+			b.table = *pc.Table
 		}
+		filter := ""
 		if pc.Filter != nil && *pc.Filter != "" {
-			col, rest, ok := strings.Cut(*pc.Filter, "=")
+			filter = *pc.Filter
+			col, rest, ok := strings.Cut(filter, "=")
 			val, isEq := strings.CutPrefix(rest, "eq.")
 			if !ok || !isEq || col == "" {
-				return nil, fmt.Sprintf("filter %q is not offered: write column=eq.value", *pc.Filter)
+				return nil, nil, fmt.Sprintf("filter %q is not offered: write column=eq.value", filter)
 			}
-			if b.Table == "" {
-				return nil, "a filter needs a table"
+			if b.table == "" {
+				return nil, nil, "a filter needs a table"
 			}
-			if !slices.ContainsFunc(store.ChangeColumns(b.Table), func(c store.ChangeColumn) bool { return c.Name == col }) {
-				return nil, fmt.Sprintf("table %s has no column %q to filter on", b.Table, col)
+			if !slices.ContainsFunc(store.ChangeColumns(b.table), func(c store.ChangeColumn) bool { return c.Name == col }) {
+				return nil, nil, fmt.Sprintf("table %s has no column %q to filter on", b.table, col)
 			}
 			b.col, b.val = col, val
 		}
-		b.ID = bindingID(b)
-		for seen[b.ID] {
-			b.ID++
+		k := b.Event + "\x00" + b.table + "\x00" + filter
+		if same := byKey[k]; same != nil {
+			b = same // a duplicate: one binding, one id, one message
+		} else {
+			b.ID = bindingID(k)
+			for ids[b.ID] {
+				b.ID++
+			}
+			ids[b.ID] = true
+			byKey[k] = b
+			out = append(out, b)
 		}
-		seen[b.ID] = true
-		// realtime-js matches bindings with what it sent, so echo the
-		// schema and table exactly as sent.
-		b.Schema = *pc.Schema
-		if pc.Table != nil && b.Table == "" {
-			b.Table = *pc.Table
+		// realtime-js matches the reply with what it sent, so echo the
+		// schema, table and filter exactly as sent.
+		r := map[string]any{"id": b.ID, "event": b.Event, "schema": *pc.Schema}
+		if pc.Table != nil && *pc.Table != "" {
+			r["table"] = *pc.Table
 		}
-		out = append(out, b)
+		if pc.Filter != nil {
+			r["filter"] = *pc.Filter
+		}
+		replies = append(replies, r)
 	}
-	return out, ""
+	return out, replies, ""
 }
 
 // bindingID is a stable id of a binding's parameters (the same filter gets
 // the same id after a reconnect).
-func bindingID(b *binding) uint32 {
+func bindingID(key string) uint32 {
 	h := fnv.New32a()
-	f := ""
-	if b.Filter != nil {
-		f = *b.Filter
-	}
-	h.Write([]byte(b.Event + "\x00" + b.Schema + "\x00" + b.Table + "\x00" + f))
+	h.Write([]byte(key))
 	return h.Sum32() & 0x7fffffff
-}
-
-// table is the table a binding follows, "" for all of them.
-func (b *binding) table() string {
-	if b.Table == "*" {
-		return ""
-	}
-	return b.Table
 }
 
 // allowed says why id may not hold the bindings ("" when it may): the
@@ -155,7 +151,7 @@ func allowed(id Identity, bs []*binding) string {
 		return ""
 	}
 	for _, b := range bs {
-		own := b.table() == store.TableProfiles && b.col == "user_id" && b.val == id.UserID
+		own := b.table == store.TableProfiles && b.col == "user_id" && b.val == id.UserID
 		if own {
 			continue
 		}
@@ -167,26 +163,13 @@ func allowed(id Identity, bs []*binding) string {
 	return ""
 }
 
-// matches reports whether change c is one b follows.
-func (b *binding) matches(c *store.Change) bool {
-	if t := b.table(); t != "" && t != c.Table {
-		return false
-	}
-	if b.Event != "*" && b.Event != c.Type {
-		return false
-	}
-	if b.col == "" {
-		return true
-	}
-	rec := c.Record
+// changeRow is the row a filter looks at: the record, or for a DELETE the
+// old record (its key).
+func changeRow(c *store.Change) map[string]any {
 	if c.Type == "DELETE" {
-		rec = c.OldRecord
+		return c.OldRecord
 	}
-	v, ok := rec[b.col]
-	if !ok {
-		return false
-	}
-	return cellString(v) == b.val
+	return c.Record
 }
 
 // visible reports whether id may see change c at all (checked for every
@@ -198,11 +181,7 @@ func visible(id Identity, c *store.Change) bool {
 	if c.Table != store.TableProfiles {
 		return false
 	}
-	rec := c.Record
-	if c.Type == "DELETE" {
-		rec = c.OldRecord
-	}
-	return cellString(rec["user_id"]) == id.UserID && id.UserID != ""
+	return cellString(changeRow(c)["user_id"]) == id.UserID && id.UserID != ""
 }
 
 // cellString is a record value as a filter compares it.

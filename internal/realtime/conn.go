@@ -27,8 +27,9 @@ type conn struct {
 	closing  sync.Once
 	lastRead atomic.Int64
 
-	mu       sync.Mutex
-	channels map[string]*channel // by topic
+	mu        sync.Mutex
+	channels  map[string]*channel // by topic
+	nBindings int                 // the distinct bindings of all its channels
 }
 
 // channel is one joined topic of a socket.
@@ -38,11 +39,22 @@ type channel struct {
 	joinRef  json.RawMessage
 	self     bool
 	ack      bool
-	bindings []*binding
+	bindings []*binding // distinct
+	byKey    map[subKey][]*binding
 
 	mu  sync.Mutex
 	id  Identity
 	tok string
+}
+
+// newChannel is a channel of c on topic holding the distinct bindings,
+// joined by id with token tok.
+func newChannel(c *conn, topic string, bindings []*binding, id Identity, tok string) *channel {
+	ch := &channel{conn: c, topic: topic, bindings: bindings, byKey: map[subKey][]*binding{}, id: id, tok: tok}
+	for _, b := range bindings {
+		ch.byKey[b.key()] = append(ch.byKey[b.key()], b)
+	}
+	return ch
 }
 
 func (ch *channel) identity() Identity {
@@ -210,9 +222,13 @@ func (c *conn) join(m message) {
 		refuse("private channels are not offered by this server: join without config.private")
 		return
 	}
-	bindings, reason := parseBindings(p.Config)
+	bindings, replies, reason := parseBindings(p.Config)
 	if reason != "" {
 		refuse(reason)
+		return
+	}
+	if len(bindings) > c.hub.cfg.MaxBindingsPerJoin {
+		refuse(fmt.Sprintf("too many postgres_changes bindings in one join (limit %d different ones)", c.hub.cfg.MaxBindingsPerJoin))
 		return
 	}
 	if p.AccessToken == nil || *p.AccessToken == "" {
@@ -230,8 +246,8 @@ func (c *conn) join(m message) {
 		refuse(reason)
 		return
 	}
-	ch := &channel{conn: c, topic: m.Topic, joinRef: m.JoinRef, self: p.Config.Broadcast.Self, ack: p.Config.Broadcast.Ack,
-		bindings: bindings, id: id, tok: *p.AccessToken}
+	ch := newChannel(c, m.Topic, bindings, id, *p.AccessToken)
+	ch.joinRef, ch.self, ch.ack = m.JoinRef, p.Config.Broadcast.Self, p.Config.Broadcast.Ack
 	c.mu.Lock()
 	old := c.channels[m.Topic]
 	if old == nil && len(c.channels) >= c.hub.cfg.MaxChannelsPerConn {
@@ -239,7 +255,18 @@ func (c *conn) join(m message) {
 		refuse(fmt.Sprintf("too many channels on this connection (limit %d): leave one first", c.hub.cfg.MaxChannelsPerConn))
 		return
 	}
+	n := c.nBindings + len(bindings)
+	if old != nil {
+		n -= len(old.bindings)
+	}
+	if n > c.hub.cfg.MaxBindingsPerConn {
+		c.mu.Unlock()
+		refuse(fmt.Sprintf("too many postgres_changes bindings on this connection (limit %d, counting the different ones of each channel): leave a channel first",
+			c.hub.cfg.MaxBindingsPerConn))
+		return
+	}
 	c.channels[m.Topic] = ch
+	c.nBindings = n
 	c.mu.Unlock()
 	c.hub.mu.Lock()
 	if _, open := c.hub.conns[c]; !open {
@@ -252,12 +279,8 @@ func (c *conn) join(m message) {
 	c.hub.addLocked(ch)
 	c.hub.mu.Unlock()
 	resp := map[string]any{}
-	if len(bindings) > 0 {
-		list := make([]map[string]any, len(bindings))
-		for i, b := range bindings {
-			list[i] = b.reply()
-		}
-		resp["postgres_changes"] = list
+	if len(replies) > 0 {
+		resp["postgres_changes"] = replies
 	}
 	c.out(m.JoinRef, m.Ref, m.Topic, evReply, reply("ok", resp), "reply")
 	if len(bindings) > 0 {
@@ -271,6 +294,7 @@ func (c *conn) leave(ch *channel) {
 	c.mu.Lock()
 	if c.channels[ch.topic] == ch {
 		delete(c.channels, ch.topic)
+		c.nBindings -= len(ch.bindings)
 	}
 	c.mu.Unlock()
 	c.hub.mu.Lock()

@@ -32,6 +32,8 @@ type Config struct {
 	MaxConns           int           // sockets open at once on this instance (10000)
 	MaxConnsPerIP      int           // sockets open at once from one client address (100)
 	MaxChannelsPerConn int           // channels one socket may join (100)
+	MaxBindingsPerJoin int           // distinct postgres_changes bindings of one join (20)
+	MaxBindingsPerConn int           // distinct postgres_changes bindings of all of a socket's channels (100)
 	MaxMessageBytes    int64         // largest message a client may send (65536)
 	SendQueue          int           // messages waiting for a slow client before it is dropped (256)
 	IdleTimeout        time.Duration // a socket that sends nothing (not even a heartbeat) this long is closed (60s)
@@ -41,8 +43,8 @@ type Config struct {
 
 // DefaultConfig returns the limits used when a field of Config is zero.
 func DefaultConfig() Config {
-	return Config{MaxConns: 10000, MaxConnsPerIP: 100, MaxChannelsPerConn: 100, MaxMessageBytes: 64 << 10,
-		SendQueue: 256, IdleTimeout: 60 * time.Second, WriteTimeout: 10 * time.Second, RecheckEvery: 30 * time.Second}
+	return Config{MaxConns: 10000, MaxConnsPerIP: 100, MaxChannelsPerConn: 100, MaxBindingsPerJoin: 20, MaxBindingsPerConn: 100,
+		MaxMessageBytes: 64 << 10, SendQueue: 256, IdleTimeout: 60 * time.Second, WriteTimeout: 10 * time.Second, RecheckEvery: 30 * time.Second}
 }
 
 func (c Config) withDefaults() Config {
@@ -55,6 +57,12 @@ func (c Config) withDefaults() Config {
 	}
 	if c.MaxChannelsPerConn <= 0 {
 		c.MaxChannelsPerConn = d.MaxChannelsPerConn
+	}
+	if c.MaxBindingsPerJoin <= 0 {
+		c.MaxBindingsPerJoin = d.MaxBindingsPerJoin
+	}
+	if c.MaxBindingsPerConn <= 0 {
+		c.MaxBindingsPerConn = d.MaxBindingsPerConn
 	}
 	if c.MaxMessageBytes <= 0 {
 		c.MaxMessageBytes = d.MaxMessageBytes
@@ -112,9 +120,14 @@ type Hub struct {
 	perIP  map[string]int
 	topics map[string]map[*channel]struct{} // joined channels by topic
 	nChans int
-	// following counts the joined channels with postgres_changes bindings.
-	following int
-	closed    bool
+	// subs holds who follows what: by table, column and value (subKey),
+	// the channels with bindings under that key, so that a change costs
+	// what the channels that want it cost, not every binding held.
+	subs map[subKey]map[*channel]struct{}
+	// filtered counts, by table and column, the keys of subs that filter
+	// on that column: the columns whose value a change is looked up by.
+	filtered map[string]map[string]int
+	closed   bool
 
 	events   *prometheus.CounterVec
 	dropped  *prometheus.CounterVec
@@ -132,6 +145,7 @@ func New(cfg Config, auth Authenticator, logger *slog.Logger) *Hub {
 	}
 	h := &Hub{cfg: cfg.withDefaults(), auth: auth, log: logger, now: time.Now,
 		conns: map[*conn]struct{}{}, perIP: map[string]int{}, topics: map[string]map[*channel]struct{}{},
+		subs: map[subKey]map[*channel]struct{}{}, filtered: map[string]map[string]int{},
 		janitor: make(chan struct{})}
 	h.ctx, h.cancel = context.WithCancel(context.Background())
 	h.events = prometheus.NewCounterVec(prometheus.CounterOpts{
@@ -277,47 +291,98 @@ func (h *Hub) unregister(c *conn) {
 		h.removeLocked(ch)
 	}
 	c.channels = map[string]*channel{}
+	c.nBindings = 0
 	c.mu.Unlock()
 }
 
+// addLocked adds ch to the hub's indexes.
 func (h *Hub) addLocked(ch *channel) {
-	set := h.topics[ch.topic]
-	if set == nil {
-		set = map[*channel]struct{}{}
-		h.topics[ch.topic] = set
+	addTo(h.topics, ch.topic, ch)
+	for k := range ch.byKey {
+		if addTo(h.subs, k, ch) && k.col != "" {
+			cols := h.filtered[k.table]
+			if cols == nil {
+				cols = map[string]int{}
+				h.filtered[k.table] = cols
+			}
+			cols[k.col]++
+		}
 	}
-	set[ch] = struct{}{}
 	h.nChans++
-	if len(ch.bindings) > 0 {
-		h.following++
-	}
 }
 
+// removeLocked takes ch out of the hub's indexes (if it is in them).
 func (h *Hub) removeLocked(ch *channel) {
-	if set := h.topics[ch.topic]; set != nil {
-		if _, ok := set[ch]; ok {
-			delete(set, ch)
-			h.nChans--
-			if len(ch.bindings) > 0 {
-				h.following--
+	if !removeFrom(h.topics, ch.topic, ch) {
+		return
+	}
+	for k := range ch.byKey {
+		if removeFrom(h.subs, k, ch) && k.col != "" {
+			if _, still := h.subs[k]; !still {
+				cols := h.filtered[k.table]
+				if cols[k.col]--; cols[k.col] <= 0 {
+					delete(cols, k.col)
+				}
+				if len(cols) == 0 {
+					delete(h.filtered, k.table)
+				}
 			}
 		}
-		if len(set) == 0 {
-			delete(h.topics, ch.topic)
-		}
 	}
+	h.nChans--
+}
+
+// addTo adds ch to the set of m under k and reports whether the set is new.
+func addTo[K comparable](m map[K]map[*channel]struct{}, k K, ch *channel) bool {
+	set := m[k]
+	fresh := set == nil
+	if fresh {
+		set = map[*channel]struct{}{}
+		m[k] = set
+	}
+	set[ch] = struct{}{}
+	return fresh
+}
+
+// removeFrom takes ch out of the set of m under k (dropping the set once
+// empty) and reports whether ch was in it.
+func removeFrom[K comparable](m map[K]map[*channel]struct{}, k K, ch *channel) bool {
+	set := m[k]
+	if _, ok := set[ch]; !ok {
+		return false
+	}
+	delete(set, ch)
+	if len(set) == 0 {
+		delete(m, k)
+	}
+	return true
 }
 
 // Publish sends change c to every channel that follows it and may see it.
-// It never blocks on a client (a client whose queue is full is dropped).
+// Its cost grows with the channels that follow c's table (and, for
+// filtered bindings, c's values), not with every binding held. It never
+// blocks on a client (a client whose queue is full is dropped).
 func (h *Hub) Publish(c store.Change) {
-	h.mu.Lock()
-	var targets []*channel
-	for _, set := range h.topics {
-		for ch := range set {
-			if len(ch.bindings) > 0 {
-				targets = append(targets, ch)
+	row := changeRow(&c)
+	var targets map[*channel][]uint32
+	collect := func(k subKey) {
+		for ch := range h.subs[k] {
+			for _, b := range ch.byKey[k] {
+				if b.Event == "*" || b.Event == c.Type {
+					if targets == nil {
+						targets = map[*channel][]uint32{}
+					}
+					targets[ch] = append(targets[ch], b.ID)
+				}
 			}
+		}
+	}
+	h.mu.Lock()
+	collect(subKey{})
+	collect(subKey{table: c.Table})
+	for col := range h.filtered[c.Table] {
+		if v, ok := row[col]; ok {
+			collect(subKey{table: c.Table, col: col, val: cellString(v)})
 		}
 	}
 	h.mu.Unlock()
@@ -325,15 +390,8 @@ func (h *Hub) Publish(c store.Change) {
 		return
 	}
 	data := changeData(&c)
-	var ids []uint32
-	for _, ch := range targets {
-		ids = ids[:0]
-		for _, b := range ch.bindings {
-			if b.matches(&c) {
-				ids = append(ids, b.ID)
-			}
-		}
-		if len(ids) == 0 || !visible(ch.identity(), &c) {
+	for ch, ids := range targets {
+		if !visible(ch.identity(), &c) {
 			continue
 		}
 		ch.conn.push(encode(ch.conn.vsn2, nil, nil, ch.topic, evChanges,
@@ -448,5 +506,5 @@ func validTopic(t string) string {
 func (h *Hub) Follows() bool {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	return h.following > 0
+	return len(h.subs) > 0
 }

@@ -694,3 +694,59 @@ func TestRealtimeRecheckClosesChannelsOfEndedSessionsAndRevokedOperators(t *test
 		}
 	})
 }
+
+func TestRealtimeCapsBindingsAndCountsDuplicatesOnce(t *testing.T) {
+	tweak := func(c *config.Config) { c.Realtime.MaxBindingsPerJoin = 3; c.Realtime.MaxBindingsPerConn = 5 }
+	eachEngine(t, tweak, func(t *testing.T, env *testEnv) {
+		op := env.newOperator(t, "founder@example.com")
+		c := env.realtimeDial(t, "", true)
+		table := func(name, event string) map[string]any {
+			return map[string]any{"event": event, "schema": "public", "table": name}
+		}
+		ins := waitlistChanges("INSERT")
+		// Five entries, three of them the same: three different bindings, within the limit of 3.
+		status, resp := c.join("console", op, ins, ins, waitlistChanges("*"), ins, table("contact_messages", "*"))
+		if status != "ok" {
+			t.Fatalf("join with duplicates: %s %v", status, resp)
+		}
+		pcs := resp["postgres_changes"].([]any)
+		id := func(i int) any { return pcs[i].(map[string]any)["id"] }
+		if len(pcs) != 5 || id(0) != id(1) || id(0) != id(3) || id(0) == id(2) || id(2) == id(4) {
+			t.Fatalf("the reply lists %v: want one entry per entry sent, identical ones sharing their id", pcs)
+		}
+
+		// A sign-up reaches the socket once, naming each matching binding once.
+		signUpForWaitlist(t, env, "first@example.com")
+		signUpForWaitlist(t, env, "second@example.com")
+		c.wait("the second sign-up", isChange("second@example.com"))
+		if n := c.count(isChange("first@example.com")); n != 1 {
+			t.Fatalf("the first sign-up arrived %d times", n)
+		}
+		m := c.wait("the first sign-up", isChange("first@example.com"))
+		ids := fmt.Sprint(m.Payload["ids"])
+		if want1, want2 := fmt.Sprint([]any{id(0), id(2)}), fmt.Sprint([]any{id(2), id(0)}); ids != want1 && ids != want2 {
+			t.Fatalf("ids = %s, want the INSERT binding and the * binding once each (%s)", ids, want1)
+		}
+
+		// Four different bindings in one join: refused.
+		status, resp = c.join("console-more", op, table("accounts", "*"), table("accounts", "INSERT"), table("profiles", "*"), table("profiles", "DELETE"))
+		if status != "error" || !strings.Contains(fmt.Sprint(resp["reason"]), "too many postgres_changes bindings in one join (limit 3") {
+			t.Fatalf("four bindings: %s %v", status, resp)
+		}
+		// Three more on the socket (3 + 3 > 5): refused; two fit.
+		status, resp = c.join("console-more", op, table("accounts", "*"), table("accounts", "INSERT"), table("profiles", "*"))
+		if status != "error" || !strings.Contains(fmt.Sprint(resp["reason"]), "too many postgres_changes bindings on this connection (limit 5") {
+			t.Fatalf("over the socket's limit: %s %v", status, resp)
+		}
+		if status, resp := c.join("console-more", op, table("accounts", "*"), table("accounts", "INSERT")); status != "ok" {
+			t.Fatalf("up to the socket's limit: %s %v", status, resp)
+		}
+		// Joining a topic again replaces its bindings, leaving room for others.
+		if status, resp := c.join("console", op, ins); status != "ok" {
+			t.Fatalf("joining again: %s %v", status, resp)
+		}
+		if status, resp := c.join("console-last", op, table("profiles", "*"), table("profiles", "DELETE")); status != "ok" {
+			t.Fatalf("after joining again with fewer: %s %v", status, resp)
+		}
+	})
+}

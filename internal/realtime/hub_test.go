@@ -1,0 +1,88 @@
+package realtime
+
+import (
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"testing"
+	"time"
+
+	"salaula/internal/store"
+)
+
+// testConn is a socket without a network: what the hub sends it waits in
+// its queue.
+func testConn(h *Hub) *conn {
+	return &conn{hub: h, vsn2: true, send: make(chan frame, 1024), done: make(chan struct{}), closed: make(chan struct{}),
+		channels: map[string]*channel{}}
+}
+
+// attach joins c to topic as id with the postgres_changes entries pcs (as
+// a client sends them), past the checks a join makes.
+func attach(t testing.TB, c *conn, topic string, id Identity, pcs string) *channel {
+	t.Helper()
+	var cfg joinConfig
+	if err := json.Unmarshal([]byte(`{"postgres_changes":`+pcs+`}`), &cfg); err != nil {
+		t.Fatal(err)
+	}
+	bindings, _, reason := parseBindings(cfg)
+	if reason != "" {
+		t.Fatal(reason)
+	}
+	ch := newChannel(c, topic, bindings, id, "token")
+	c.mu.Lock()
+	c.channels[topic] = ch
+	c.mu.Unlock()
+	c.hub.mu.Lock()
+	c.hub.addLocked(ch)
+	c.hub.mu.Unlock()
+	return ch
+}
+
+// BenchmarkPublish is what one change costs the hub while one person
+// holds many channels on many sockets, each following their own profile
+// under every event (the most a person may), and one operator follows
+// the waitlist: a sign-up (which the operator receives) and a change of
+// another person's profile (which nobody receives). It shows the cost; it
+// is not a measure of the server's speed.
+func BenchmarkPublish(b *testing.B) {
+	own := `[{"event":"*","schema":"public","table":"profiles","filter":"user_id=eq.shopper"},
+		{"event":"INSERT","schema":"public","table":"profiles","filter":"user_id=eq.shopper"},
+		{"event":"UPDATE","schema":"public","table":"profiles","filter":"user_id=eq.shopper"},
+		{"event":"DELETE","schema":"public","table":"profiles","filter":"user_id=eq.shopper"}]`
+	changes := map[string]store.Change{
+		"sign-up": {Table: store.TableWaitlist, Type: "INSERT", CommitTimestamp: time.Now(),
+			Record: map[string]any{"id": "w1", "email": "mutale@example.com", "program": "Upcycling Initiative"}},
+		"other-profile": {Table: store.TableProfiles, Type: "UPDATE", CommitTimestamp: time.Now(),
+			Record: map[string]any{"user_id": "someone", "full_name": "Someone"}, OldRecord: map[string]any{"user_id": "someone"}},
+	}
+	for _, channels := range []int{1, 100, 9800} {
+		for name, c := range changes {
+			b.Run(fmt.Sprintf("%s/person-channels=%d", name, channels), func(b *testing.B) {
+				h := New(Config{}, nil, slog.New(slog.DiscardHandler))
+				defer h.Close()
+				for i := range channels {
+					attach(b, testConn(h), fmt.Sprintf("realtime:p%d", i), Identity{UserID: "shopper"}, own)
+				}
+				op := testConn(h)
+				attach(b, op, "realtime:console", Identity{UserID: "op", Operator: true},
+					`[{"event":"*","schema":"public","table":"waitlist_signups"}]`)
+				stop := make(chan struct{})
+				defer close(stop)
+				go func() {
+					for {
+						select {
+						case <-op.send:
+						case <-stop:
+							return
+						}
+					}
+				}()
+				b.ResetTimer()
+				for b.Loop() {
+					h.Publish(c)
+				}
+			})
+		}
+	}
+}
