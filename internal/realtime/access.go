@@ -197,3 +197,44 @@ func cellString(v any) string {
 		return fmt.Sprint(x)
 	}
 }
+
+// Reasons a channel is closed when access ends.
+const (
+	ReasonSessionEnded   = "Your session has ended or was signed out: sign in again"
+	ReasonAccountDeleted = "This account was deleted"
+)
+
+// revocation is what a change takes away and from whom: the channels of
+// a session that ended, or of a deleted account (session ""), or an
+// account's operator access when its role is removed (demoted). user ""
+// means nothing.
+type revocation struct {
+	user, session string
+	demoted       bool
+	reason        string
+}
+
+// revocationOf reads what change c takes away: an ended session
+// (store.TableSessions), a deleted account, an account updated without
+// the operator role.
+func revocationOf(c *store.Change) revocation {
+	switch c.Table {
+	case store.TableSessions:
+		user, _ := c.Record["user_id"].(string)
+		session, _ := c.Record["id"].(string)
+		if session == "" {
+			return revocation{}
+		}
+		return revocation{user: user, session: session, reason: ReasonSessionEnded}
+	case store.TableAccounts:
+		if c.Type == "DELETE" {
+			user, _ := c.OldRecord["id"].(string)
+			return revocation{user: user, reason: ReasonAccountDeleted}
+		}
+		if admin, ok := c.Record["is_admin"].(bool); ok && !admin {
+			user, _ := c.Record["id"].(string)
+			return revocation{user: user, demoted: true}
+		}
+	}
+	return revocation{}
+}

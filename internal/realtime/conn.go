@@ -39,6 +39,7 @@ type channel struct {
 	joinRef  json.RawMessage
 	self     bool
 	ack      bool
+	user     string     // the account that joined (a new token must be its)
 	bindings []*binding // distinct
 	byKey    map[subKey][]*binding
 
@@ -50,11 +51,18 @@ type channel struct {
 // newChannel is a channel of c on topic holding the distinct bindings,
 // joined by id with token tok.
 func newChannel(c *conn, topic string, bindings []*binding, id Identity, tok string) *channel {
-	ch := &channel{conn: c, topic: topic, bindings: bindings, byKey: map[subKey][]*binding{}, id: id, tok: tok}
+	ch := &channel{conn: c, topic: topic, user: id.UserID, bindings: bindings, byKey: map[subKey][]*binding{}, id: id, tok: tok}
 	for _, b := range bindings {
 		ch.byKey[b.key()] = append(ch.byKey[b.key()], b)
 	}
 	return ch
+}
+
+// setIdentity replaces who ch acts for (with their rights as they are now).
+func (ch *channel) setIdentity(id Identity) {
+	ch.mu.Lock()
+	defer ch.mu.Unlock()
+	ch.id = id
 }
 
 func (ch *channel) identity() Identity {
@@ -329,7 +337,7 @@ func (c *conn) accessToken(ch *channel, m message) {
 		c.out(m.JoinRef, m.Ref, m.Topic, evReply, errorReply(err.Error()), "reply")
 		return
 	}
-	if err == nil && id.UserID != ch.identity().UserID {
+	if err == nil && id.UserID != ch.user {
 		err = errors.New("the new access token belongs to another person: join the channel again")
 	}
 	if err == nil {

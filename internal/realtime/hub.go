@@ -127,7 +127,10 @@ type Hub struct {
 	// filtered counts, by table and column, the keys of subs that filter
 	// on that column: the columns whose value a change is looked up by.
 	filtered map[string]map[string]int
-	closed   bool
+	// users holds the joined channels by account, for closing them when
+	// the person signs out or is no longer an operator.
+	users  map[string]map[*channel]struct{}
+	closed bool
 
 	events   *prometheus.CounterVec
 	dropped  *prometheus.CounterVec
@@ -145,7 +148,7 @@ func New(cfg Config, auth Authenticator, logger *slog.Logger) *Hub {
 	}
 	h := &Hub{cfg: cfg.withDefaults(), auth: auth, log: logger, now: time.Now,
 		conns: map[*conn]struct{}{}, perIP: map[string]int{}, topics: map[string]map[*channel]struct{}{},
-		subs: map[subKey]map[*channel]struct{}{}, filtered: map[string]map[string]int{},
+		subs: map[subKey]map[*channel]struct{}{}, filtered: map[string]map[string]int{}, users: map[string]map[*channel]struct{}{},
 		janitor: make(chan struct{})}
 	h.ctx, h.cancel = context.WithCancel(context.Background())
 	h.events = prometheus.NewCounterVec(prometheus.CounterOpts{
@@ -298,6 +301,7 @@ func (h *Hub) unregister(c *conn) {
 // addLocked adds ch to the hub's indexes.
 func (h *Hub) addLocked(ch *channel) {
 	addTo(h.topics, ch.topic, ch)
+	addTo(h.users, ch.user, ch)
 	for k := range ch.byKey {
 		if addTo(h.subs, k, ch) && k.col != "" {
 			cols := h.filtered[k.table]
@@ -316,6 +320,7 @@ func (h *Hub) removeLocked(ch *channel) {
 	if !removeFrom(h.topics, ch.topic, ch) {
 		return
 	}
+	removeFrom(h.users, ch.user, ch)
 	for k := range ch.byKey {
 		if removeFrom(h.subs, k, ch) && k.col != "" {
 			if _, still := h.subs[k]; !still {
@@ -358,11 +363,17 @@ func removeFrom[K comparable](m map[K]map[*channel]struct{}, k K, ch *channel) b
 	return true
 }
 
-// Publish sends change c to every channel that follows it and may see it.
-// Its cost grows with the channels that follow c's table (and, for
-// filtered bindings, c's values), not with every binding held. It never
-// blocks on a client (a client whose queue is full is dropped).
+// Publish first closes the channels change c takes access from (a session
+// signed out, an account deleted or no longer an operator's), then sends c
+// to every channel that follows it and may see it. Its cost grows with
+// the channels that follow c's table (and, for filtered bindings, c's
+// values), not with every binding held. It never blocks on a client (a
+// client whose queue is full is dropped).
 func (h *Hub) Publish(c store.Change) {
+	h.revoke(revocationOf(&c))
+	if store.ChangeColumns(c.Table) == nil {
+		return // e.g. an ended session: no client follows it
+	}
 	row := changeRow(&c)
 	var targets map[*channel][]uint32
 	collect := func(k subKey) {
@@ -396,6 +407,40 @@ func (h *Hub) Publish(c store.Change) {
 		}
 		ch.conn.push(encode(ch.conn.vsn2, nil, nil, ch.topic, evChanges,
 			map[string]any{"ids": ids, "data": data}), "postgres_changes")
+	}
+}
+
+// revoke closes at once the channels r takes access from (on this
+// instance; every instance receives the change that causes it): those of
+// an ended session or a deleted account; for an account no longer an
+// operator, those its bindings now refuse (the others go on with the
+// account's rights as a person).
+func (h *Hub) revoke(r revocation) {
+	if r.user == "" {
+		return
+	}
+	h.mu.Lock()
+	chans := make([]*channel, 0, len(h.users[r.user]))
+	for ch := range h.users[r.user] {
+		chans = append(chans, ch)
+	}
+	h.mu.Unlock()
+	for _, ch := range chans {
+		id := ch.identity()
+		switch {
+		case r.demoted:
+			if !id.Operator {
+				continue
+			}
+			id.Operator, id.NeedsAAL2 = false, false
+			if reason := allowed(id, ch.bindings); reason != "" {
+				ch.conn.closeChannel(ch, reason)
+				continue
+			}
+			ch.setIdentity(id)
+		case r.session == "" || id.SessionID == r.session:
+			ch.conn.closeChannel(ch, r.reason)
+		}
 	}
 }
 
@@ -440,7 +485,11 @@ func (h *Hub) janitorLoop() {
 		if recheck {
 			lastCheck = now
 		}
-		checked := map[string]error{}
+		type check struct {
+			id  Identity
+			err error
+		}
+		checked := map[string]check{}
 		for _, c := range conns {
 			if now.Sub(time.Unix(0, c.lastRead.Load())) > h.cfg.IdleTimeout {
 				c.fail(websocket.StatusPolicyViolation, fmt.Sprintf("%s for %s", ReasonIdle, h.cfg.IdleTimeout), "idle")
@@ -456,20 +505,23 @@ func (h *Hub) janitorLoop() {
 					continue
 				}
 				tok := ch.token()
-				err, ok := checked[tok]
+				ck, ok := checked[tok]
 				if !ok {
 					ctx, cancel := context.WithTimeout(h.ctx, 5*time.Second)
-					var fresh Identity
-					fresh, err = h.auth.Authenticate(ctx, tok)
+					ck.id, ck.err = h.auth.Authenticate(ctx, tok)
 					cancel()
-					if err == nil {
-						if reason := allowed(fresh, ch.bindings); reason != "" {
-							err = errors.New(reason)
-						}
-					}
-					checked[tok] = err
+					checked[tok] = ck
 				}
-				if err != nil && !isTransient(err) {
+				err := ck.err
+				if err == nil {
+					if reason := allowed(ck.id, ch.bindings); reason != "" {
+						err = errors.New(reason)
+					}
+				}
+				switch {
+				case err == nil:
+					ch.setIdentity(ck.id) // the rights as they are now
+				case !isTransient(err):
 					c.closeChannel(ch, err.Error())
 				}
 			}
@@ -500,11 +552,12 @@ func validTopic(t string) string {
 	return ""
 }
 
-// Follows reports whether any channel follows database changes now (has
-// postgres_changes bindings): when none does, the store need not read
-// inserted rows back for announcements nobody receives.
-func (h *Hub) Follows() bool {
+// Wants reports whether the hub wants the store's changes now: while any
+// channel is joined, to send them or to close the channels of a session
+// that ended or an operator who is no longer one. When none is, the store
+// need not read inserted rows back for announcements nobody receives.
+func (h *Hub) Wants() bool {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	return len(h.subs) > 0
+	return h.nChans > 0
 }

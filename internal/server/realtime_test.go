@@ -695,6 +695,18 @@ func TestRealtimeRecheckClosesChannelsOfEndedSessionsAndRevokedOperators(t *test
 	})
 }
 
+// closedChannel waits for the server to close topic (a system error with
+// the reason, then phx_close, which realtime-js reports as CLOSED) and
+// returns the reason.
+func (c *rtClient) closedChannel(topic string) string {
+	c.t.Helper()
+	m := c.wait("the close of "+topic, func(m rtMsg) bool {
+		return m.Event == "system" && m.Topic == "realtime:"+topic && m.Payload["status"] == "error"
+	})
+	c.wait("phx_close of "+topic, func(m rtMsg) bool { return m.Event == "phx_close" && m.Topic == "realtime:"+topic })
+	return fmt.Sprint(m.Payload["message"])
+}
+
 func TestRealtimeCapsBindingsAndCountsDuplicatesOnce(t *testing.T) {
 	tweak := func(c *config.Config) { c.Realtime.MaxBindingsPerJoin = 3; c.Realtime.MaxBindingsPerConn = 5 }
 	eachEngine(t, tweak, func(t *testing.T, env *testEnv) {
@@ -747,6 +759,66 @@ func TestRealtimeCapsBindingsAndCountsDuplicatesOnce(t *testing.T) {
 		}
 		if status, resp := c.join("console-last", op, table("profiles", "*"), table("profiles", "DELETE")); status != "ok" {
 			t.Fatalf("after joining again with fewer: %s %v", status, resp)
+		}
+	})
+}
+
+func TestRealtimeClosesChannelsAtOnceWhenAccessEnds(t *testing.T) {
+	// The periodic re-check (every 30 s) is not what closes them here.
+	eachEngine(t, nil, func(t *testing.T, env *testEnv) {
+		ctx := context.Background()
+		s := env.signUp(t, "chipo@example.com", goodPassword)
+		uid := str(obj(s, "user"), "id")
+		own := map[string]any{"event": "*", "schema": "public", "table": "profiles", "filter": "user_id=eq." + uid}
+		op := env.newOperator(t, "founder@example.com")
+		founder, err := env.DB.UserByEmail(ctx, "founder@example.com")
+		if err != nil {
+			t.Fatal(err)
+		}
+		ownOp := map[string]any{"event": "*", "schema": "public", "table": "profiles", "filter": "user_id=eq." + founder.ID}
+		gone := newUser(t, env, "gone@example.com")
+		ownGone := map[string]any{"event": "*", "schema": "public", "table": "profiles", "filter": "user_id=eq." + gone.ID}
+		c := env.realtimeDial(t, "", true)
+		for _, j := range []struct {
+			topic, tok string
+			changes    []map[string]any
+		}{{"profile:" + uid, str(s, "access_token"), []map[string]any{own}}, {"console", op, []map[string]any{waitlistChanges("*")}},
+			{"room", op, []map[string]any{ownOp}}, {"profile:" + gone.ID, gone.Token, []map[string]any{ownGone}}} {
+			if status, resp := c.join(j.topic, j.tok, j.changes...); status != "ok" {
+				t.Fatalf("join %s: %v", j.topic, resp)
+			}
+		}
+
+		wantStatus(t, env.authJSON(t, "POST", "/auth/v1/logout", nil, str(s, "access_token")), 204)
+		if reason := c.closedChannel("profile:" + uid); !strings.Contains(reason, "signed out") {
+			t.Fatalf("signed out: %q", reason)
+		}
+		if err := env.DB.SetAdmin(ctx, "founder@example.com", false); err != nil {
+			t.Fatal(err)
+		}
+		if reason := c.closedChannel("console"); !strings.Contains(reason, "only your own profile") {
+			t.Fatalf("operator role removed: %q", reason)
+		}
+		if _, err := env.DB.DeletePerson(ctx, gone.ID); err != nil {
+			t.Fatal(err)
+		}
+		if reason := c.closedChannel("profile:" + gone.ID); !strings.Contains(reason, "deleted") {
+			t.Fatalf("account deleted: %q", reason)
+		}
+
+		// The ex-operator's channel on an open topic, following only their
+		// own profile, stays with a person's rights: a sign-up made now
+		// does not reach it, the change of their profile made after it does.
+		signUpForWaitlist(t, env, "after@example.com")
+		if _, err := env.DB.SaveBuyerProfile(ctx, founder.ID, store.BuyerFields{FullName: "Founder"}); err != nil {
+			t.Fatal(err)
+		}
+		c.wait("the ex-operator's own profile", func(m rtMsg) bool { return m.Event == "postgres_changes" && m.Topic == "realtime:room" })
+		if n := c.count(isChange("after@example.com")); n != 0 {
+			t.Fatal("a sign-up reached the ex-operator")
+		}
+		if n := c.count(func(m rtMsg) bool { return m.Event == "phx_close" && m.Topic == "realtime:room" }); n != 0 {
+			t.Fatal("the open topic's channel was closed")
 		}
 	})
 }

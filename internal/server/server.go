@@ -113,7 +113,7 @@ func NewWithMetrics(d Deps) (app, metrics http.Handler, err error) {
 	}
 	s.realtime = realtime.New(d.Config.Realtime, realtimeAuth{s}, d.Logger)
 	s.metrics.registry.MustRegister(s.realtime.Collectors()...)
-	stopChanges := d.DB.OnChangeWhen(s.realtime.Publish, s.realtime.Follows)
+	stopChanges := d.DB.OnChangeWhen(s.realtime.Publish, s.realtime.Wants)
 	if d.Context != nil {
 		go func() {
 			<-d.Context.Done()

@@ -150,15 +150,34 @@ func (db *DB) revokeSessionOfToken(ctx context.Context, tokenHash string, now ti
 	})
 }
 
-// revokeSessions ends the sessions matching where (with args) and deletes
-// their refresh tokens, which can never be used again.
+// revokeSessions ends the sessions matching where (with args), deletes
+// their refresh tokens, which can never be used again, and announces each
+// ended session (TableSessions) so that every instance's realtime hub
+// closes its channels at once.
 func revokeSessions(ctx context.Context, tx *Tx, where string, now time.Time, args ...any) error {
 	if _, err := tx.Exec(ctx, `DELETE FROM refresh_tokens WHERE session_id IN (SELECT id FROM sessions WHERE `+where+`)`, args...); err != nil {
 		return err
 	}
-	_, err := tx.Exec(ctx, `UPDATE sessions SET revoked_at = ?, updated_at = ? WHERE revoked_at IS NULL AND `+where,
+	rows, err := tx.Query(ctx, `UPDATE sessions SET revoked_at = ?, updated_at = ? WHERE revoked_at IS NULL AND `+where+` RETURNING id, user_id`,
 		append([]any{now, now}, args...)...)
-	return err
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	var ended []Change
+	for rows.Next() {
+		var id, userID string
+		if err := rows.Scan(&id, &userID); err != nil {
+			return err
+		}
+		ended = append(ended, Change{Table: TableSessions, Type: "UPDATE", Record: map[string]any{"id": id, "user_id": userID},
+			OldRecord: map[string]any{"id": id}})
+	}
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	rows.Close()
+	return tx.emit(ctx, ended)
 }
 
 // Sign-out scopes.

@@ -71,6 +71,12 @@ var changeTables = map[string]*changeTable{
 		email_confirmed_at:timestamptz last_sign_in_at:timestamptz created_at:timestamptz updated_at:timestamptz`)},
 }
 
+// TableSessions is the table of the changes announcing ended sessions
+// (signed out or revoked), each with the session's id and user_id. Realtime
+// clients may not follow it (ChangeColumns and ChangeTables leave it out):
+// it tells every instance's realtime hub to close that session's channels.
+const TableSessions = "sessions"
+
 // ChangeTables lists the public names of the tables whose changes are announced.
 func ChangeTables() []string {
 	return []string{TableWaitlist, TableMessages, TableProfiles, TableAccounts}
