@@ -170,7 +170,7 @@ func TestRealtimeChannelsCloseOnEveryInstanceWhenAccessEnds(t *testing.T) {
 	if err := run(context.Background(), []string{"salaula", "admin", "revoke", "founder@example.com", "--data", t.TempDir()}, envOf(env), io.Discard, io.Discard); err != nil {
 		t.Fatal(err)
 	}
-	if reason := sock.closed(t, "console"); !strings.Contains(reason, "only your own profile") {
+	if reason := sock.closed(t, "console"); !strings.Contains(reason, "Salaula team's") {
 		t.Fatalf("after admin revoke, B said %q", reason)
 	}
 }

@@ -143,10 +143,14 @@ func bindingID(key string) uint32 {
 	return h.Sum32() & 0x7fffffff
 }
 
-// allowed says why id may not hold the bindings ("" when it may): the
-// Salaula team (operators with two-step sign-in) may follow every table; a
-// signed-in person only their own profile.
-func allowed(id Identity, bs []*binding) string {
+// allowed says why id may not hold a channel of topic with the bindings
+// ("" when it may): the Salaula team (operators with two-step sign-in) may
+// join every topic and follow every table; a signed-in person no topic of
+// the team's or of another person (topicRule) and only their own profile.
+func allowed(id Identity, topic string, bs []*binding) string {
+	if reason := topicRule(id, topic); reason != "" {
+		return reason
+	}
 	if id.Operator {
 		return ""
 	}
@@ -156,9 +160,41 @@ func allowed(id Identity, bs []*binding) string {
 			continue
 		}
 		if id.NeedsAAL2 {
-			return "The Salaula team's live updates need two-step sign-in: sign in with your authenticator code (aal2)"
+			return msgNeedsAAL2
 		}
 		return "You may follow only your own profile: table profiles with filter user_id=eq.<your user id>"
+	}
+	return ""
+}
+
+const msgNeedsAAL2 = "The Salaula team's live updates need two-step sign-in: sign in with your authenticator code (aal2)"
+
+// Topics that belong to someone: realtime:console (and every topic whose
+// name starts with console) is the Salaula team's; realtime:profile:<user
+// id> is that person's.
+const (
+	teamTopic    = "console"
+	personTopic  = "profile:"
+	topicForTeam = "Channel %s is the Salaula team's: only operators with two-step sign-in may join it or broadcast on it"
+	topicOfOther = "Channel %s is another person's: join realtime:profile:<your user id>"
+)
+
+// topicRule says why id may not join or broadcast on topic ("" when it
+// may): the team's topics are for operators only, a person's topic for
+// that person (and operators); every other topic is open to anyone signed in.
+func topicRule(id Identity, topic string) string {
+	if id.Operator {
+		return ""
+	}
+	name := strings.TrimPrefix(topic, topicPrefix)
+	switch {
+	case strings.HasPrefix(name, teamTopic):
+		if id.NeedsAAL2 {
+			return msgNeedsAAL2
+		}
+		return fmt.Sprintf(topicForTeam, topic)
+	case strings.HasPrefix(name, personTopic) && strings.TrimPrefix(name, personTopic) != id.UserID:
+		return fmt.Sprintf(topicOfOther, topic)
 	}
 	return ""
 }

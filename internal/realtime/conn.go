@@ -250,7 +250,7 @@ func (c *conn) join(m message) {
 		refuse(err.Error())
 		return
 	}
-	if reason := allowed(id, bindings); reason != "" {
+	if reason := allowed(id, m.Topic, bindings); reason != "" {
 		refuse(reason)
 		return
 	}
@@ -341,7 +341,7 @@ func (c *conn) accessToken(ch *channel, m message) {
 		err = errors.New("the new access token belongs to another person: join the channel again")
 	}
 	if err == nil {
-		if reason := allowed(id, ch.bindings); reason != "" {
+		if reason := allowed(id, ch.topic, ch.bindings); reason != "" {
 			err = errors.New(reason)
 		}
 	}
@@ -373,6 +373,10 @@ func (c *conn) broadcast(ch *channel, m message) {
 			p.Payload = json.RawMessage("{}")
 		}
 		bc = &broadcast{Event: p.Event, Payload: p.Payload, JSON: true}
+	}
+	if reason := topicRule(ch.identity(), ch.topic); reason != "" {
+		c.out(m.JoinRef, m.Ref, m.Topic, evReply, errorReply(reason), "reply")
+		return
 	}
 	c.hub.mu.Lock()
 	targets := make([]*channel, 0, len(c.hub.topics[m.Topic]))

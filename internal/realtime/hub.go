@@ -413,8 +413,8 @@ func (h *Hub) Publish(c store.Change) {
 // revoke closes at once the channels r takes access from (on this
 // instance; every instance receives the change that causes it): those of
 // an ended session or a deleted account; for an account no longer an
-// operator, those its bindings now refuse (the others go on with the
-// account's rights as a person).
+// operator, those its bindings and topic now refuse (the others go on
+// with the account's rights as a person).
 func (h *Hub) revoke(r revocation) {
 	if r.user == "" {
 		return
@@ -433,7 +433,7 @@ func (h *Hub) revoke(r revocation) {
 				continue
 			}
 			id.Operator, id.NeedsAAL2 = false, false
-			if reason := allowed(id, ch.bindings); reason != "" {
+			if reason := allowed(id, ch.topic, ch.bindings); reason != "" {
 				ch.conn.closeChannel(ch, reason)
 				continue
 			}
@@ -514,7 +514,7 @@ func (h *Hub) janitorLoop() {
 				}
 				err := ck.err
 				if err == nil {
-					if reason := allowed(ck.id, ch.bindings); reason != "" {
+					if reason := allowed(ck.id, ch.topic, ch.bindings); reason != "" {
 						err = errors.New(reason)
 					}
 				}

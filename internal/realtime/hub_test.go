@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"log/slog"
+	"strings"
 	"testing"
 	"time"
 
@@ -37,6 +38,36 @@ func attach(t testing.TB, c *conn, topic string, id Identity, pcs string) *chann
 	c.hub.addLocked(ch)
 	c.hub.mu.Unlock()
 	return ch
+}
+
+// A channel whose holder is no longer allowed on the team's topic (its
+// identity changed since the join) may not broadcast there: the sender
+// is answered with the reason and nobody on the topic receives anything.
+func TestBroadcastOnTheTeamsTopicNeedsAnOperatorNow(t *testing.T) {
+	h := New(Config{}, nil, slog.New(slog.DiscardHandler))
+	defer h.Close()
+	op, sender := testConn(h), testConn(h)
+	attach(t, op, "realtime:console", Identity{UserID: "op", Operator: true}, `[]`)
+	ch := attach(t, sender, "realtime:console", Identity{UserID: "op2", Operator: true}, `[]`)
+	ch.setIdentity(Identity{UserID: "op2"}) // the role removed
+
+	m, err := decodeText([]byte(`["1","7","realtime:console","broadcast",{"type":"broadcast","event":"wave","payload":{}}]`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sender.broadcast(ch, m)
+	select {
+	case f := <-sender.send:
+		if !strings.Contains(string(f.data), `"status":"error"`) || !strings.Contains(string(f.data), "Salaula team's") {
+			t.Fatalf("the sender was answered %s", f.data)
+		}
+	default:
+		t.Fatal("the sender was not answered")
+	}
+	// broadcast hands messages to the queues before it answers.
+	if n := len(op.send); n != 0 {
+		t.Fatalf("%d message(s) reached the operator", n)
+	}
 }
 
 // BenchmarkPublish is what one change costs the hub while one person

@@ -707,6 +707,16 @@ func (c *rtClient) closedChannel(topic string) string {
 	return fmt.Sprint(m.Payload["message"])
 }
 
+// settle returns once every message the server queued for c before now has
+// arrived: the answer to a heartbeat comes after them.
+func (c *rtClient) settle() {
+	c.t.Helper()
+	ref := c.send("", "phoenix", "heartbeat", map[string]any{})
+	if status, _ := c.replyTo(ref); status != "ok" {
+		c.t.Fatalf("heartbeat: %s", status)
+	}
+}
+
 func TestRealtimeCapsBindingsAndCountsDuplicatesOnce(t *testing.T) {
 	tweak := func(c *config.Config) { c.Realtime.MaxBindingsPerJoin = 3; c.Realtime.MaxBindingsPerConn = 5 }
 	eachEngine(t, tweak, func(t *testing.T, env *testEnv) {
@@ -796,7 +806,7 @@ func TestRealtimeClosesChannelsAtOnceWhenAccessEnds(t *testing.T) {
 		if err := env.DB.SetAdmin(ctx, "founder@example.com", false); err != nil {
 			t.Fatal(err)
 		}
-		if reason := c.closedChannel("console"); !strings.Contains(reason, "only your own profile") {
+		if reason := c.closedChannel("console"); !strings.Contains(reason, "Salaula team's") {
 			t.Fatalf("operator role removed: %q", reason)
 		}
 		if _, err := env.DB.DeletePerson(ctx, gone.ID); err != nil {
@@ -819,6 +829,48 @@ func TestRealtimeClosesChannelsAtOnceWhenAccessEnds(t *testing.T) {
 		}
 		if n := c.count(func(m rtMsg) bool { return m.Event == "phx_close" && m.Topic == "realtime:room" }); n != 0 {
 			t.Fatal("the open topic's channel was closed")
+		}
+	})
+}
+
+func TestRealtimeTeamAndPersonTopicsRefuseOthers(t *testing.T) {
+	eachEngine(t, nil, func(t *testing.T, env *testEnv) {
+		shopper := newUser(t, env, "shopper@example.com")
+		other := newUser(t, env, "other@example.com")
+		op := env.newOperator(t, "founder@example.com")
+		opc := env.realtimeDial(t, "", true)
+		if status, resp := opc.join("console", op); status != "ok" {
+			t.Fatalf("operator: %v", resp)
+		}
+		c := env.realtimeDial(t, "", true)
+		for topic, want := range map[string]string{
+			"console":                     "Salaula team's",
+			"console-waitlist":            "Salaula team's",
+			"profile:" + other.ID:         "another person's",
+			"profile:" + shopper.ID + "x": "another person's",
+			"profile:" + shopper.ID:       "",
+			"room":                        "",
+		} {
+			status, resp := c.join(topic, shopper.Token)
+			if want == "" && status != "ok" || want != "" && (status != "error" || !strings.Contains(fmt.Sprint(resp["reason"]), want)) {
+				t.Errorf("the shopper joining %s: %s %v, want %q", topic, status, resp, want)
+			}
+		}
+		// Broadcasting on the team's topic, as JSON and as a binary frame: refused.
+		ref := c.send("1", "realtime:console", "broadcast", map[string]any{"type": "broadcast", "event": "wave", "payload": map[string]any{"n": 1}})
+		if status, _ := c.replyTo(ref); status != "error" {
+			t.Fatalf("JSON broadcast: %s", status)
+		}
+		topic, event := "realtime:console", "wave"
+		frame := append([]byte{3, 1, 2, byte(len(topic)), byte(len(event)), 0, 1}, "9"+"90"+topic+event+`{"n":2}`...)
+		c.raw(websocket.MessageBinary, frame)
+		if status, _ := c.replyTo("90"); status != "error" {
+			t.Fatalf("binary broadcast: %s", status)
+		}
+		// Both were answered once the server was done with them: nothing reached the operator.
+		opc.settle()
+		if n := opc.count(func(m rtMsg) bool { return m.Event == "broadcast" }); n != 0 {
+			t.Fatalf("%d of the shopper's broadcasts reached the operator", n)
 		}
 	})
 }

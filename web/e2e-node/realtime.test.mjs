@@ -1,7 +1,8 @@
 // Realtime with the real supabase-js (from npm) against a running
 // `salaula serve`: channel().on('postgres_changes') as an operator and as a
-// person, the access rules, broadcast with ack, heartbeats keeping a channel
-// open past 60 s, and a server restart the client rides through.
+// person, the access rules, a sign-out closing a channel, broadcast with ack,
+// heartbeats keeping a channel open past 60 s, and a server restart the
+// client rides through.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { after, before, test } from 'node:test';
@@ -184,6 +185,25 @@ test('a person receives changes to their own profile and none of another person\
   assert.ok(Array.isArray(ev.new.logo_urls));
   await new Promise((r) => setTimeout(r, 300));
   assert.equal(mine.filter((e) => e.new.user_id !== me.userId).length, 0, 'nothing of the other person');
+});
+
+test("a sign-out elsewhere closes the person's channel at once, and the team's channel refuses a person", async () => {
+  const me = await person();
+  const ch = me.supabase
+    .channel(`profile:${me.userId}`)
+    .on('postgres_changes', { event: '*', schema: 'public', table: 'profiles', filter: `user_id=eq.${me.userId}` }, () => {});
+  const { status, err } = await subscribe(ch);
+  assert.equal(status, 'SUBSCRIBED', String(err));
+  // The same person, on another device, signs out everywhere: the channel closes well before the 30 s re-check.
+  const elsewhere = client();
+  assert.equal((await elsewhere.auth.signInWithPassword({ email: me.email, password: PASSWORD })).error, null);
+  assert.equal((await elsewhere.auth.signOut({ scope: 'global' })).error, null);
+  await waitFor(ch.statuses, (s) => s === 'CLOSED', 2000, 'CLOSED after the sign-out');
+
+  const you = await person();
+  const { status: s2, err: e2 } = await subscribe(you.supabase.channel('console'));
+  assert.equal(s2, 'CHANNEL_ERROR');
+  assert.match(e2.message, /Salaula team's/);
 });
 
 test('broadcast reaches the other clients of the channel, with ack and self', async () => {
