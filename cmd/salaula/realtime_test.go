@@ -145,7 +145,7 @@ func TestRealtimeChannelsCloseOnEveryInstanceWhenAccessEnds(t *testing.T) {
 		"SALAULA_PUBLIC_URL": "https://salaula.example"}
 	var procs [2]apiClient
 	for i := range procs {
-		p, err := startProcess(t, env)
+		p, err := startProcess(t, env, t.TempDir())
 		if err != nil {
 			t.Fatalf("instance %c: %v", 'A'+i, err)
 		}
