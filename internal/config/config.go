@@ -16,6 +16,7 @@ import (
 	"strings"
 	"time"
 
+	"salaula/internal/clientip"
 	"salaula/internal/realtime"
 )
 
@@ -39,12 +40,19 @@ type Config struct {
 	FormRateLimit   Rate          // SALAULA_RATE_FORMS: contact/waitlist submissions per client IP ("20/10m")
 	UploadRateLimit Rate          // SALAULA_RATE_UPLOADS: uploads per client IP ("60/10m")
 	AnalyticsRate   Rate          // SALAULA_RATE_ANALYTICS: analytics events per client IP ("600/10m")
-	TrustProxy      bool          // SALAULA_TRUST_PROXY: take the client IP from X-Forwarded-For (false)
 	MaxUploadBytes  int64         // SALAULA_MAX_UPLOAD_BYTES: largest accepted image (10 MB)
 	ShutdownTimeout time.Duration // SALAULA_SHUTDOWN_TIMEOUT: how long in-flight requests may finish (15s)
 	S3              S3Config      // SALAULA_S3_*: store media in an S3-compatible bucket instead of DATA/media
 	BackupEvery     time.Duration // SALAULA_BACKUP_EVERY: take a backup into DATA/backups this often (0: never)
 	BackupKeep      int           // SALAULA_BACKUP_KEEP: how many scheduled backups to keep (7)
+
+	// TrustedProxies (SALAULA_TRUSTED_PROXIES): the proxies in front of the
+	// server, whose X-Forwarded-For and X-Forwarded-Proto are believed; the
+	// client is the right-most address in X-Forwarded-For that is not one
+	// of them. Empty (the default) believes no header. The older
+	// SALAULA_TRUST_PROXY=true stands for "private" (loopback and private
+	// networks).
+	TrustedProxies clientip.Trusted
 
 	// MetricsToken (SALAULA_METRICS_TOKEN): GET /metrics on the main address
 	// answers only a request with "Authorization: Bearer <token>"; empty
@@ -205,7 +213,7 @@ func Parse(name string, args []string, getenv func(string) string, stderr io.Wri
 	rt.SendQueue = positive("SALAULA_REALTIME_SEND_QUEUE", rt.SendQueue)
 	c.Realtime = rt
 	c.ConfirmEmail = boolean("SALAULA_CONFIRM_EMAIL", false)
-	c.TrustProxy = boolean("SALAULA_TRUST_PROXY", false)
+	c.TrustedProxies = trustedProxies(getenv, boolean("SALAULA_TRUST_PROXY", false), &errs)
 	c.DisableSignup = boolean("SALAULA_DISABLE_SIGNUP", false)
 	c.EmailRateLimit = rate("SALAULA_RATE_EMAIL", "5/1h")
 	c.SupportEmail = env("SALAULA_SUPPORT_EMAIL", "support@salaula.co.zm")
@@ -248,6 +256,29 @@ func Parse(name string, args []string, getenv func(string) string, stderr io.Wri
 		return nil, errors.Join(errs...)
 	}
 	return c, nil
+}
+
+// trustedProxies reads SALAULA_TRUSTED_PROXIES; trustProxy is
+// SALAULA_TRUST_PROXY, which stands for the loopback and private networks
+// and may not be set beside it.
+func trustedProxies(getenv func(string) string, trustProxy bool, errs *[]error) clientip.Trusted {
+	list := getenv("SALAULA_TRUSTED_PROXIES")
+	if strings.TrimSpace(list) == "" {
+		if trustProxy {
+			return clientip.Private
+		}
+		return nil
+	}
+	if trustProxy {
+		*errs = append(*errs, errors.New("SALAULA_TRUST_PROXY=true and SALAULA_TRUSTED_PROXIES are both set: keep only SALAULA_TRUSTED_PROXIES (SALAULA_TRUST_PROXY=true is the same as SALAULA_TRUSTED_PROXIES=private)"))
+		return nil
+	}
+	t, err := clientip.Parse(list)
+	if err != nil {
+		*errs = append(*errs, fmt.Errorf("SALAULA_TRUSTED_PROXIES: %w (want addresses and networks separated by commas, such as 127.0.0.1,10.0.0.0/8)", err))
+		return nil
+	}
+	return t
 }
 
 func portOf(addr string) string {

@@ -2,7 +2,6 @@ package server
 
 import (
 	"log/slog"
-	"net"
 	"net/http"
 	"runtime/debug"
 	"strconv"
@@ -164,22 +163,30 @@ func (s *Server) recoverPanics(next http.Handler) http.Handler {
 	})
 }
 
-// clientIP is the caller's address: the first X-Forwarded-For hop when the
-// server is told to trust its proxy, else the connection's address.
+// clientIP is the caller's address: the connection's, or, when the
+// connection comes from a proxy in SALAULA_TRUSTED_PROXIES, the right-most
+// X-Forwarded-For address that is not one of those proxies. Rate limits,
+// the realtime per-address limit, sessions, challenges and the audit log
+// all take the address from here.
 func (s *Server) clientIP(r *http.Request) string {
-	if s.cfg.TrustProxy {
-		if xff := r.Header.Get("X-Forwarded-For"); xff != "" {
-			first, _, _ := strings.Cut(xff, ",")
-			if ip := net.ParseIP(strings.TrimSpace(first)); ip != nil {
-				return ip.String()
-			}
-		}
+	return s.cfg.TrustedProxies.ClientIP(r.RemoteAddr, r.Header.Values("X-Forwarded-For"))
+}
+
+// forwardedHTTPS reports whether a trusted proxy says the client came over
+// HTTPS: the right-most X-Forwarded-Proto entry, the nearest proxy's own.
+func (s *Server) forwardedHTTPS(r *http.Request) bool {
+	if !s.cfg.TrustedProxies.FromProxy(r.RemoteAddr) {
+		return false
 	}
-	host, _, err := net.SplitHostPort(r.RemoteAddr)
-	if err != nil {
-		return r.RemoteAddr
+	values := r.Header.Values("X-Forwarded-Proto")
+	if len(values) == 0 {
+		return false
 	}
-	return host
+	last := values[len(values)-1]
+	if i := strings.LastIndexByte(last, ','); i >= 0 {
+		last = last[i+1:]
+	}
+	return strings.EqualFold(strings.TrimSpace(last), "https")
 }
 
 // limit answers 429 with onLimit's body when the caller's IP has used up l.

@@ -45,7 +45,7 @@ func (s *Server) publicURL(r *http.Request) string {
 		return s.cfg.PublicURL
 	}
 	scheme := "http"
-	if r.TLS != nil || (s.cfg.TrustProxy && r.Header.Get("X-Forwarded-Proto") == "https") {
+	if r.TLS != nil || s.forwardedHTTPS(r) {
 		scheme = "https"
 	}
 	return scheme + "://" + r.Host
