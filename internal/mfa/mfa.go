@@ -1,8 +1,9 @@
 // Package mfa is two-step sign-in with TOTP authenticator apps: enrolling a
 // factor (secret, otpauth URI, QR code), challenging and verifying it
-// (RFC 6238, one step of drift, no code accepted twice), removing it, and
-// the rule that operators need a verified factor and an aal2 session.
-// Secrets are stored sealed with a key derived from the server secret.
+// (RFC 6238, one step of drift, no code accepted twice, growing delays
+// after wrong codes in a row), removing it, and the rule that operators
+// need a verified factor and an aal2 session. Secrets are stored sealed
+// with a key derived from the server secret.
 package mfa
 
 import (
@@ -27,6 +28,44 @@ const MaxFactors = 10
 
 // DefaultIssuer names the account in authenticator apps.
 const DefaultIssuer = "Salaula"
+
+// The delays after wrong codes (see Delay); docs/decisions/totp-lockout.md
+// gives the odds they leave an attacker who knows the password.
+const (
+	// LockAfter is how many wrong codes in a row a verified factor takes
+	// before it refuses codes for a while; the person is e-mailed then.
+	LockAfter = 5
+	// FirstDelay is the first wait, after LockAfter wrong codes in a row;
+	// each further wrong code doubles it, up to MaxDelay.
+	FirstDelay = time.Minute
+	// MaxDelay is the longest wait between two codes.
+	MaxDelay = time.Hour
+)
+
+// Delay is how long a verified factor refuses codes after its n-th wrong
+// code in a row: nothing before LockAfter, then FirstDelay doubling with
+// each further wrong code, at most MaxDelay.
+func Delay(n int) time.Duration {
+	if n < LockAfter {
+		return 0
+	}
+	d := FirstDelay
+	for i := LockAfter; i < n && d < MaxDelay; i++ {
+		d *= 2
+	}
+	return min(d, MaxDelay)
+}
+
+// LockedError is the answer to a code tried while the factor refuses
+// codes, right or wrong: after too many wrong codes in a row, no code is
+// checked until Until.
+type LockedError struct {
+	Until time.Time
+}
+
+func (e *LockedError) Error() string {
+	return "too many wrong codes in a row: no code is checked until " + e.Until.UTC().Format(time.RFC3339)
+}
 
 // Errors of the rules, each mapped to the hosted service's error code by
 // the HTTP layer.
@@ -108,15 +147,34 @@ func Challenge(ctx context.Context, db *store.DB, userID, factorID, ip string, n
 	return id, now.Add(ChallengeTTL), err
 }
 
-// Verify checks code against the challenge of the user's factor; when it is
-// right (and not a code already accepted), the factor is verified and the
-// session raised to aal2.
-func Verify(ctx context.Context, db *store.DB, box *seal.Box, userID, sessionID, factorID, challengeID, code string, now time.Time) error {
-	f, err := factorOf(ctx, db, userID, factorID)
+// Attempt is a code tried against a challenge of one of the user's factors.
+type Attempt struct {
+	UserID, SessionID, FactorID, ChallengeID, Code string
+	Now                                            time.Time
+}
+
+// Warn queues, inside tx (the one that counts the wrong code), the e-mail
+// that tells the person someone is trying codes.
+type Warn func(ctx context.Context, tx *store.Tx) error
+
+// Verify checks a's code against its challenge; when it is right (and not
+// a code already accepted), the factor is verified, its wrong codes in a
+// row are forgotten, and the session is raised to aal2.
+//
+// A verified factor counts wrong codes in a row in the store, so every
+// instance agrees: after each from the LockAfter-th on, it refuses every
+// code, right or wrong, for Delay of them (*LockedError, which tells
+// nothing about the code). The LockAfter-th runs warn with the count, so
+// the person hears of it once for each run of wrong codes, whatever its
+// length. A factor being enrolled (unverified) is tried by the person who
+// was just shown its secret: its wrong codes are not counted.
+func Verify(ctx context.Context, db *store.DB, box *seal.Box, a Attempt, warn Warn) error {
+	now := a.Now.UTC()
+	f, err := factorOf(ctx, db, a.UserID, a.FactorID)
 	if err != nil {
 		return err
 	}
-	created, err := db.ChallengeCreatedAt(ctx, factorID, challengeID)
+	created, err := db.ChallengeCreatedAt(ctx, a.FactorID, a.ChallengeID)
 	if errors.Is(err, store.ErrChallengeGone) {
 		return ErrChallengeGone
 	}
@@ -126,23 +184,54 @@ func Verify(ctx context.Context, db *store.DB, box *seal.Box, userID, sessionID,
 	if now.Sub(created) > ChallengeTTL {
 		return ErrChallengeExpired
 	}
+	counted := f.Status == store.FactorVerified
+	if counted && f.LockedUntil != nil && f.LockedUntil.After(now) {
+		return &LockedError{Until: *f.LockedUntil}
+	}
 	secret, err := box.Open(f.SecretSealed)
 	if err != nil {
 		return err
 	}
-	step, ok := Match(string(secret), strings.TrimSpace(code), now)
+	step, ok := Match(string(secret), strings.TrimSpace(a.Code), now)
 	if !ok {
+		if !counted {
+			return ErrBadCode
+		}
+		_, until, err := db.RecordWrongCode(ctx, f.ID, now, Delay, func(tx *store.Tx, n int) error {
+			if n == LockAfter && warn != nil {
+				return warn(ctx, tx)
+			}
+			return nil
+		})
+		switch {
+		case errors.Is(err, store.ErrFactorLocked):
+			return &LockedError{Until: until}
+		case errors.Is(err, store.ErrNotFound):
+			return ErrFactorNotFound
+		case err != nil:
+			return err
+		}
 		return ErrBadCode
 	}
 	if step <= f.LastStep {
 		return ErrCodeReused
 	}
-	err = db.CompleteChallenge(ctx, userID, factorID, challengeID, sessionID, step, now)
+	err = db.CompleteChallenge(ctx, a.UserID, a.FactorID, a.ChallengeID, a.SessionID, step, now)
 	switch {
+	case errors.Is(err, store.ErrFactorLocked):
+		// Another instance counted a wrong code in the meantime.
+		if f, err := factorOf(ctx, db, a.UserID, a.FactorID); err != nil {
+			return err
+		} else if f.LockedUntil != nil {
+			return &LockedError{Until: *f.LockedUntil}
+		}
+		return ErrCodeReused
 	case errors.Is(err, store.ErrCodeReused):
 		return ErrCodeReused
 	case errors.Is(err, store.ErrChallengeGone):
 		return ErrChallengeGone
+	case errors.Is(err, store.ErrNotFound):
+		return ErrFactorNotFound
 	}
 	return err
 }

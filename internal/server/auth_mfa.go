@@ -1,10 +1,15 @@
 package server
 
 import (
+	"context"
 	"errors"
+	"fmt"
 	"net/http"
+	"strconv"
 	"strings"
+	"time"
 
+	"salaula/internal/mail"
 	"salaula/internal/mfa"
 	"salaula/internal/store"
 	"salaula/internal/token"
@@ -12,7 +17,13 @@ import (
 
 // mfaError answers a rule's error as the hosted service does, or 500.
 func (s *Server) mfaError(w http.ResponseWriter, err error) {
+	var locked *mfa.LockedError
 	switch {
+	case errors.As(err, &locked):
+		wait := max(locked.Until.Sub(s.now()), time.Second)
+		w.Header().Set("Retry-After", strconv.Itoa(int((wait+time.Second-1)/time.Second)))
+		writeAuthError(w, http.StatusTooManyRequests, "over_request_rate_limit",
+			"Too many wrong codes in a row. Wait "+minutes(wait)+", then type the code your app shows.")
 	case errors.Is(err, mfa.ErrFactorNotFound):
 		writeAuthError(w, http.StatusNotFound, "mfa_factor_not_found", err.Error())
 	case errors.Is(err, mfa.ErrChallengeGone):
@@ -91,7 +102,7 @@ func (s *Server) handleChallengeFactor() http.Handler {
 				return
 			}
 		}
-		id, exp, err := mfa.Challenge(r.Context(), s.db, u.ID, r.PathValue("id"), s.clientIP(r), store.Now())
+		id, exp, err := mfa.Challenge(r.Context(), s.db, u.ID, r.PathValue("id"), s.clientIP(r), s.now().UTC().Truncate(time.Microsecond))
 		if err != nil {
 			s.mfaError(w, err)
 			return
@@ -129,13 +140,42 @@ func (s *Server) handleVerifyFactor() http.Handler {
 			return
 		}
 		ctx := r.Context()
-		err := mfa.Verify(ctx, s.db, s.factors, u.ID, claims.SessionID, r.PathValue("id"), body.ChallengeID, body.Code, store.Now())
+		err := mfa.Verify(ctx, s.db, s.factors, mfa.Attempt{UserID: u.ID, SessionID: claims.SessionID, FactorID: r.PathValue("id"),
+			ChallengeID: body.ChallengeID, Code: body.Code, Now: s.now().UTC().Truncate(time.Microsecond)},
+			func(ctx context.Context, tx *store.Tx) error { return s.queueMail(ctx, tx, s.wrongCodesMail(u.Email)) })
 		if err != nil {
 			s.mfaError(w, err)
 			return
 		}
 		s.answerRaisedSession(w, r, u, claims)
 	})
+}
+
+// wrongCodesMail tells the person at to that someone who knows their
+// password is trying two-step sign-in codes.
+func (s *Server) wrongCodesMail(to string) mail.Message {
+	return mail.Message{
+		To: to, Subject: "Someone is trying to sign in to your Salaula account", Kind: "mfa-wrong-codes",
+		Body: fmt.Sprintf("Someone signed in to your Salaula account with your password, then typed %d wrong two-step sign-in codes in a row.\n\n", mfa.LockAfter) +
+			"If it was you, there is nothing to do. Wait " + minutes(mfa.FirstDelay) + ", then type the code your authenticator app shows. " +
+			"Each further wrong code makes the next wait longer, up to " + minutes(mfa.MaxDelay) + ".\n\n" +
+			"If it was not you, someone knows your password. Without a code from your app they cannot get in, but change your password now: " +
+			"on the sign-in page choose \"Forgot password?\" (" + s.cfg.PublicURL + "/sign_up?mode=login). A new password signs out every other device.\n\n" +
+			"Salaula\n",
+	}
+}
+
+// minutes says d, rounded up to whole minutes, in words: "1 minute",
+// "4 minutes", "1 hour".
+func minutes(d time.Duration) string {
+	m := int((d + time.Minute - 1) / time.Minute)
+	switch {
+	case m == 60:
+		return "1 hour"
+	case m <= 1:
+		return "1 minute"
+	}
+	return strconv.Itoa(m) + " minutes"
 }
 
 // answerRaisedSession answers new tokens of the caller's session after its

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 	"testing/fstest"
+	"time"
 
 	"salaula/internal/config"
 	"salaula/internal/mail"
@@ -44,6 +45,12 @@ type testEnv struct {
 // newTestEnv starts a server on db; tweak may change the config first.
 func newTestEnv(t testing.TB, db *store.DB, tweak func(*config.Config)) *testEnv {
 	t.Helper()
+	return newTestEnvAt(t, db, tweak, nil)
+}
+
+// newTestEnvAt is newTestEnv with the server's clock now (time.Now when nil).
+func newTestEnvAt(t testing.TB, db *store.DB, tweak func(*config.Config), now func() time.Time) *testEnv {
+	t.Helper()
 	cfg, err := config.Parse("serve", nil, func(string) string { return "" }, io.Discard)
 	if err != nil {
 		t.Fatal(err)
@@ -62,7 +69,7 @@ func newTestEnv(t testing.TB, db *store.DB, tweak func(*config.Config)) *testEnv
 	if err != nil {
 		t.Fatal(err)
 	}
-	h, err := New(Deps{Config: cfg, DB: db, Secret: testSecret, Mailer: mailer, Media: m, Logger: logger, App: testApp})
+	h, err := New(Deps{Config: cfg, DB: db, Secret: testSecret, Mailer: mailer, Media: m, Logger: logger, App: testApp, Now: now})
 	if err != nil {
 		t.Fatal(err)
 	}

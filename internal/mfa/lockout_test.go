@@ -1,0 +1,240 @@
+package mfa
+
+import (
+	"context"
+	"errors"
+	"io"
+	"log/slog"
+	"sync"
+	"testing"
+	"time"
+
+	"salaula/internal/mail"
+	"salaula/internal/seal"
+	"salaula/internal/store"
+	"salaula/internal/store/storetest"
+)
+
+func TestDelayGrowsFromLockAfterUpToMaxDelay(t *testing.T) {
+	for n, want := range map[int]time.Duration{1: 0, 4: 0, 5: time.Minute, 6: 2 * time.Minute, 7: 4 * time.Minute,
+		10: 32 * time.Minute, 11: time.Hour, 12: time.Hour, 10_000: time.Hour} {
+		if got := Delay(n); got != want {
+			t.Errorf("Delay(%d) = %v, want %v", n, got, want)
+		}
+	}
+}
+
+// lockoutEnv is one account with a verified factor, a clock the test
+// moves, and the outbox the warnings go to.
+type lockoutEnv struct {
+	t      *testing.T
+	db     *store.DB
+	box    *seal.Box
+	user   *store.User
+	factor string
+	secret string
+	now    time.Time
+	outbox *mail.Outbox
+}
+
+func newLockoutEnv(t *testing.T, db *store.DB) *lockoutEnv {
+	t.Helper()
+	ctx := context.Background()
+	box, err := seal.New([]byte("test-secret-test-secret-test-secret!"), SealPurpose)
+	if err != nil {
+		t.Fatal(err)
+	}
+	u := &store.User{Email: "mwila@example.com", PasswordHash: "not used"}
+	if err := db.CreateUser(ctx, u); err != nil {
+		t.Fatal(err)
+	}
+	e, err := Enroll(ctx, db, box, u, "aal1", "Phone", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	outbox, err := mail.New(db, "Salaula <no-reply@salaula.co.zm>", "", slog.New(slog.NewTextHandler(io.Discard, nil)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &lockoutEnv{t: t, db: db, box: box, user: u, factor: e.Factor.ID, secret: e.Secret,
+		now: time.Date(2031, 3, 2, 8, 0, 0, 0, time.UTC), outbox: outbox}
+}
+
+// try tries code against a new challenge at the env's clock.
+func (e *lockoutEnv) try(code string) error {
+	e.t.Helper()
+	ctx := context.Background()
+	id, _, err := Challenge(ctx, e.db, e.user.ID, e.factor, "198.51.100.7", e.now)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	return Verify(ctx, e.db, e.box, Attempt{UserID: e.user.ID, FactorID: e.factor, ChallengeID: id, Code: code, Now: e.now},
+		func(ctx context.Context, tx *store.Tx) error {
+			return e.outbox.Enqueue(ctx, tx, mail.Message{To: e.user.Email, Subject: "Someone is trying codes", Body: "…", Kind: "mfa-wrong-codes"})
+		})
+}
+
+// right is the code the app shows now; wrong is one that matches no step
+// in the drift window.
+func (e *lockoutEnv) right() string {
+	c, _ := Code(e.secret, Step(e.now))
+	return c
+}
+
+func (e *lockoutEnv) wrong() string {
+	for _, c := range []string{"000000", "111111", "222222", "333333"} {
+		if _, ok := Match(e.secret, c, e.now); !ok {
+			return c
+		}
+	}
+	e.t.Fatal("no wrong code found")
+	return ""
+}
+
+// wrongCodes tries n wrong codes, each answered ErrBadCode.
+func (e *lockoutEnv) wrongCodes(n int) {
+	e.t.Helper()
+	for i := range n {
+		if err := e.try(e.wrong()); err != ErrBadCode {
+			e.t.Fatalf("wrong code %d of %d: %v, want ErrBadCode", i+1, n, err)
+		}
+	}
+}
+
+// wantLocked wants err to be a refusal until until.
+func (e *lockoutEnv) wantLocked(err error, until time.Time) {
+	e.t.Helper()
+	var locked *LockedError
+	if !errors.As(err, &locked) || !locked.Until.Equal(until) {
+		e.t.Fatalf("answer %v, want a refusal until %s", err, until)
+	}
+}
+
+// state returns the factor's wrong codes in a row and lock.
+func (e *lockoutEnv) state() (int, *time.Time) {
+	e.t.Helper()
+	f, err := e.db.FactorOf(context.Background(), e.user.ID, e.factor)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	return f.FailedAttempts, f.LockedUntil
+}
+
+// warnings counts the e-mails queued about wrong codes.
+func (e *lockoutEnv) warnings() int {
+	return storetest.Count(e.t, e.db, `SELECT COUNT(*) FROM outbox_emails WHERE kind = 'mfa-wrong-codes' AND to_address = ?`, e.user.Email)
+}
+
+func TestWrongCodesInARowLockTheFactorForAGrowingDelay(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		e := newLockoutEnv(t, db)
+		// While the factor is being enrolled, wrong codes are not counted.
+		e.wrongCodes(LockAfter + 2)
+		if err := e.try(e.right()); err != nil {
+			t.Fatalf("enrolment: %v", err)
+		}
+		if n, until := e.state(); n != 0 || until != nil {
+			t.Fatalf("after enrolment: %d in a row, locked until %v", n, until)
+		}
+
+		// LockAfter-1 wrong codes: still free, nobody told.
+		e.now = e.now.Add(Period)
+		e.wrongCodes(LockAfter - 1)
+		if n := e.warnings(); n != 0 {
+			t.Fatalf("%d warnings before the %d-th wrong code", n, LockAfter)
+		}
+		// The LockAfter-th: the person is told, and the factor waits FirstDelay.
+		e.wrongCodes(1)
+		first := e.now.Add(FirstDelay)
+		if n, until := e.state(); n != LockAfter || until == nil || !until.Equal(first) {
+			t.Fatalf("after %d wrong codes: %d in a row, locked until %v, want %s", LockAfter, n, until, first)
+		}
+		if n := e.warnings(); n != 1 {
+			t.Fatalf("%d warnings, want 1", n)
+		}
+		// Meanwhile even the right code is refused, and nothing is counted.
+		e.now = first.Add(-time.Second)
+		e.wantLocked(e.try(e.right()), first)
+		e.wantLocked(e.try(e.wrong()), first)
+		if n, _ := e.state(); n != LockAfter {
+			t.Fatalf("refused codes were counted: %d in a row", n)
+		}
+
+		// Another wrong code once the wait is over doubles it; no second e-mail.
+		e.now = first
+		e.wrongCodes(1)
+		second := e.now.Add(2 * FirstDelay)
+		e.now = second.Add(-time.Second)
+		e.wantLocked(e.try(e.right()), second)
+		if n := e.warnings(); n != 1 {
+			t.Fatalf("%d warnings in one run of wrong codes, want 1", n)
+		}
+
+		// After the wait the right code works and the run is forgotten.
+		e.now = second
+		if err := e.try(e.right()); err != nil {
+			t.Fatalf("right code after the wait: %v", err)
+		}
+		if n, until := e.state(); n != 0 || until != nil {
+			t.Fatalf("after the right code: %d in a row, locked until %v", n, until)
+		}
+
+		// A new run of wrong codes starts from nothing and is told once more.
+		e.now = e.now.Add(Period)
+		e.wrongCodes(LockAfter - 1)
+		if n, until := e.state(); n != LockAfter-1 || until != nil {
+			t.Fatalf("second run: %d in a row, locked until %v", n, until)
+		}
+		e.wrongCodes(1)
+		if n := e.warnings(); n != 2 {
+			t.Fatalf("%d warnings after two runs, want 2", n)
+		}
+	})
+}
+
+// Wrong codes sent at once when a wait ends (from several instances, say)
+// get one try between them: one is counted, the others are refused.
+func TestWrongCodesAtOnceAfterAWaitGetOneTry(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		e := newLockoutEnv(t, db)
+		if err := e.try(e.right()); err != nil {
+			t.Fatal(err)
+		}
+		e.now = e.now.Add(Period)
+		e.wrongCodes(LockAfter)
+		e.now = e.now.Add(FirstDelay)
+		ctx := context.Background()
+		var ids []string
+		for range 8 {
+			id, _, err := Challenge(ctx, db, e.user.ID, e.factor, "", e.now)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ids = append(ids, id)
+		}
+		errs := make([]error, len(ids))
+		var wg sync.WaitGroup
+		for i, id := range ids {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				errs[i] = Verify(ctx, db, e.box, Attempt{UserID: e.user.ID, FactorID: e.factor, ChallengeID: id, Code: e.wrong(), Now: e.now}, nil)
+			}()
+		}
+		wg.Wait()
+		counted := 0
+		for _, err := range errs {
+			var locked *LockedError
+			switch {
+			case err == ErrBadCode:
+				counted++
+			case errors.As(err, &locked):
+			default:
+				t.Fatalf("answer %v", err)
+			}
+		}
+		if n, _ := e.state(); counted != 1 || n != LockAfter+1 {
+			t.Fatalf("%d codes checked, %d in a row; want 1 and %d", counted, n, LockAfter+1)
+		}
+	})
+}
