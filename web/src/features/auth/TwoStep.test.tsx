@@ -55,6 +55,18 @@ describe('sign-in with two-step sign-in on', () => {
     expect(screen.queryByText(/Now at/)).not.toBeInTheDocument();
   });
 
+  it('after too many wrong codes, says how long to wait', async () => {
+    const fake = installFakeSupabase();
+    fake.withSecondStep();
+    const user = await signIn();
+    const wait = 'Too many wrong codes in a row. Wait 2 minutes, then type the code your app shows.';
+    fake.auth.mfa.challengeAndVerify.mockResolvedValueOnce({ data: null, error: authError(wait, 429, 'over_request_rate_limit') });
+    await user.type(await screen.findByLabelText('6-digit code'), '123456');
+    await user.click(screen.getByRole('button', { name: 'VERIFY' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent(wait);
+    expect(screen.queryByText(/Now at/)).not.toBeInTheDocument();
+  });
+
   it('a stored password-only session is asked for the code on load', async () => {
     const fake = installFakeSupabase(makeSession());
     fake.withSecondStep();

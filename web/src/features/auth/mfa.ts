@@ -81,7 +81,8 @@ function codeMessage(code: string | undefined, fallback: string): string {
     case 'mfa_verification_rejected':
       return 'That code was already used. Wait for the next code in your app.';
     case 'over_request_rate_limit':
-      return 'Too many codes tried. Please wait a few minutes and try again.';
+      // The server says how long to wait (after wrong codes in a row, the wait grows).
+      return fallback || 'Too many codes tried. Please wait a few minutes and try again.';
     default:
       return fallback;
   }
