@@ -68,3 +68,36 @@ test('a person turns on two-step sign-in on a phone, signs out, and signs in wit
   await page.getByRole('button', { name: 'VERIFY' }).click();
   await expect(page).toHaveURL(/\/select_role$/);
 });
+
+test('after 5 wrong codes in a row the code step says how long to wait', async ({ page, request }) => {
+  const email = `lockout-${Date.now()}@example.com`;
+  const key = ((await (await request.get('/config.json')).json()) as { anonKey: string }).anonKey;
+  const signup = await request.post('/auth/v1/signup', { headers: { apikey: key, 'Content-Type': 'application/json' }, data: { email, password: PASSWORD } });
+  expect(signup.status()).toBe(200);
+  const headers = { apikey: key, Authorization: `Bearer ${((await signup.json()) as { access_token: string }).access_token}` };
+  // Two-step sign-in turned on through the API, as the account page does.
+  const factor = (await (await request.post('/auth/v1/factors', { headers, data: { factor_type: 'totp' } })).json()) as { id: string; totp: { secret: string } };
+  const challenge = (await (await request.post(`/auth/v1/factors/${factor.id}/challenge`, { headers, data: {} })).json()) as { id: string };
+  const enrolled = await request.post(`/auth/v1/factors/${factor.id}/verify`, { headers, data: { challenge_id: challenge.id, code: totp(factor.totp.secret, Date.now()) } });
+  expect(enrolled.status()).toBe(200);
+
+  await signIn(page, email);
+  await expect(page.getByRole('heading', { name: 'TWO-STEP SIGN-IN' })).toBeVisible();
+  const now = Date.now();
+  const valid = [-30_000, 0, 30_000, 60_000].map((d) => totp(factor.totp.secret, now + d));
+  const wrong = ['000000', '111111', '222222'].find((c) => !valid.includes(c)) ?? '333333';
+  for (let i = 0; i < 5; i++) {
+    const answer = page.waitForResponse((r) => r.url().endsWith('/verify') && r.request().method() === 'POST');
+    await page.getByLabel('6-digit code').fill(wrong);
+    await page.getByRole('button', { name: 'VERIFY' }).click();
+    expect((await answer).status()).toBe(422);
+    await expect(page.getByRole('alert')).toContainText('That code is not right.');
+  }
+  // Now even the right code waits.
+  const answer = page.waitForResponse((r) => r.url().endsWith('/verify') && r.request().method() === 'POST');
+  await page.getByLabel('6-digit code').fill(totp(factor.totp.secret, Date.now() + 30_000));
+  await page.getByRole('button', { name: 'VERIFY' }).click();
+  expect((await answer).status()).toBe(429);
+  await expect(page.getByRole('alert')).toHaveText('Too many wrong codes in a row. Wait 1 minute, then type the code your app shows.');
+  await expect(page).not.toHaveURL(/\/select_role$/);
+});
