@@ -1,9 +1,12 @@
 // Package account holds the rules about one person's data as a whole, shared
-// by the account functions (account-export, account-delete), the
-// `salaula admin user` commands and the server's retention sweep: what
-// Salaula holds about a person (Export), forgetting them (Delete), what they
-// agreed to (consent records) and how long data is kept (Sweep). It takes
-// the store, the media store and the mailer; callers only decode and encode.
+// by the account functions (account-export, account-delete,
+// account-address, account-prove-email), the `salaula admin user` commands
+// and the server's retention sweep: what Salaula holds about a person
+// (Export), forgetting them (Delete), what they agreed to (consent
+// records), how long data is kept (Sweep), and the proof that ties the
+// rows sent with an e-mail address to the account of that address
+// (SendProof, ProveAddress). It takes the store, the media store and the
+// mailer; callers only decode and encode.
 package account
 
 import (
@@ -32,6 +35,10 @@ type Rules struct {
 	Mailer mail.Mailer // sends the deletion confirmation; nil sends none
 	// SupportEmail is where the deletion confirmation tells people to write.
 	SupportEmail string
+	// PublicURL is the site's address, the start of the links it e-mails.
+	PublicURL string
+	// EmailQuota limits the proof links one address gets (store.AllowEmail).
+	EmailQuota store.EmailQuota
 	// Audit records operators' exports and deletions; nil records nothing.
 	Audit  AuditFunc
 	Logger *slog.Logger
@@ -69,6 +76,15 @@ func (r *Rules) audit(ctx context.Context, actor, action, subject string) error 
 		return fmt.Errorf("audit log: %w", err)
 	}
 	return nil
+}
+
+// userByID finds an account by id.
+func (r *Rules) userByID(ctx context.Context, id string) (*store.User, error) {
+	u, err := r.DB.UserByID(ctx, id)
+	if errors.Is(err, store.ErrNotFound) {
+		return nil, ErrNoAccount
+	}
+	return u, err
 }
 
 // userByEmail finds an account by (normalised) e-mail.

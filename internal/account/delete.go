@@ -18,33 +18,38 @@ type Deleted struct {
 	Rows map[string]int64 `json:"rows"`
 	// Files is how many uploaded files went from the media store.
 	Files int `json:"files"`
+	// ByAddress: the waitlist sign-ups, contact messages and e-mails under
+	// the address went too (the account had proved it, or an operator
+	// deleted it); else they stay.
+	ByAddress bool `json:"by_address"`
 }
 
 // DeleteOwn is what account-delete does: with the account's password,
 // delete the account and everything held about it, then send a
-// confirmation. A wrong password is ErrWrongPassword and changes nothing.
+// confirmation. The waitlist sign-ups, contact messages and e-mails under
+// its address go only when the account proved the address. A wrong
+// password is ErrWrongPassword and changes nothing.
 func (r *Rules) DeleteOwn(ctx context.Context, userID, pw string) (*Deleted, error) {
-	u, err := r.DB.UserByID(ctx, userID)
-	if errors.Is(err, store.ErrNotFound) {
-		return nil, ErrNoAccount
-	}
+	u, err := r.userByID(ctx, userID)
 	if err != nil {
 		return nil, err
 	}
 	if err := checkPassword(u, pw); err != nil {
 		return nil, err
 	}
-	return r.forget(ctx, u, true)
+	return r.forget(ctx, u, true, u.EmailProvenAt != nil)
 }
 
 // DeleteByEmail is `salaula admin user delete EMAIL`: the same for an
-// operator answering a request by e-mail or letter, noted in the audit log.
+// operator answering a request by e-mail or letter (every row under the
+// address goes, proven or not: the operator checks who asks), noted in the
+// audit log.
 func (r *Rules) DeleteByEmail(ctx context.Context, actor, email string) (*Deleted, error) {
 	u, err := r.userByEmail(ctx, email)
 	if err != nil {
 		return nil, err
 	}
-	d, err := r.forget(ctx, u, true)
+	d, err := r.forget(ctx, u, true, true)
 	if err != nil {
 		return nil, err
 	}
@@ -52,11 +57,12 @@ func (r *Rules) DeleteByEmail(ctx context.Context, actor, email string) (*Delete
 }
 
 // forget deletes u: in one transaction every row held about it (see
-// store.DeletePerson), then its uploaded files (their public URLs answer 404
-// from then on), then the e-mails recorded for its address; and, when
+// store.DeletePerson; the rows under its address only when byAddress),
+// then its uploaded files (their public URLs answer 404 from then on),
+// then, when byAddress, the e-mails recorded for its address; and, when
 // notify is set, sends the confirmation. Its sessions are gone, so its
 // access and refresh tokens are refused everywhere at once.
-func (r *Rules) forget(ctx context.Context, u *store.User, notify bool) (*Deleted, error) {
+func (r *Rules) forget(ctx context.Context, u *store.User, notify, byAddress bool) (*Deleted, error) {
 	keys := map[string]bool{}
 	objects, err := r.DB.MediaObjectsOf(ctx, u.ID)
 	if err != nil {
@@ -74,14 +80,14 @@ func (r *Rules) forget(ctx context.Context, u *store.User, notify bool) (*Delete
 	} else if !errors.Is(err, store.ErrNotFound) {
 		return nil, err
 	}
-	rows, err := r.DB.DeletePerson(ctx, u.ID)
+	rows, err := r.DB.DeletePerson(ctx, u.ID, byAddress)
 	if errors.Is(err, store.ErrNotFound) {
 		return nil, ErrNoAccount
 	}
 	if err != nil {
 		return nil, err
 	}
-	d := &Deleted{Email: u.Email, Rows: rows}
+	d := &Deleted{Email: u.Email, Rows: rows, ByAddress: byAddress}
 	var failed []string
 	for key := range keys {
 		err := r.Media.Delete(ctx, key)
@@ -94,11 +100,13 @@ func (r *Rules) forget(ctx context.Context, u *store.User, notify bool) (*Delete
 			r.logger().Error("delete account: delete file", "key", key, "err", err)
 		}
 	}
-	if d.Rows["outbox_emails"], err = mail.ForgetRecipient(ctx, r.DB, u.Email); err != nil {
-		r.logger().Error("delete account: forget e-mails", "err", err)
+	if byAddress {
+		if d.Rows["outbox_emails"], err = mail.ForgetRecipient(ctx, r.DB, u.Email); err != nil {
+			r.logger().Error("delete account: forget e-mails", "err", err)
+		}
 	}
 	if notify && r.Mailer != nil {
-		if err := r.Mailer.Send(ctx, confirmation(u.Email, r.SupportEmail)); err != nil {
+		if err := r.Mailer.Send(ctx, confirmation(u.Email, r.SupportEmail, byAddress)); err != nil {
 			r.logger().Error("delete account: send confirmation", "err", err)
 		}
 	}
@@ -108,13 +116,24 @@ func (r *Rules) forget(ctx context.Context, u *store.User, notify bool) (*Delete
 	return d, nil
 }
 
-// confirmation is the e-mail that tells a person their account is gone.
-func confirmation(to, support string) mail.Message {
+// confirmation is the e-mail that tells a person their account is gone;
+// byAddress says whether the rows sent with the address went too.
+func confirmation(to, support string, byAddress bool) mail.Message {
 	body := "Hello,\n\n" +
 		"Your Salaula account (" + to + ") has been deleted, as you asked. With it we deleted your profile, " +
-		"your photos and logos, your sign-in sessions, your waitlist sign-ups and the messages you sent us " +
-		"from this address.\n\n" +
-		"You can sign up again with this address at any time; it will be a new account.\n\n"
+		"your photos and logos and your sign-in sessions"
+	if byAddress {
+		body += ", your waitlist sign-ups and the messages you sent us from this address.\n\n"
+	} else {
+		writeTo := "write to us"
+		if support != "" {
+			writeTo += " at " + support
+		}
+		body += ". The account had not proved that it holds this address, so any waitlist sign-ups and messages " +
+			"sent to us with it were kept: they may be someone else's. If they are yours and you want them deleted, " +
+			writeTo + " from this address.\n\n"
+	}
+	body += "You can sign up again with this address at any time; it will be a new account.\n\n"
 	if support != "" {
 		body += "If you did not ask for this, write to us at " + support + ".\n\n"
 	}

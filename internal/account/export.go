@@ -20,6 +20,18 @@ type Export struct {
 	ContactMessages []Message       `json:"contact_messages"`
 	Sessions        []Session       `json:"sessions"`
 	Consents        []store.Consent `json:"consents"`
+	// AddressNotProven says why WaitlistSignups and ContactMessages are
+	// empty in a person's own export while the account has not proved its
+	// address; absent otherwise.
+	AddressNotProven string `json:"address_not_proven,omitempty"`
+}
+
+// addressNotProven is Export.AddressNotProven for the address email.
+func addressNotProven(email string) string {
+	return "The waitlist sign-ups and contact messages sent to Salaula with " + email + " are not in this file: " +
+		"this account has not proved that it holds that address, and anyone can type an address. " +
+		"To add them, open My account, press \"Send me a link\", open the link e-mailed to " + email +
+		" and press \"Prove this address\"; then download your data again."
 }
 
 // AccountData is the sign-in account.
@@ -30,6 +42,9 @@ type AccountData struct {
 	LastSignInAt     *time.Time `json:"last_sign_in_at"`
 	Confirmed        bool       `json:"confirmed"`
 	EmailConfirmedAt *time.Time `json:"email_confirmed_at"`
+	// EmailProven: the holder opened a link sent to the address (see Address).
+	EmailProven   bool       `json:"email_proven"`
+	EmailProvenAt *time.Time `json:"email_proven_at"`
 }
 
 // Image is one uploaded file: its public URL and what the server recorded.
@@ -41,7 +56,8 @@ type Image struct {
 	InProfile   bool      `json:"in_profile"`
 }
 
-// Waitlist is one waitlist sign-up under the person's e-mail.
+// Waitlist is one waitlist sign-up under the person's e-mail (shown only
+// once the account proved the address).
 type Waitlist struct {
 	Program        string     `json:"program"`
 	CreatedAt      time.Time  `json:"created_at"`
@@ -55,7 +71,8 @@ type Waitlist struct {
 	UnsubscribedAt *time.Time `json:"unsubscribed_at"`
 }
 
-// Message is one contact message sent from the person's e-mail.
+// Message is one contact message sent from the person's e-mail (shown only
+// once the account proved the address).
 type Message struct {
 	CreatedAt   time.Time `json:"created_at"`
 	FirstName   string    `json:"first_name"`
@@ -77,36 +94,39 @@ type Session struct {
 
 // ExportOwn is what account-export answers: the caller's data, with
 // currentSession marked among the sessions and uploads not in the profile
-// addressed under baseURL (the site's public URL).
+// addressed under baseURL (the site's public URL). The waitlist sign-ups
+// and contact messages sent with the account's address are in it only once
+// the account proved the address; until then AddressNotProven says so.
 func (r *Rules) ExportOwn(ctx context.Context, userID, currentSession, baseURL string) (*Export, error) {
-	u, err := r.DB.UserByID(ctx, userID)
-	if errors.Is(err, store.ErrNotFound) {
-		return nil, ErrNoAccount
-	}
+	u, err := r.userByID(ctx, userID)
 	if err != nil {
 		return nil, err
 	}
-	return r.export(ctx, u, currentSession, baseURL)
+	return r.export(ctx, u, currentSession, baseURL, u.EmailProvenAt != nil)
 }
 
 // ExportByEmail is `salaula admin user export EMAIL`: the same document for
-// an operator answering a request by e-mail or letter, noted in the audit log.
+// an operator answering a request by e-mail or letter (every row under the
+// address, proven or not: the operator checks who asks), noted in the
+// audit log.
 func (r *Rules) ExportByEmail(ctx context.Context, actor, email, baseURL string) (*Export, error) {
 	u, err := r.userByEmail(ctx, email)
 	if err != nil {
 		return nil, err
 	}
-	x, err := r.export(ctx, u, "", baseURL)
+	x, err := r.export(ctx, u, "", baseURL, true)
 	if err != nil {
 		return nil, err
 	}
 	return x, r.audit(ctx, actor, "user.export", u.Email)
 }
 
-func (r *Rules) export(ctx context.Context, u *store.User, currentSession, baseURL string) (*Export, error) {
+// export collects u's data; byAddress adds the rows sent with its address.
+func (r *Rules) export(ctx context.Context, u *store.User, currentSession, baseURL string, byAddress bool) (*Export, error) {
 	x := &Export{ExportedAt: r.now(), Images: []Image{}, WaitlistSignups: []Waitlist{}, ContactMessages: []Message{}, Sessions: []Session{}}
 	x.Account = AccountData{ID: u.ID, Email: u.Email, CreatedAt: u.CreatedAt, LastSignInAt: u.LastSignInAt,
-		Confirmed: u.EmailConfirmedAt != nil, EmailConfirmedAt: u.EmailConfirmedAt}
+		Confirmed: u.EmailConfirmedAt != nil, EmailConfirmedAt: u.EmailConfirmedAt,
+		EmailProven: u.EmailProvenAt != nil, EmailProvenAt: u.EmailProvenAt}
 	p, err := r.DB.ProfileByUser(ctx, u.ID)
 	if err != nil && !errors.Is(err, store.ErrNotFound) {
 		return nil, err
@@ -132,22 +152,12 @@ func (r *Rules) export(ctx context.Context, u *store.User, currentSession, baseU
 		}
 		x.Images = append(x.Images, Image{URL: url, ContentType: o.ContentType, SizeBytes: o.Size, UploadedAt: o.UpdatedAt, InProfile: ok})
 	}
-	signups, err := r.DB.WaitlistSignupsOf(ctx, u.Email)
-	if err != nil {
-		return nil, err
-	}
-	for _, s := range signups {
-		x.WaitlistSignups = append(x.WaitlistSignups, Waitlist{Program: s.Program, CreatedAt: s.CreatedAt, PagePath: s.PagePath,
-			Referrer: s.Referrer, UTMSource: s.UTMSource, UTMMedium: s.UTMMedium, UTMCampaign: s.UTMCampaign,
-			UTMTerm: s.UTMTerm, UTMContent: s.UTMContent, UnsubscribedAt: s.UnsubscribedAt})
-	}
-	messages, err := r.DB.ContactMessagesFrom(ctx, u.Email)
-	if err != nil {
-		return nil, err
-	}
-	for _, m := range messages {
-		x.ContactMessages = append(x.ContactMessages, Message{CreatedAt: m.CreatedAt, FirstName: m.FirstName, LastName: m.LastName,
-			Email: m.Email, PhoneNumber: m.PhoneNumber, Subject: m.Subject, Message: m.Message})
+	if byAddress {
+		if x.WaitlistSignups, x.ContactMessages, err = r.sentWith(ctx, u.Email); err != nil {
+			return nil, err
+		}
+	} else {
+		x.AddressNotProven = addressNotProven(u.Email)
 	}
 	sessions, err := r.DB.ActiveSessionsOf(ctx, u.ID)
 	if err != nil {

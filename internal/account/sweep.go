@@ -64,8 +64,9 @@ func (r *Rules) Sweep(ctx context.Context, ret Retention) (Swept, error) {
 				keep(err)
 				continue
 			}
-			// The address never proved to be theirs: no e-mail is sent.
-			if _, err := r.forget(ctx, u, false); err != nil && !errors.Is(err, ErrNoAccount) {
+			// The address never proved to be theirs: no e-mail is sent,
+			// and the rows sent with it stay (they may be someone else's).
+			if _, err := r.forget(ctx, u, false, u.EmailProvenAt != nil); err != nil && !errors.Is(err, ErrNoAccount) {
 				keep(err)
 				continue
 			}

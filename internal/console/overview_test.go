@@ -181,7 +181,7 @@ func TestOverviewRollUpStaysExact(t *testing.T) {
 			t.Fatal(err)
 		}
 		unsubscribe("a@example.com", upcycling)
-		deleted, err := db.DeletePerson(ctx, u.ID)
+		deleted, err := db.DeletePerson(ctx, u.ID, true)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -138,8 +138,12 @@ type Image struct {
 type PersonDetail struct {
 	Person
 	EmailConfirmedAt *time.Time `json:"emailConfirmedAt"`
-	ActiveSessions   int        `json:"activeSessions"`
-	Images           []Image    `json:"images"`
+	// EmailProvenAt is when the person proved they read the address (nil:
+	// never). Until then the waitlist sign-ups and contact messages sent
+	// with the address may be someone else's.
+	EmailProvenAt  *time.Time `json:"emailProvenAt"`
+	ActiveSessions int        `json:"activeSessions"`
+	Images         []Image    `json:"images"`
 }
 
 // GetPerson returns the account id with its profile and images, or ErrNotFound.
@@ -155,7 +159,7 @@ func GetPerson(ctx context.Context, db *store.DB, id string) (*PersonDetail, err
 	if err != nil {
 		return nil, err
 	}
-	d := &PersonDetail{Person: pr, EmailConfirmedAt: u.EmailConfirmedAt, Images: []Image{}}
+	d := &PersonDetail{Person: pr, EmailConfirmedAt: u.EmailConfirmedAt, EmailProvenAt: u.EmailProvenAt, Images: []Image{}}
 	if err := db.QueryRow(ctx, `SELECT COUNT(*) FROM sessions WHERE user_id = ? AND revoked_at IS NULL`, id).Scan(&d.ActiveSessions); err != nil {
 		return nil, err
 	}

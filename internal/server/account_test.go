@@ -15,7 +15,8 @@ import (
 
 // person is an account a test filled with everything Salaula can hold
 // about someone: a profile with photos and logos, a second session, a
-// reset token, consent records, a waitlist sign-up and a contact message.
+// reset token, consent records, a waitlist sign-up and a contact message,
+// and the proof that the account holds its address.
 type person struct {
 	testUser
 	Password string
@@ -57,7 +58,30 @@ func newPerson(t *testing.T, env *testEnv, email, phone string, age int) person 
 		t.Fatal(err)
 	}
 	waitMail(t, env, email, "waitlist")
+	proveAddress(t, env, p.testUser)
 	return p
+}
+
+// proveAddress proves u's address as its holder does from My account: it
+// asks for the link, reads it from the outbox and sends its token back.
+func proveAddress(t *testing.T, env *testEnv, u testUser) map[string]any {
+	t.Helper()
+	res := env.do(t, "POST", "/functions/v1/account-prove-email", nil, u.auth(env))
+	wantStatus(t, res, 200)
+	if got := decode(t, res); got["email"] != u.Email || !strings.Contains(str(got, "message"), "We have sent a link to "+u.Email) {
+		t.Fatalf("account-prove-email answered %v", got)
+	}
+	link := linkIn(t, waitMail(t, env, u.Email, "email_proof").Body, "http")
+	if link.Path != "/account/prove_email" || link.Query().Get("token_hash") == "" {
+		t.Fatalf("proof link %s", link)
+	}
+	res = env.do(t, "POST", "/functions/v1/account-prove-email-verify", map[string]any{"token_hash": link.Query().Get("token_hash")}, u.auth(env))
+	wantStatus(t, res, 200)
+	a := decode(t, res)
+	if a["proven"] != true || a["proven_at"] == nil {
+		t.Fatalf("after the proof: %v", a)
+	}
+	return a
 }
 
 // tables lists every table of the database.

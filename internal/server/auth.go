@@ -734,7 +734,7 @@ func (s *Server) verify(ctx context.Context, r *http.Request, typ, tok string) (
 		return nil, err
 	}
 	// Opening a link sent to the address proves the address works.
-	if err := s.db.ConfirmEmail(ctx, userID, store.Now()); err != nil {
+	if err := s.db.ProveEmail(ctx, userID, store.Now()); err != nil {
 		return nil, err
 	}
 	u, err := s.db.UserByID(ctx, userID)

@@ -108,7 +108,7 @@ func (s *Server) verifyPKCELink(w http.ResponseWriter, r *http.Request, typ, tok
 	if err != nil || userID != flow.UserID {
 		return "", false
 	}
-	if err := s.db.ConfirmEmail(ctx, userID, now); err != nil {
+	if err := s.db.ProveEmail(ctx, userID, now); err != nil {
 		s.logger.Error("confirm email", "err", err)
 		return "", false
 	}

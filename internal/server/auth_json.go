@@ -2,10 +2,6 @@ package server
 
 import (
 	"context"
-	"crypto/rand"
-	"crypto/sha256"
-	"encoding/base64"
-	"encoding/hex"
 	"encoding/json"
 	"net/http"
 	"time"
@@ -14,6 +10,7 @@ import (
 
 	"salaula/internal/jsonappend"
 	"salaula/internal/store"
+	"salaula/internal/token"
 )
 
 // The Supabase Auth API version this server speaks. supabase-js reads error
@@ -298,20 +295,11 @@ func (id *identityJSON) appendJSON(b []byte) ([]byte, error) {
 	return append(b, '}'), err
 }
 
-// newOpaqueToken returns 256 random bits, URL-safe.
-func newOpaqueToken() (string, error) {
-	b := make([]byte, 32)
-	if _, err := rand.Read(b); err != nil {
-		return "", err
-	}
-	return base64.RawURLEncoding.EncodeToString(b), nil
-}
+// newOpaqueToken returns a new opaque token (token.NewOpaque).
+func newOpaqueToken() (string, error) { return token.NewOpaque() }
 
-// hashToken is what the database keeps of a token: its SHA-256 in hex.
-func hashToken(tok string) string {
-	sum := sha256.Sum256([]byte(tok))
-	return hex.EncodeToString(sum[:])
-}
+// hashToken is what the database keeps of a token (token.Hash).
+func hashToken(tok string) string { return token.Hash(tok) }
 
 // seal encrypts a refresh token's successor, so a copy of the database
 // alone reveals no usable token.

@@ -809,7 +809,7 @@ func TestRealtimeClosesChannelsAtOnceWhenAccessEnds(t *testing.T) {
 		if reason := c.closedChannel("console"); !strings.Contains(reason, "Salaula team's") {
 			t.Fatalf("operator role removed: %q", reason)
 		}
-		if _, err := env.DB.DeletePerson(ctx, gone.ID); err != nil {
+		if _, err := env.DB.DeletePerson(ctx, gone.ID, true); err != nil {
 			t.Fatal(err)
 		}
 		if reason := c.closedChannel("profile:" + gone.ID); !strings.Contains(reason, "deleted") {

@@ -50,7 +50,10 @@ func (s *Server) routes(mux *http.ServeMux) {
 	mux.Handle("POST /functions/v1/onboard-new-user", s.handleOnboardNewUser())
 	mux.Handle("POST /functions/v1/onboard-seller", s.handleOnboardSeller())
 	mux.Handle("POST /functions/v1/account-export", s.handleAccountExport())
-	mux.Handle("POST /functions/v1/account-delete", s.limitPasswordChecks(s.handleAccountDelete()))
+	mux.Handle("POST /functions/v1/account-delete", s.limitAuthFunction(s.handleAccountDelete()))
+	mux.Handle("POST /functions/v1/account-address", s.handleAccountAddress())
+	mux.Handle("POST /functions/v1/account-prove-email", s.limitAuthFunction(s.handleSendProof()))
+	mux.Handle("POST /functions/v1/account-prove-email-verify", s.limitAuthFunction(s.handleProveAddress()))
 	mux.Handle("OPTIONS /functions/v1/", s.handlePreflight())
 	mux.Handle("/functions/v1/", s.handleAPINotFound())
 

@@ -101,7 +101,9 @@ func NewWithMetrics(d Deps) (app, metrics http.Handler, err error) {
 	if s.stats == nil {
 		s.stats = analytics.New(d.DB, d.Now)
 	}
-	s.account = &account.Rules{DB: d.DB, Media: d.Media, Mailer: d.Mailer, SupportEmail: d.Config.SupportEmail, Logger: d.Logger, Now: d.Now}
+	s.account = &account.Rules{DB: d.DB, Media: d.Media, Mailer: d.Mailer, SupportEmail: d.Config.SupportEmail,
+		PublicURL: d.Config.PublicURL, EmailQuota: store.EmailQuota{Count: d.Config.EmailRateLimit.Count, Window: d.Config.EmailRateLimit.Window},
+		Logger: d.Logger, Now: d.Now}
 	if s.refresh, err = seal.New(d.Secret, "salaula refresh-token successor"); err != nil {
 		return nil, nil, err
 	}

@@ -16,10 +16,14 @@ type User struct {
 	PasswordHash     string
 	IsAdmin          bool
 	EmailConfirmedAt *time.Time
-	UserMetadata     string // JSON object
-	LastSignInAt     *time.Time
-	CreatedAt        time.Time
-	UpdatedAt        time.Time
+	// EmailProvenAt is when the holder proved they read Email, by opening
+	// a link sent to it (nil: not proven). Rows matched to the account only
+	// by its address are shown, exported or erased through it only once set.
+	EmailProvenAt *time.Time
+	UserMetadata  string // JSON object
+	LastSignInAt  *time.Time
+	CreatedAt     time.Time
+	UpdatedAt     time.Time
 	// HasFactors tells whether the account had an MFA factor (verified or
 	// not) when it was read, so that answering it needs no second query
 	// when it had none (every sign-in of an account without two-step
@@ -64,7 +68,7 @@ func NewOrderedID() string {
 // survives a round trip through either engine unchanged.
 func Now() time.Time { return time.Now().UTC().Truncate(time.Microsecond) }
 
-const userColumns = `id, email, password_hash, is_admin, email_confirmed_at, user_metadata, last_sign_in_at, created_at, updated_at`
+const userColumns = `id, email, password_hash, is_admin, email_confirmed_at, email_proven_at, user_metadata, last_sign_in_at, created_at, updated_at`
 
 // userSelect reads userColumns and whether the account has a factor (an
 // index lookup on mfa_factors_user_id), in scanUser's order.
@@ -72,8 +76,8 @@ const userSelect = `SELECT ` + userColumns + `, EXISTS (SELECT 1 FROM mfa_factor
 
 func scanUser(row interface{ Scan(...any) error }) (*User, error) {
 	var u User
-	var confirmed, lastSignIn sql.NullTime
-	err := row.Scan(&u.ID, &u.Email, &u.PasswordHash, &u.IsAdmin, &confirmed, &u.UserMetadata, &lastSignIn, &u.CreatedAt, &u.UpdatedAt, &u.HasFactors)
+	var confirmed, proven, lastSignIn sql.NullTime
+	err := row.Scan(&u.ID, &u.Email, &u.PasswordHash, &u.IsAdmin, &confirmed, &proven, &u.UserMetadata, &lastSignIn, &u.CreatedAt, &u.UpdatedAt, &u.HasFactors)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, ErrNotFound
 	}
@@ -83,6 +87,10 @@ func scanUser(row interface{ Scan(...any) error }) (*User, error) {
 	if confirmed.Valid {
 		t := confirmed.Time.UTC()
 		u.EmailConfirmedAt = &t
+	}
+	if proven.Valid {
+		t := proven.Time.UTC()
+		u.EmailProvenAt = &t
 	}
 	if lastSignIn.Valid {
 		t := lastSignIn.Time.UTC()
@@ -107,8 +115,8 @@ func (db *DB) CreateUser(ctx context.Context, u *User) error {
 		u.UserMetadata = "{}"
 	}
 	err := db.InTx(ctx, func(tx *Tx) error {
-		if _, err := tx.Exec(ctx, `INSERT INTO users (`+userColumns+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-			u.ID, u.Email, u.PasswordHash, u.IsAdmin, u.EmailConfirmedAt, u.UserMetadata, u.LastSignInAt, u.CreatedAt, u.UpdatedAt); err != nil {
+		if _, err := tx.Exec(ctx, `INSERT INTO users (`+userColumns+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			u.ID, u.Email, u.PasswordHash, u.IsAdmin, u.EmailConfirmedAt, u.EmailProvenAt, u.UserMetadata, u.LastSignInAt, u.CreatedAt, u.UpdatedAt); err != nil {
 			return err
 		}
 		return tx.Announce(ctx, TableAccounts, "INSERT", `id = ?`, u.ID)

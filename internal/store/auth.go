@@ -24,6 +24,8 @@ var (
 const (
 	TokenRecovery     = "recovery"
 	TokenConfirmation = "confirmation"
+	// TokenEmailProof: the link My account sends to prove the address.
+	TokenEmailProof = "email_proof"
 )
 
 // Rotation is the outcome of RotateRefreshToken.
@@ -208,13 +210,43 @@ func (db *DB) SetPassword(ctx context.Context, userID, hash string) error {
 	return db.updateUser(ctx, `password_hash = ?`, hash, userID)
 }
 
-// ConfirmEmail marks the user's e-mail as confirmed (once).
-func (db *DB) ConfirmEmail(ctx context.Context, userID string, at time.Time) error {
-	err := db.updateAccounts(ctx, `email_confirmed_at = ?, updated_at = ?`, `id = ? AND email_confirmed_at IS NULL`, at, at, userID)
+// ProveEmail records that the user opened a link sent to their address at
+// the given time: the address is confirmed (for sign-in) and proven (the
+// rows sent with it belong to the account). Earlier times are kept.
+func (db *DB) ProveEmail(ctx context.Context, userID string, at time.Time) error {
+	err := db.updateAccounts(ctx, `email_confirmed_at = COALESCE(email_confirmed_at, ?), email_proven_at = COALESCE(email_proven_at, ?), updated_at = ?`,
+		`id = ? AND (email_confirmed_at IS NULL OR email_proven_at IS NULL)`, at, at, at, userID)
 	if errors.Is(err, ErrNotFound) {
 		return nil
 	}
 	return err
+}
+
+// ProveEmailWithToken spends userID's e-mail proof token whose hash is
+// tokenHash and records the address as proven (see ProveEmail), in one
+// transaction. ErrTokenInvalid when userID has no such unused, unexpired
+// token (another account's token is refused and stays unspent).
+func (db *DB) ProveEmailWithToken(ctx context.Context, userID, tokenHash string, now time.Time) error {
+	return db.InTx(ctx, func(tx *Tx) error {
+		res, err := tx.Exec(ctx, `UPDATE one_time_tokens SET used_at = ? WHERE token_hash = ? AND user_id = ? AND kind = ? AND used_at IS NULL AND expires_at > ?`,
+			now, tokenHash, userID, TokenEmailProof, now)
+		if err != nil {
+			return err
+		}
+		if n, err := res.RowsAffected(); err != nil {
+			return err
+		} else if n != 1 {
+			return ErrTokenInvalid
+		}
+		if _, err := tx.Exec(ctx, `UPDATE one_time_tokens SET used_at = ? WHERE user_id = ? AND kind = ? AND used_at IS NULL`, now, userID, TokenEmailProof); err != nil {
+			return err
+		}
+		if _, err := tx.Exec(ctx, `UPDATE users SET email_confirmed_at = COALESCE(email_confirmed_at, ?), email_proven_at = COALESCE(email_proven_at, ?), updated_at = ? WHERE id = ?`,
+			now, now, now, userID); err != nil {
+			return err
+		}
+		return tx.Announce(ctx, TableAccounts, "UPDATE", `id = ?`, userID)
+	})
 }
 
 // RecordSignIn sets the user's last sign-in time.
@@ -263,6 +295,19 @@ func (db *DB) UseOneTimeToken(ctx context.Context, kind, tokenHash string, now t
 		_, err = tx.Exec(ctx, `UPDATE one_time_tokens SET used_at = ? WHERE user_id = ? AND kind = ? AND used_at IS NULL`, now, userID, kind)
 		return err
 	})
+	return userID, err
+}
+
+// OneTimeTokenUser returns the user of the unused, unexpired token of kind
+// whose hash is tokenHash without spending it (a page that asks before it
+// acts); ErrTokenInvalid when there is none.
+func (db *DB) OneTimeTokenUser(ctx context.Context, kind, tokenHash string, now time.Time) (string, error) {
+	var userID string
+	err := db.QueryRow(ctx, `SELECT user_id FROM one_time_tokens WHERE token_hash = ? AND kind = ? AND used_at IS NULL AND expires_at > ?`,
+		tokenHash, kind, now).Scan(&userID)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", ErrTokenInvalid
+	}
 	return userID, err
 }
 

@@ -239,10 +239,10 @@ func TestUserUpdates(t *testing.T) {
 		if err := db.SetPassword(ctx, u.ID, "new-hash"); err != nil {
 			t.Fatal(err)
 		}
-		if err := db.ConfirmEmail(ctx, u.ID, at); err != nil {
+		if err := db.ProveEmail(ctx, u.ID, at); err != nil {
 			t.Fatal(err)
 		}
-		if err := db.ConfirmEmail(ctx, u.ID, at.Add(time.Hour)); err != nil {
+		if err := db.ProveEmail(ctx, u.ID, at.Add(time.Hour)); err != nil {
 			t.Fatal(err)
 		}
 		if err := db.RecordSignIn(ctx, u.ID, at); err != nil {
@@ -256,6 +256,7 @@ func TestUserUpdates(t *testing.T) {
 			t.Fatal(err)
 		}
 		if got.PasswordHash != "new-hash" || got.EmailConfirmedAt == nil || !got.EmailConfirmedAt.Equal(at) ||
+			got.EmailProvenAt == nil || !got.EmailProvenAt.Equal(at) ||
 			got.LastSignInAt == nil || !got.LastSignInAt.Equal(at) || got.UserMetadata != `{"name":"Mwila"}` {
 			t.Fatalf("user after updates = %+v (confirmation must keep its first time)", got)
 		}

@@ -139,7 +139,7 @@ func TestChangesAreAnnouncedAfterCommitWithoutSecrets(t *testing.T) {
 		})
 
 		// Deleting the person announces a DELETE per row, keys only.
-		if _, err := db.DeletePerson(ctx, user.ID); err != nil {
+		if _, err := db.DeletePerson(ctx, user.ID, true); err != nil {
 			t.Fatal(err)
 		}
 		for _, table := range []string{store.TableProfiles, store.TableAccounts} {

@@ -47,8 +47,10 @@ func TestMigrateUpgradesADatabaseOfTheEarlierRunner(t *testing.T) {
 			ctx := context.Background()
 			db, _, _ := openEmpty(t, engine)
 			list := legacyMigrate(t, db, 2)
-			u := &store.User{Email: "old@example.com", PasswordHash: "hash"}
-			if err := db.CreateUser(ctx, u); err != nil {
+			// A row written in the old schema (CreateUser writes today's columns).
+			u := &store.User{ID: store.NewID(), Email: "old@example.com"}
+			if _, err := db.Exec(ctx, `INSERT INTO users (id, email, password_hash, created_at, updated_at) VALUES (?, ?, 'hash', ?, ?)`,
+				u.ID, u.Email, store.Now(), store.Now()); err != nil {
 				t.Fatal(err)
 			}
 			applied, err := db.Migrate(ctx)

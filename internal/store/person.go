@@ -129,11 +129,14 @@ var PersonTables = []string{"refresh_tokens", "one_time_tokens", "sessions", "co
 
 // DeletePerson removes, in one transaction, the account userID and
 // everything held about it: refresh and one-time tokens, sessions, consent
-// records, upload records, the profile, and the waitlist sign-ups and contact
-// messages under its e-mail. It returns how many rows went from each table
-// (by PersonTables), or ErrNotFound when there is no such account. The
-// uploaded files themselves are the caller's to delete.
-func (db *DB) DeletePerson(ctx context.Context, userID string) (map[string]int64, error) {
+// records, upload records, the profile and, when byAddress is set, the
+// waitlist sign-ups and contact messages under its e-mail (rows the account
+// did not make: only when its holder proved the address, or for an
+// operator). It returns how many rows went from each table (by
+// PersonTables; the address's tables are absent when byAddress is unset),
+// or ErrNotFound when there is no such account. The uploaded files
+// themselves are the caller's to delete.
+func (db *DB) DeletePerson(ctx context.Context, userID string, byAddress bool) (map[string]int64, error) {
 	deleted := map[string]int64{}
 	err := db.InTx(ctx, func(tx *Tx) error {
 		var email string
@@ -148,6 +151,9 @@ func (db *DB) DeletePerson(ctx context.Context, userID string) (map[string]int64
 			case "media_objects":
 				where = `owner_id = ?`
 			case "waitlist_signups", "contact_messages":
+				if !byAddress {
+					continue
+				}
 				where, arg = `email = ?`, email
 			case "users":
 				where = `id = ?`
