@@ -1,11 +1,14 @@
 // The real supabase-js (from npm) against a running `salaula serve`: the
 // account functions of issue #10 through functions.invoke. account-export
 // answers everything held about the caller; account-delete with the
-// password removes it, and the old session stops working.
+// password removes it, and the old session stops working. What was sent
+// with the account's address comes with it only once the account proves
+// the address (account-address, account-prove-email).
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { after, before, test } from 'node:test';
 import { createClient, FunctionsHttpError } from '@supabase/supabase-js';
-import { configOf, startServer } from './server.mjs';
+import { binary, configOf, startServer } from './server.mjs';
 
 let server;
 let cfg;
@@ -112,4 +115,49 @@ test('account-delete needs the password, then removes the account and ends its s
   const { data: theirs, error: theirError } = await other.supabase.functions.invoke('get-profile-me');
   assert.equal(theirError, null);
   assert.equal(theirs.email, other.email);
+});
+
+/** The newest proof link e-mailed to addr, read with `salaula admin mail`. */
+async function proofLink(addr) {
+  for (let i = 0; i < 50; i++) {
+    const out = execFileSync(binary, ['admin', 'mail', '--to', addr, '--limit', '1', '--data', server.dataDir], { encoding: 'utf8' });
+    const link = out.match(/https?:\/\/\S+\/account\/prove_email\?\S+/)?.[0];
+    if (link) return new URL(link);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`no proof link e-mailed to ${addr}`);
+}
+
+test('what was sent with an address comes with the account only once it proves the address', async () => {
+  const email = `chanda.${Date.now()}@example.com`;
+  const visitor = createClient(cfg.url, cfg.anonKey, { auth: { persistSession: false } });
+  const sent = await visitor.functions.invoke('contact-form-submit', {
+    body: { firstName: 'Chanda', lastName: 'Phiri', email, phoneNumber: '0977123456', subject: 'other', message: 'Deliveries to Plot 12, Kabulonga' },
+  });
+  assert.equal(sent.error, null);
+
+  const supabase = createClient(cfg.url, cfg.anonKey, { auth: { persistSession: false, autoRefreshToken: false } });
+  assert.equal((await supabase.auth.signUp({ email, password: PASSWORD })).error, null);
+  let { data, error } = await supabase.functions.invoke('account-address');
+  assert.equal(error, null);
+  assert.deepEqual(data, { email, proven: false, proven_at: null, waitlist_signups: [], contact_messages: [] });
+  ({ data, error } = await supabase.functions.invoke('account-export'));
+  assert.equal(error, null);
+  assert.deepEqual(data.contact_messages, []);
+  assert.match(data.address_not_proven, /has not proved that it holds that address/);
+
+  ({ data, error } = await supabase.functions.invoke('account-prove-email'));
+  assert.equal(error, null);
+  assert.match(data.message, new RegExp(`We have sent a link to ${email.replace(/\./g, '\\.')}`));
+  const link = await proofLink(email);
+  assert.equal(link.pathname, '/account/prove_email');
+  const wrong = await supabase.functions.invoke('account-prove-email-verify', { body: { token_hash: 'not-the-token' } });
+  assert.equal((await errorBody(wrong.error)).status, 403);
+  ({ data, error } = await supabase.functions.invoke('account-prove-email-verify', { body: { token_hash: link.searchParams.get('token_hash') } }));
+  assert.equal(error, null);
+  assert.equal(data.proven, true);
+  assert.deepEqual(data.contact_messages.map((m) => m.message), ['Deliveries to Plot 12, Kabulonga']);
+  ({ data, error } = await supabase.functions.invoke('account-export'));
+  assert.equal(data.address_not_proven, undefined);
+  assert.equal(data.contact_messages.length, 1);
 });

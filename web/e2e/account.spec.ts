@@ -1,6 +1,9 @@
 import { expect as baseExpect, test, type Page } from '@playwright/test';
 import AxeBuilder from '@axe-core/playwright';
+import { execFileSync } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 /**
  * My account (issue #10) on a 360 px phone against the real server: sign up,
@@ -124,4 +127,66 @@ test('a person edits, downloads and deletes their account on a 360 px phone', as
   await page.getByRole('button', { name: 'SIGN IN' }).click();
   await expect(page.getByText('Invalid login credentials')).toBeVisible();
   await expect(page).toHaveURL(/\/sign_up/);
+});
+
+/** latestProofLink reads the newest proof link e-mailed to the address with `salaula admin mail` ('' while none). */
+function latestProofLink(email: string): string {
+  const binary = resolve(dirname(fileURLToPath(import.meta.url)), '../../bin/salaula');
+  const out = execFileSync(binary, ['admin', 'mail', '--to', email, '--limit', '1', '--data', process.env.SALAULA_E2E_DATA!], {
+    encoding: 'utf8',
+  });
+  const link = out.match(/https?:\/\/\S+\/account\/prove_email\?\S+/)?.[0];
+  if (!link) return '';
+  const url = new URL(link);
+  return url.pathname + url.search;
+}
+
+test('My account shows what was sent with the address only after the link e-mailed to it proves it', async ({ page, request }) => {
+  test.setTimeout(180_000);
+  const email = `prove-${Date.now()}@example.com`;
+  const message = 'Please deliver to Plot 12, Kabulonga';
+
+  // A visitor sent a message and joined a waitlist with this address.
+  const contact = await request.post('/functions/v1/contact-form-submit', {
+    data: { firstName: 'Chanda', lastName: 'Phiri', email, phoneNumber: '0977123456', subject: 'other', message },
+  });
+  expect(contact.ok()).toBeTruthy();
+  const join = await request.post('/functions/v1/waitlist-signup', { data: { email, programName: 'Upcycling Initiative' } });
+  expect(join.ok()).toBeTruthy();
+
+  // An account made with the address does not see them until it proves the address.
+  await page.goto('/sign_up');
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
+  await page.getByRole('button', { name: 'CREATE AN ACCOUNT' }).click();
+  await expect(page).toHaveURL(/\/select_role$/);
+  await page.goto('/account');
+  const section = page.getByRole('region', { name: 'Messages and waitlist sign-ups' });
+  await expect(section.getByText('Prove this address to see the messages and waitlist sign-ups sent with it.')).toBeVisible();
+  await expect(page.getByText(message)).toHaveCount(0);
+  const axe = await new AxeBuilder({ page }).include('main').analyze();
+  expect(axe.violations.filter((v) => v.impact === 'critical' || v.impact === 'serious')).toEqual([]);
+
+  // The link is e-mailed to the address.
+  await section.getByRole('button', { name: 'Send me a link' }).click();
+  await expect(section.getByRole('status')).toContainText(`We have sent a link to ${email}.`);
+  await expect.poll(() => latestProofLink(email)).toMatch(/^\/account\/prove_email\?token_hash=[^&]+$/);
+
+  // Opening it changes nothing until the button is pressed.
+  await page.goto(latestProofLink(email));
+  await expect(page.getByText(`Press the button to prove that ${email} is yours.`, { exact: false })).toBeVisible();
+  await page.getByRole('button', { name: 'Prove this address' }).click();
+
+  // My account now shows what was sent with the address.
+  await expect(page).toHaveURL(/\/account$/);
+  await expect(page.getByText('Your e-mail address is proven.')).toBeVisible();
+  await expect(section.getByText(`Sent with ${email}: 1 message and 1 waitlist sign-up.`)).toBeVisible();
+  await expect(section.getByText(message, { exact: false })).toBeVisible();
+  await expect(section.getByText(/Upcycling Initiative: joined/)).toBeVisible();
+  await expect(section.getByRole('button', { name: 'Send me a link' })).toHaveCount(0);
+
+  // The link worked once.
+  await page.goto(latestProofLink(email));
+  await page.getByRole('button', { name: 'Prove this address' }).click();
+  await expect(page.getByText(/This link has expired, has already been used/)).toBeVisible();
 });

@@ -41,10 +41,11 @@ const WardrobeClearancePage = lazy(() => import('../features/waitlist/WardrobeCl
 const ThanksPage = muiPage(() => import('../features/public/ThanksPage'));
 const ComingSoonPage = muiPage(() => import('../features/public/ComingSoonPage'));
 const AccountPage = muiPage(() => import('../features/account/AccountPage'));
+const ProveEmailPage = muiPage(() => import('../features/account/ProveEmailPage'));
 const NotFoundPage = muiPage(() => import('../features/public/NotFoundPage'));
 const AdminApp = muiPage(() => import('../features/admin/AdminApp'));
 
-/** The spec's route table (section 2), plus the reset-password and onboarding-profile pages. */
+/** The spec's route table (section 2), plus the reset-password, onboarding-profile and account pages. */
 export const ROUTES: RouteDef[] = [
   { path: '/', page: HomePage },
   { path: '/index', page: IndexPage },
@@ -70,6 +71,7 @@ export const ROUTES: RouteDef[] = [
   { path: '/tracking', page: ComingSoonPage },
   { path: '/categories', page: ComingSoonPage },
   { path: '/account', page: AccountPage },
+  { path: '/account/prove_email', page: ProveEmailPage },
   { path: '/404', page: NotFoundPage },
   { path: '/admin/*', page: AdminApp }, // the founders' console, its own chunk
 ];

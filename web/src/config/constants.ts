@@ -40,11 +40,16 @@ export const FUNCTIONS = {
   onboardSeller: 'onboard-seller',
   accountExport: 'account-export',
   accountDelete: 'account-delete',
+  accountAddress: 'account-address',
+  accountProveEmail: 'account-prove-email',
+  accountProveEmailVerify: 'account-prove-email-verify',
 } as const;
 
 /** The signed-in person's account page, and its two-step sign-in page. */
 export const ACCOUNT_PATH = '/account';
 export const ACCOUNT_SECURITY_PATH = '/account/security';
+/** The page the e-mailed proof link opens (?token_hash=...): it proves the address on a button press. */
+export const PROVE_EMAIL_PATH = '/account/prove_email';
 
 /** Contact subjects: value sent to the server, label shown. */
 export const CONTACT_SUBJECTS = [

@@ -39,11 +39,29 @@ function Elsewhere() {
   return <p>Now at {pathname}</p>;
 }
 
+/** What account-address answers for an account that has not proved its address. */
+const UNPROVEN = { email: 'chipo@example.com', proven: false, proven_at: null, waitlist_signups: [], contact_messages: [] };
+
+/** The same account once proven, with what was sent with the address. */
+const PROVEN = {
+  ...UNPROVEN,
+  proven: true,
+  proven_at: '2026-12-03T10:00:00Z',
+  waitlist_signups: [{ program: 'Upcycling Initiative', created_at: '2026-11-20T09:00:00Z', unsubscribed_at: null }],
+  contact_messages: [{ created_at: '2026-11-21T12:00:00Z', subject: 'other', message: 'Deliveries to Plot 12, Kabulonga' }],
+};
+
 let fake: FakeSupabase;
+let address: object;
 beforeEach(() => {
   fake = installFakeSupabase(makeSession());
+  address = UNPROVEN;
   const invoke = fake.functions.invoke as unknown as ReturnType<typeof vi.fn>;
-  invoke.mockImplementation(async (name: string) => (name === 'get-profile-me' ? { data: BUYER, error: null } : { data: {}, error: null }));
+  invoke.mockImplementation(async (name: string) => {
+    if (name === 'get-profile-me') return { data: BUYER, error: null };
+    if (name === 'account-address') return { data: address, error: null };
+    return { data: {}, error: null };
+  });
 });
 afterEach(() => setSupabaseForTests(undefined));
 
@@ -117,6 +135,40 @@ describe('AccountPage', { timeout: 60_000 }, () => {
     expect(fake.functions.invoke).toHaveBeenLastCalledWith('account-delete', { method: 'POST', body: { password: 'wrong' } });
     await vi.waitFor(() => expect(fake.auth.signOut).toHaveBeenCalledWith({ scope: 'local' }));
     expect(screen.getByText(/Your account has been deleted/)).toBeInTheDocument();
+  });
+
+  it('asks to prove the address before showing what was sent with it, and sends the link', async () => {
+    const user = open();
+    expect(await screen.findByText('Prove this address to see the messages and waitlist sign-ups sent with it.', {}, SLOW)).toBeInTheDocument();
+    const section = screen.getByRole('region', { name: 'Messages and waitlist sign-ups' });
+    fake.functions.invoke.mockResolvedValueOnce({
+      data: null,
+      error: httpError(429, { error: 'We have sent several e-mails to this address in a short time. Please wait a few minutes and ask again.' }),
+    });
+    await user.click(within(section).getByRole('button', { name: 'Send me a link' }));
+    expect(await within(section).findByText(/Please wait a few minutes and ask again/, {}, SLOW)).toBeInTheDocument();
+    fake.functions.invoke.mockResolvedValueOnce({ data: { email: 'chipo@example.com', message: 'We have sent a link to chipo@example.com.' }, error: null });
+    await user.click(within(section).getByRole('button', { name: 'Send me a link' }));
+    expect(await within(section).findByRole('status', {}, SLOW)).toHaveTextContent('We have sent a link to chipo@example.com.');
+    expect(fake.functions.invoke).toHaveBeenLastCalledWith('account-prove-email', { method: 'POST' });
+    expect(within(section).queryByText(/Plot 12/)).not.toBeInTheDocument();
+    // Deleting an unproven account keeps what was sent with the address, and says so.
+    await user.click(screen.getByRole('button', { name: 'Delete my account' }));
+    const dialog = screen.getByRole('dialog', { name: 'Delete your account?' });
+    expect(within(dialog).getByText(/not the messages and waitlist sign-ups sent with this e-mail address/)).toBeInTheDocument();
+  });
+
+  it('shows the messages and waitlist sign-ups sent with a proven address', async () => {
+    address = PROVEN;
+    const user = open();
+    const section = await screen.findByRole('region', { name: 'Messages and waitlist sign-ups' }, SLOW);
+    expect(await within(section).findByText('Sent with chipo@example.com: 1 message and 1 waitlist sign-up.', {}, SLOW)).toBeInTheDocument();
+    expect(within(section).getByRole('list', { name: 'Waitlist sign-ups' })).toHaveTextContent('Upcycling Initiative: joined 20 Nov 2026');
+    expect(within(section).getByRole('list', { name: 'Messages' })).toHaveTextContent('Other, sent 21 Nov 2026: “Deliveries to Plot 12, Kabulonga”');
+    expect(within(section).queryByRole('button', { name: 'Send me a link' })).not.toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Delete my account' }));
+    const dialog = screen.getByRole('dialog', { name: 'Delete your account?' });
+    expect(within(dialog).getByText('your waitlist sign-ups and the messages you sent us from this e-mail;')).toBeInTheDocument();
   });
 
   it('follows its own profile live: a change made on another device shows without a reload', async () => {

@@ -15,7 +15,8 @@ import { ACCOUNT_SECURITY_PATH } from '../../config/constants';
 import { RequireAuth } from '../auth/RequireAuth';
 import { PasswordField } from '../auth/PasswordField';
 import { fetchSavedProfile, type SavedProfile } from '../onboarding/savedProfile';
-import { changePassword, deleteMyAccount, downloadMyData, forgetSession, signOutOf } from './api';
+import { changePassword, deleteMyAccount, downloadMyData, fetchMyAddress, forgetSession, signOutOf, type MyAddress } from './api';
+import { SentWithAddress } from './SentWithAddress';
 import { useAction, type ActionState } from './useAction';
 import { useOwnProfileLive } from './liveProfile';
 import { useAuth } from '../auth/AuthProvider';
@@ -150,8 +151,11 @@ function ChangePasswordForm() {
   );
 }
 
-/** Delete my account: a confirmation that says what goes and asks for the password. */
-function DeleteAccount({ onDeleted }: { onDeleted: () => void }) {
+/**
+ * Delete my account: a confirmation that says what goes and asks for the
+ * password. What was sent with the address goes only when it is proven.
+ */
+function DeleteAccount({ onDeleted, proven }: { onDeleted: () => void; proven: boolean }) {
   const leadRef = useLeadToProblem();
   const [open, setOpen] = useState(false);
   const [password, setPassword] = useState('');
@@ -183,7 +187,14 @@ function DeleteAccount({ onDeleted }: { onDeleted: () => void }) {
               <ul>
                 <li>your account and sign-in on every device;</li>
                 <li>your profile, with your photos and logos;</li>
-                <li>your waitlist sign-ups and the messages you sent us from this e-mail;</li>
+                {proven ? (
+                  <li>your waitlist sign-ups and the messages you sent us from this e-mail;</li>
+                ) : (
+                  <li>
+                    not the messages and waitlist sign-ups sent with this e-mail address: it is not proven, so they stay (prove
+                    it first to delete them too);
+                  </li>
+                )}
                 <li>the record of what you agreed to.</li>
               </ul>
               You may want to download your data first. We will e-mail you to confirm.
@@ -212,6 +223,7 @@ export default function AccountPage() {
   const navigate = useNavigate();
   const location = useLocation();
   const saved = Boolean((location.state as { saved?: boolean } | null)?.saved);
+  const proven = Boolean((location.state as { proven?: boolean } | null)?.proven);
   const [profile, setProfile] = useState<SavedProfile | null>(null);
   const [loadError, setLoadError] = useState('');
   const [deleted, setDeleted] = useState(false);
@@ -226,6 +238,15 @@ export default function AccountPage() {
       .catch((err: Error) => setLoadError(`Could not load your account: ${err.message}`));
   }, []);
   useEffect(load, [load]);
+  const [address, setAddress] = useState<MyAddress | null>(null);
+  const [addressError, setAddressError] = useState('');
+  const loadAddress = useCallback(() => {
+    setAddressError('');
+    fetchMyAddress()
+      .then(setAddress)
+      .catch((err: Error) => setAddressError(`Could not load what was sent with your address: ${err.message}`));
+  }, []);
+  useEffect(loadAddress, [loadAddress]);
   // A change made on another device: fetch the profile again, keeping the current one on screen meanwhile.
   const [liveNote, setLiveNote] = useState(false);
   useOwnProfileLive(useAuth().user?.id, (changed) => void fetchSavedProfile().then((p) => (setProfile(p), setLiveNote(changed)), () => {}));
@@ -253,6 +274,7 @@ export default function AccountPage() {
       <PageHeader title="My Account" />
       <Container component="main" maxWidth="sm" sx={{ py: 2, px: 2 }}>
         {saved && <Alert severity="success" role="status" sx={{ mb: 2 }}>Your profile has been saved.</Alert>}
+        {proven && <Alert severity="success" role="status" sx={{ mb: 2 }}>Your e-mail address is proven.</Alert>}
         <Section title="Your profile">
           {!profile && !loadError && <Typography role="status">Loading your account...</Typography>}
           {loadError && (
@@ -260,6 +282,13 @@ export default function AccountPage() {
           )}
           {profile && liveNote && <Typography role="status" variant="body2" color="text.secondary">Just updated from another device.</Typography>}
           {profile && <ProfileDetails p={profile} />}
+        </Section>
+        <Section title="Messages and waitlist sign-ups">
+          {!address && !addressError && <Typography role="status">Loading...</Typography>}
+          {addressError && (
+            <Alert severity="error" action={<Button color="inherit" onClick={loadAddress}>Try again</Button>}>{addressError}</Alert>
+          )}
+          {address && <SentWithAddress address={address} />}
         </Section>
         <Section title="Password">
           <ChangePasswordForm />
@@ -274,6 +303,11 @@ export default function AccountPage() {
         </Section>
         <Section title="Your data">
           <Typography>Get a copy of everything Salaula holds about you, as one file (JSON).</Typography>
+          {address && !address.proven && (
+            <Typography variant="body2" color="text.secondary">
+              The messages and waitlist sign-ups sent with your address are in it once you prove the address (above).
+            </Typography>
+          )}
           <ActionMessage state={download.state} done="Your data has been downloaded." />
           <Button variant="outlined" disabled={download.busy} onClick={() => download.start()}>
             {download.busy ? 'PREPARING YOUR FILE...' : 'Download my data'}
@@ -281,6 +315,7 @@ export default function AccountPage() {
         </Section>
         <Section title="Delete my account">
           <DeleteAccount
+            proven={address?.proven ?? false}
             onDeleted={() => {
               setDeleted(true); // shown without RequireAuth, so signing out below keeps it on screen
               forgetSession().catch((err) => console.error('Could not clear the session', err));

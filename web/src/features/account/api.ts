@@ -1,8 +1,10 @@
 /**
  * The account page's calls (issue #10), kept apart from the view: download
  * everything held about me (account-export), delete my account
- * (account-delete), change my password, sign out here or everywhere. Each
- * throws an Error whose message is the one to show.
+ * (account-delete), change my password, sign out here or everywhere, and
+ * prove my e-mail address to see what was sent with it (account-address,
+ * account-prove-email, account-prove-email-verify). Each throws an Error
+ * whose message is the one to show.
  */
 import type { UserAttributes } from '@supabase/supabase-js';
 import { FUNCTIONS } from '../../config/constants';
@@ -62,4 +64,54 @@ export async function signOutOf(scope: 'local' | 'global'): Promise<void> {
   const supabase = await getSupabase();
   const { error } = await supabase.auth.signOut({ scope });
   if (error) throw new Error(error.message);
+}
+
+/** One waitlist sign-up sent with the account's address. */
+export interface AddressSignup {
+  program: string;
+  created_at: string;
+  unsubscribed_at: string | null;
+}
+
+/** One contact message sent with the account's address. */
+export interface AddressMessage {
+  created_at: string;
+  subject: string;
+  message: string;
+}
+
+/**
+ * What was sent to Salaula with the account's e-mail address, and whether
+ * the account proved it holds that address (the lists are empty until then).
+ */
+export interface MyAddress {
+  email: string;
+  proven: boolean;
+  proven_at: string | null;
+  waitlist_signups: AddressSignup[];
+  contact_messages: AddressMessage[];
+}
+
+/** fetchMyAddress invokes account-address. */
+export async function fetchMyAddress(): Promise<MyAddress> {
+  const supabase = await getSupabase();
+  const { data, error } = await supabase.functions.invoke(FUNCTIONS.accountAddress, { method: 'POST' });
+  if (error) throw new Error(await functionErrorReason(error));
+  return data as MyAddress;
+}
+
+/** sendProofLink asks for the link that proves the address; it returns the message to show. */
+export async function sendProofLink(): Promise<string> {
+  const supabase = await getSupabase();
+  const { data, error } = await supabase.functions.invoke(FUNCTIONS.accountProveEmail, { method: 'POST' });
+  if (error) throw new Error(await functionErrorReason(error));
+  return (data as { message: string }).message;
+}
+
+/** proveMyAddress sends the e-mailed link's token back; the address is then proven. */
+export async function proveMyAddress(tokenHash: string): Promise<MyAddress> {
+  const supabase = await getSupabase();
+  const { data, error } = await supabase.functions.invoke(FUNCTIONS.accountProveEmailVerify, { method: 'POST', body: { token_hash: tokenHash } });
+  if (error) throw new Error(await functionErrorReason(error));
+  return data as MyAddress;
 }

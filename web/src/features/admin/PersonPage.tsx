@@ -7,6 +7,10 @@ import Link from '@mui/material/Link';
 import Typography from '@mui/material/Typography';
 import { adminGet, adminSend, when, type PersonDetail } from './api';
 
+/** What the person page says of an account that never proved its address. */
+const PROVEN_NO =
+  "No: the waitlist sign-ups and contact messages sent with this address may be someone else's. Check who asks before acting on them.";
+
 /** One person: the account, the whole profile with its photos, and sign-out everywhere. */
 export function PersonPage() {
   const { id = '' } = useParams();
@@ -35,6 +39,7 @@ export function PersonPage() {
   const fields: [string, string][] = [
     ['Joined', when(p.createdAt)],
     ['E-mail confirmed', p.emailConfirmedAt ? when(p.emailConfirmedAt) : 'No'],
+    ['E-mail proven', p.emailProvenAt ? when(p.emailProvenAt) : PROVEN_NO],
     ['Last sign-in', when(p.lastSignInAt)],
     ['Open sessions', String(p.activeSessions)],
     ['Operator', p.isOperator ? 'Yes' : 'No'],

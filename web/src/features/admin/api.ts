@@ -141,6 +141,8 @@ export interface Person {
 
 export interface PersonDetail extends Person {
   emailConfirmedAt: string | null;
+  /** When the person proved they read the address (null: never). */
+  emailProvenAt: string | null;
   activeSessions: number;
   images: { key: string; url: string; size: number; contentType: string }[];
 }
