@@ -30,6 +30,11 @@ type Message struct {
 	Subject string
 	Body    string
 	Kind    string // what it is for: "recovery", "confirmation", "contact", "waitlist"
+	// ListUnsubscribe is the one-click unsubscribe address of an e-mail
+	// about a list (a waitlist): sent by SMTP as List-Unsubscribe with
+	// List-Unsubscribe-Post (RFC 8058), so a mail program's Unsubscribe
+	// button POSTs to it. "" for other e-mails.
+	ListUnsubscribe string
 }
 
 // Mailer sends messages. For the Outbox, Send puts the message in the
@@ -44,7 +49,7 @@ func Check(m Message) error {
 	if strings.TrimSpace(m.To) == "" {
 		return errors.New("mail: no recipient")
 	}
-	if strings.ContainsAny(m.To, "\r\n") || strings.ContainsAny(m.Subject, "\r\n") {
+	if strings.ContainsAny(m.To, "\r\n") || strings.ContainsAny(m.Subject, "\r\n") || strings.ContainsAny(m.ListUnsubscribe, "\r\n<>") {
 		return errors.New("mail: header contains a line break")
 	}
 	return nil
@@ -113,7 +118,7 @@ func (o *Outbox) Enqueue(ctx context.Context, tx *store.Tx, m Message) error {
 	if err := Check(m); err != nil {
 		return err
 	}
-	e := &store.OutboxEmail{To: m.To, Subject: m.Subject, Body: m.Body, Kind: m.Kind}
+	e := &store.OutboxEmail{To: m.To, Subject: m.Subject, Body: m.Body, Kind: m.Kind, ListUnsubscribe: m.ListUnsubscribe}
 	if o.SMTP == nil {
 		if err := tx.RecordEmailSent(ctx, e, "log"); err != nil {
 			return fmt.Errorf("mail: record: %w", err)
@@ -227,7 +232,7 @@ func (o *Outbox) DeliverDue(ctx context.Context) (int, error) {
 		// Writing to the log cannot fail: take and mark in one write.
 		due, err := o.DB.TakeEmailsAsSent(ctx, store.Now(), "log", batchSize)
 		for _, e := range due {
-			o.deliver(Message{To: e.To, Subject: e.Subject, Body: e.Body, Kind: e.Kind})
+			o.deliver(messageOf(e))
 		}
 		return len(due), err
 	}
@@ -243,8 +248,7 @@ func (o *Outbox) DeliverDue(ctx context.Context) (int, error) {
 	// when ctx ends after the server's answer.
 	mark := context.WithoutCancel(ctx)
 	for _, e := range due {
-		m := Message{To: e.To, Subject: e.Subject, Body: e.Body, Kind: e.Kind}
-		if err := o.deliver(m); err != nil {
+		if err := o.deliver(messageOf(e)); err != nil {
 			var next *time.Time
 			if e.Attempts < MaxAttempts {
 				t := store.Now().Add(o.backoff(e.Attempts))
@@ -261,6 +265,11 @@ func (o *Outbox) DeliverDue(ctx context.Context) (int, error) {
 		}
 	}
 	return len(due), nil
+}
+
+// messageOf is the message an outbox row holds.
+func messageOf(e store.OutboxEmail) Message {
+	return Message{To: e.To, Subject: e.Subject, Body: e.Body, Kind: e.Kind, ListUnsubscribe: e.ListUnsubscribe}
 }
 
 // backoff is the pause after the attempt-th failed attempt.
@@ -334,8 +343,11 @@ func (o *Outbox) sendSMTP(m Message) error {
 		from = a
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "From: %s\r\nTo: %s\r\nSubject: %s\r\nDate: %s\r\nMIME-Version: 1.0\r\nContent-Type: text/plain; charset=UTF-8\r\n\r\n",
-		o.From, m.To, m.Subject, time.Now().Format(time.RFC1123Z))
+	fmt.Fprintf(&b, "From: %s\r\nTo: %s\r\nSubject: %s\r\nDate: %s\r\n", o.From, m.To, m.Subject, time.Now().Format(time.RFC1123Z))
+	if m.ListUnsubscribe != "" {
+		fmt.Fprintf(&b, "List-Unsubscribe: <%s>\r\nList-Unsubscribe-Post: List-Unsubscribe=One-Click\r\n", m.ListUnsubscribe)
+	}
+	b.WriteString("MIME-Version: 1.0\r\nContent-Type: text/plain; charset=UTF-8\r\n\r\n")
 	b.WriteString(strings.ReplaceAll(m.Body, "\n", "\r\n"))
 
 	conn, err := net.DialTimeout("tcp", addr, 30*time.Second)

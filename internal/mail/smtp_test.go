@@ -154,10 +154,54 @@ func TestOutboxRefusesHeaderInjection(t *testing.T) {
 		if err := o.Send(ctx, mail.Message{To: "a@example.com", Subject: "Hi\nBcc: b@example.com", Body: "x"}); err == nil {
 			t.Fatal("a line break in the subject was accepted")
 		}
+		if err := o.Send(ctx, mail.Message{To: "a@example.com", Subject: "Hi", Body: "x", ListUnsubscribe: "https://salaula.example/u>\r\nBcc: b@example.com"}); err == nil {
+			t.Fatal("a line break in the unsubscribe address was accepted")
+		}
 		var n int
 		db.QueryRow(ctx, `SELECT COUNT(*) FROM outbox_emails`).Scan(&n)
 		if n != 0 {
 			t.Fatalf("%d e-mails queued", n)
+		}
+	})
+}
+
+// An e-mail about a list carries its one-click unsubscribe address through
+// the outbox (written alone or with a group of others) to the headers of
+// RFC 8058; other e-mails carry none.
+func TestListUnsubscribeHeadersReachTheRecipient(t *testing.T) {
+	smtpd := mailtest.Shared(t)
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		o, err := mail.New(db, "Salaula <no-reply@salaula.co.zm>", smtpd.URL(), quietLogger())
+		if err != nil {
+			t.Fatal(err)
+		}
+		ctx := context.Background()
+		list := "lists-" + string(db.Dialect()) + "@example.com"
+		plain := "plain-" + string(db.Dialect()) + "@example.com"
+		const unsub = "https://salaula.example/functions/v1/waitlist-unsubscribe?token=id.secret"
+		var wg sync.WaitGroup
+		for _, m := range []mail.Message{
+			{To: list, Subject: "You're on the list", Body: "Muli shani", Kind: "waitlist", ListUnsubscribe: unsub},
+			{To: plain, Subject: "Reset your Salaula password", Body: "x", Kind: "recovery"},
+		} {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				if err := o.Send(ctx, m); err != nil {
+					t.Error(err)
+				}
+			}()
+		}
+		wg.Wait()
+		if _, err := o.DeliverDue(ctx); err != nil {
+			t.Fatal(err)
+		}
+		h := smtpd.To(t, list, 1)[0].Header
+		if h.Get("List-Unsubscribe") != "<"+unsub+">" || h.Get("List-Unsubscribe-Post") != "List-Unsubscribe=One-Click" {
+			t.Fatalf("list e-mail headers %v", h)
+		}
+		if h := smtpd.To(t, plain, 1)[0].Header; h.Get("List-Unsubscribe") != "" || h.Get("List-Unsubscribe-Post") != "" {
+			t.Fatalf("other e-mail headers %v", h)
 		}
 	})
 }

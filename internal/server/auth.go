@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"mime"
 	"net/http"
 	"net/url"
 	"strings"
@@ -746,11 +747,17 @@ func (s *Server) verify(ctx context.Context, r *http.Request, typ, tok string) (
 
 var errLinkInvalid = errors.New(msgLinkInvalid)
 
-// handleVerify spends a reset or confirmation token sent by e-mail
-// ({"type": "recovery", "token_hash": "..."}, what supabase-js verifyOtp
-// sends) and answers a session.
+// handleVerify spends a reset or confirmation token sent by e-mail. A
+// JSON body ({"type": "recovery", "token_hash": "..."}, what supabase-js
+// verifyOtp sends) answers a session. A form (the button of the page the
+// e-mailed link opens, see handleVerifyPage) is the link itself: see
+// verifyLinkForm.
 func (s *Server) handleVerify() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if mt, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type")); mt == "application/x-www-form-urlencoded" {
+			s.verifyLinkForm(w, r)
+			return
+		}
 		var body struct {
 			Type      string `json:"type"`
 			TokenHash string `json:"token_hash"`
@@ -784,48 +791,103 @@ func (s *Server) handleVerify() http.Handler {
 	})
 }
 
-// handleVerifyLink is the e-mailed confirmation link: it spends the token
-// and sends the browser to redirect_to (on this site) with the session in
-// the URL fragment, which supabase-js picks up, or with the error there.
-func (s *Server) handleVerifyLink() http.Handler {
+// verifyPage is the page an e-mailed link of type typ opens.
+func verifyPage(typ string) linkPage {
+	if typ == "recovery" {
+		return linkPage{Title: "Reset your password", Button: "Choose a new password",
+			Text: "Press the button to choose a new password for your Salaula account. If you did not ask for this, close this page: your password stays as it is."}
+	}
+	return linkPage{Title: "Confirm your e-mail address", Button: "Confirm and sign in",
+		Text: "Press the button to confirm your e-mail address and sign in to Salaula. If you did not sign up, close this page: nothing changes."}
+}
+
+// handleVerifyPage is the e-mailed link (GET /auth/v1/verify?token=...&
+// type=...&redirect_to=...). Opening it spends nothing, since mail systems
+// open links to scan them: a usable token answers a page whose button
+// POSTs the same fields back (verifyLinkForm); a link without a token or
+// with a used or expired one sends the browser to redirect_to with the
+// error in the URL fragment, as the hosted service does.
+func (s *Server) handleVerifyPage() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		q := r.URL.Query()
-		def := "/sign_up"
-		if q.Get("type") == "recovery" {
-			def = "/reset_password"
-		}
-		target := s.safeRedirect(q.Get("redirect_to"), def)
-		fragment := url.Values{}
-		typ := q.Get("type")
-		if code, ok := s.verifyPKCELink(w, r, typ, q.Get("token")); ok {
-			w.Header().Set(apiVersionHeader, apiVersion)
-			w.Header().Set("Cache-Control", "no-store")
-			http.Redirect(w, r, withQuery(target, "code", code), http.StatusSeeOther)
+		typ, tok := q.Get("type"), q.Get("token")
+		k, ok := verifyKinds[typ]
+		if !ok || tok == "" {
+			s.verifyRedirect(w, r, typ, q.Get("redirect_to"), linkError("invalid_request", "validation_failed", "Verify requires a token and a type"))
 			return
 		}
-		if _, ok := verifyKinds[typ]; !ok || q.Get("token") == "" {
-			fragment.Set("error", "invalid_request")
-			fragment.Set("error_code", "validation_failed")
-			fragment.Set("error_description", "Verify requires a token and a type")
-		} else if sess, err := s.verify(r.Context(), r, typ, q.Get("token")); err != nil {
-			if !errors.Is(err, errLinkInvalid) {
-				s.logger.Error("verify link", "err", err)
+		if _, err := s.db.OneTimeTokenUser(r.Context(), k.kind, hashToken(tok), store.Now()); err != nil {
+			if !errors.Is(err, store.ErrTokenInvalid) {
+				s.logger.Error("look up link token", "err", err)
 			}
-			fragment.Set("error", "access_denied")
-			fragment.Set("error_code", "otp_expired")
-			fragment.Set("error_description", msgLinkInvalid)
-		} else {
-			fragment.Set("access_token", sess.AccessToken)
-			fragment.Set("token_type", sess.TokenType)
-			fragment.Set("expires_in", jsonNumber(sess.ExpiresIn))
-			fragment.Set("expires_at", jsonNumber(sess.ExpiresAt))
-			fragment.Set("refresh_token", sess.RefreshToken)
-			fragment.Set("type", typ)
+			s.verifyRedirect(w, r, typ, q.Get("redirect_to"), linkError("access_denied", "otp_expired", msgLinkInvalid))
+			return
 		}
+		page := verifyPage(typ)
+		page.Action = "/auth/v1/verify"
+		page.Fields = map[string]string{"type": typ, "token": tok, "redirect_to": q.Get("redirect_to")}
+		w.Header().Set(apiVersionHeader, apiVersion)
+		writeLinkPage(w, http.StatusOK, page)
+	})
+}
+
+// linkError is the URL fragment of a link that could not be used.
+func linkError(kind, code, description string) url.Values {
+	return url.Values{"error": {kind}, "error_code": {code}, "error_description": {description}}
+}
+
+// verifyLinkForm is the button of the link's page (a form: type, token,
+// redirect_to): it spends the token and sends the browser to redirect_to
+// (on this site) with the session in the URL fragment, which supabase-js
+// picks up, or, in a PKCE flow, with a one-time code; or with the error.
+func (s *Server) verifyLinkForm(w http.ResponseWriter, r *http.Request) {
+	r.Body = http.MaxBytesReader(w, r.Body, 8<<10)
+	if err := r.ParseForm(); err != nil {
+		s.verifyRedirect(w, r, "", "", linkError("invalid_request", "validation_failed", "Verify requires a token and a type"))
+		return
+	}
+	typ, tok, redirectTo := r.PostFormValue("type"), r.PostFormValue("token"), r.PostFormValue("redirect_to")
+	if code, ok := s.verifyPKCELink(w, r, typ, tok); ok {
+		target := s.safeRedirect(redirectTo, verifyDefaultPage(typ))
 		w.Header().Set(apiVersionHeader, apiVersion)
 		w.Header().Set("Cache-Control", "no-store")
-		http.Redirect(w, r, target+"#"+fragment.Encode(), http.StatusSeeOther)
+		http.Redirect(w, r, withQuery(target, "code", code), http.StatusSeeOther)
+		return
+	}
+	if _, ok := verifyKinds[typ]; !ok || tok == "" {
+		s.verifyRedirect(w, r, typ, redirectTo, linkError("invalid_request", "validation_failed", "Verify requires a token and a type"))
+		return
+	}
+	sess, err := s.verify(r.Context(), r, typ, tok)
+	if err != nil {
+		if !errors.Is(err, errLinkInvalid) {
+			s.logger.Error("verify link", "err", err)
+		}
+		s.verifyRedirect(w, r, typ, redirectTo, linkError("access_denied", "otp_expired", msgLinkInvalid))
+		return
+	}
+	s.verifyRedirect(w, r, typ, redirectTo, url.Values{
+		"access_token": {sess.AccessToken}, "token_type": {sess.TokenType}, "expires_in": {jsonNumber(sess.ExpiresIn)},
+		"expires_at": {jsonNumber(sess.ExpiresAt)}, "refresh_token": {sess.RefreshToken}, "type": {typ},
 	})
+}
+
+// verifyDefaultPage is where a link of type typ goes when its redirect_to
+// is missing or not on this site.
+func verifyDefaultPage(typ string) string {
+	if typ == "recovery" {
+		return "/reset_password"
+	}
+	return "/sign_up"
+}
+
+// verifyRedirect sends the browser to redirectTo (on this site, else the
+// type's page) with fragment.
+func (s *Server) verifyRedirect(w http.ResponseWriter, r *http.Request, typ, redirectTo string, fragment url.Values) {
+	target := s.safeRedirect(redirectTo, verifyDefaultPage(typ))
+	w.Header().Set(apiVersionHeader, apiVersion)
+	w.Header().Set("Cache-Control", "no-store")
+	http.Redirect(w, r, target+"#"+fragment.Encode(), http.StatusSeeOther)
 }
 
 func jsonNumber(n int64) string {

@@ -336,7 +336,7 @@ func TestPKCESignupConfirmation(t *testing.T) {
 		wantStatus(t, res, 200)
 		link := lastLink(t, env, "pkce@example.com")
 		u, _ := url.Parse(link)
-		res = env.do(t, "GET", u.RequestURI(), nil, nil)
+		res = openLink(t, env, u)
 		wantStatus(t, res, http.StatusSeeOther)
 		loc, _ := url.Parse(res.Header.Get("Location"))
 		code := loc.Query().Get("code")
@@ -374,7 +374,7 @@ func TestPKCESignupConfirmation(t *testing.T) {
 			rlink = lastLink(t, env, "pkce@example.com")
 		}
 		u, _ = url.Parse(rlink)
-		res = env.do(t, "GET", u.RequestURI(), nil, nil)
+		res = openLink(t, env, u)
 		wantStatus(t, res, http.StatusSeeOther)
 		loc, _ = url.Parse(res.Header.Get("Location"))
 		if loc.Path != "/reset_password" || loc.Query().Get("code") == "" {

@@ -5,11 +5,13 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"html"
 	"io"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"regexp"
 	"slices"
 	"strings"
 	"syscall"
@@ -564,6 +566,35 @@ func linkIn(t *testing.T, body, prefix string) *url.URL {
 	return u
 }
 
+// linkForm reads the form of the page an e-mailed link opens: its action
+// and hidden fields; ok is false for a page without one.
+func linkForm(page string) (action string, fields url.Values, ok bool) {
+	m := regexp.MustCompile(`<form method="post" action="([^"]*)">`).FindStringSubmatch(page)
+	if m == nil {
+		return "", nil, false
+	}
+	fields = url.Values{}
+	for _, f := range regexp.MustCompile(`<input type="hidden" name="([^"]*)" value="([^"]*)">`).FindAllStringSubmatch(page, -1) {
+		fields.Set(html.UnescapeString(f[1]), html.UnescapeString(f[2]))
+	}
+	return html.UnescapeString(m[1]), fields, true
+}
+
+// openLink opens an e-mailed /auth/v1/verify link as a person does: GET
+// (a page with a button; nothing is spent), then the button (its form
+// POSTed back). It returns the button's answer.
+func openLink(t *testing.T, env *testEnv, link *url.URL) *http.Response {
+	t.Helper()
+	res := env.do(t, "GET", link.RequestURI(), nil, nil)
+	wantStatus(t, res, http.StatusOK)
+	page, _ := io.ReadAll(res.Body)
+	action, fields, ok := linkForm(string(page))
+	if !ok || action != "/auth/v1/verify" {
+		t.Fatalf("the link's page has no button that verifies: %s", page)
+	}
+	return env.do(t, "POST", action, fields.Encode(), map[string]string{"Content-Type": "application/x-www-form-urlencoded"})
+}
+
 func TestRecoverAndVerify(t *testing.T) {
 	eachEngine(t, func(c *config.Config) { c.PublicURL = "https://salaula.example" }, func(t *testing.T, env *testEnv) {
 		env.signUp(t, "mwila@example.com", goodPassword)
@@ -655,7 +686,21 @@ func TestSignupWithEmailConfirmation(t *testing.T) {
 		link := linkIn(t, m.Body, "https://salaula.example/auth/v1/verify?")
 		path := link.Path + "?" + link.RawQuery
 
-		res = env.do(t, "GET", path, nil, nil)
+		// Opening the link (as a mail scanner does) spends nothing: a page
+		// asks for a button press, and the account stays unconfirmed.
+		for range 2 {
+			res = env.do(t, "GET", path, nil, nil)
+			wantStatus(t, res, http.StatusOK)
+			page, _ := io.ReadAll(res.Body)
+			if !strings.Contains(string(page), "Confirm your e-mail address") || !strings.Contains(string(page), `<button type="submit">Confirm and sign in</button>`) ||
+				!strings.Contains(res.Header.Get("Content-Security-Policy"), "form-action 'self'") || res.Header.Get("Cache-Control") != "no-store" {
+				t.Fatalf("link page (CSP %q): %s", res.Header.Get("Content-Security-Policy"), page)
+			}
+		}
+		wantAuthError(t, env.authJSON(t, "POST", "/auth/v1/token?grant_type=password", map[string]any{"email": "mwila@example.com", "password": goodPassword}, ""), 400, "email_not_confirmed", msgEmailNotConfirmed)
+
+		// The button spends the token and signs in.
+		res = openLink(t, env, link)
 		wantStatus(t, res, http.StatusSeeOther)
 		loc, _ := url.Parse(res.Header.Get("Location"))
 		frag, _ := url.ParseQuery(loc.Fragment)
@@ -664,25 +709,46 @@ func TestSignupWithEmailConfirmation(t *testing.T) {
 		}
 		wantStatus(t, env.authJSON(t, "GET", "/auth/v1/user", nil, frag.Get("access_token")), 200)
 		env.signIn(t, "mwila@example.com", goodPassword)
+		// The confirmation link proved the address too.
+		res = env.do(t, "POST", "/functions/v1/account-address", nil, map[string]string{"Authorization": "Bearer " + frag.Get("access_token")})
+		wantStatus(t, res, 200)
+		if a := decode(t, res); a["proven"] != true {
+			t.Fatalf("after the confirmation link: %v", a)
+		}
 
-		// The link works once; a second visit carries the error in the fragment.
-		res = env.do(t, "GET", path, nil, nil)
-		wantStatus(t, res, http.StatusSeeOther)
-		loc, _ = url.Parse(res.Header.Get("Location"))
-		frag, _ = url.ParseQuery(loc.Fragment)
-		if frag.Get("error_code") != "otp_expired" || frag.Get("access_token") != "" {
-			t.Fatalf("second visit redirect = %s", loc)
+		// The link works once: opening it again sends the browser off with
+		// the error in the fragment, and so does pressing a stale button.
+		for _, res := range []*http.Response{env.do(t, "GET", path, nil, nil), env.do(t, "POST", "/auth/v1/verify",
+			url.Values{"type": {"signup"}, "token": {link.Query().Get("token")}}.Encode(), map[string]string{"Content-Type": "application/x-www-form-urlencoded"})} {
+			wantStatus(t, res, http.StatusSeeOther)
+			loc, _ = url.Parse(res.Header.Get("Location"))
+			frag, _ = url.ParseQuery(loc.Fragment)
+			if frag.Get("error_code") != "otp_expired" || frag.Get("access_token") != "" {
+				t.Fatalf("second visit redirect = %s", loc)
+			}
 		}
 		// redirect_to may not leave the site.
-		res = env.do(t, "GET", "/auth/v1/verify?type=signup&token=x&redirect_to="+url.QueryEscape("https://evil.example/"), nil, nil)
-		wantStatus(t, res, http.StatusSeeOther)
-		if loc := res.Header.Get("Location"); !strings.HasPrefix(loc, "https://salaula.example/sign_up#") {
-			t.Fatalf("open redirect to %s", loc)
+		for _, res := range []*http.Response{
+			env.do(t, "GET", "/auth/v1/verify?type=signup&token=x&redirect_to="+url.QueryEscape("https://evil.example/"), nil, nil),
+			env.do(t, "POST", "/auth/v1/verify", "type=signup&token=x&redirect_to="+url.QueryEscape("https://evil.example/"), map[string]string{"Content-Type": "application/x-www-form-urlencoded"}),
+		} {
+			wantStatus(t, res, http.StatusSeeOther)
+			if loc := res.Header.Get("Location"); !strings.HasPrefix(loc, "https://salaula.example/sign_up#") {
+				t.Fatalf("open redirect to %s", loc)
+			}
 		}
-		res = env.do(t, "GET", "/auth/v1/verify", nil, nil)
-		wantStatus(t, res, http.StatusSeeOther)
-		if !strings.Contains(res.Header.Get("Location"), "error_code=validation_failed") {
-			t.Fatalf("no-token redirect = %s", res.Header.Get("Location"))
+		// A link or a form without its token or type, or a malformed form, is refused plainly.
+		for _, res := range []*http.Response{
+			env.do(t, "GET", "/auth/v1/verify", nil, nil),
+			env.do(t, "GET", "/auth/v1/verify?type=magiclink&token=x", nil, nil),
+			env.do(t, "POST", "/auth/v1/verify", "type=signup", map[string]string{"Content-Type": "application/x-www-form-urlencoded"}),
+			env.do(t, "POST", "/auth/v1/verify", "token=%zz", map[string]string{"Content-Type": "application/x-www-form-urlencoded"}),
+			env.do(t, "POST", "/auth/v1/verify", "token="+strings.Repeat("x", 20<<10), map[string]string{"Content-Type": "application/x-www-form-urlencoded"}),
+		} {
+			wantStatus(t, res, http.StatusSeeOther)
+			if !strings.Contains(res.Header.Get("Location"), "error_code=validation_failed") {
+				t.Fatalf("no-token redirect = %s", res.Header.Get("Location"))
+			}
 		}
 	})
 }

@@ -2,12 +2,9 @@ package server
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/base64"
 	"errors"
 	"fmt"
 	"github.com/google/uuid"
-	"html/template"
 	"net/http"
 	"net/url"
 	"strings"
@@ -230,14 +227,15 @@ var (
 
 // waitlistMail is the confirmation of a new sign-up, with its unsubscribe link.
 func (s *Server) waitlistMail(su *store.WaitlistSignup, token string) mail.Message {
-	link := s.cfg.PublicURL + "/functions/v1/waitlist-unsubscribe?token=" + url.QueryEscape(token)
+	link := s.cfg.PublicURL + unsubscribePath(token)
 	return mail.Message{
-		To:      su.Email,
-		Subject: "You're on the list: Salaula " + su.Program,
-		Kind:    "waitlist",
+		To:              su.Email,
+		Subject:         "You're on the list: Salaula " + su.Program,
+		Kind:            "waitlist",
+		ListUnsubscribe: link,
 		Body: fmt.Sprintf("Muli shani!\n\nThank you for joining the waitlist of the Salaula %s. "+
 			"We'll e-mail you as soon as it opens in Lusaka.\n\n"+
-			"If you did not sign up, or no longer want these e-mails, unsubscribe with one click:\n%s\n\nThe Salaula team\n",
+			"If you did not sign up, or no longer want these e-mails, unsubscribe here:\n%s\n\nThe Salaula team\n",
 			su.Program, link),
 	}
 }
@@ -251,66 +249,54 @@ func clip(s string, max int) string {
 	return string([]rune(s)[:max])
 }
 
-// unsubscribeStyle is the unsubscribe page's only style sheet, inline.
-const unsubscribeStyle = `body{font-family:system-ui,sans-serif;max-width:32rem;margin:3rem auto;padding:0 1rem;line-height:1.5;color:#222}a{color:#1b5e20}`
-
-// unsubscribePolicy is the unsubscribe page's Content-Security-Policy: its
-// inline style sheet (by its hash) and nothing else; no frame may hold it.
-var unsubscribePolicy = func() string {
-	sum := sha256.Sum256([]byte(unsubscribeStyle))
-	return "default-src 'none'; style-src 'sha256-" + base64.StdEncoding.EncodeToString(sum[:]) + "'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
-}()
-
-// unsubscribePage is the small page the unsubscribe link opens.
-var unsubscribePage = template.Must(template.New("unsubscribe").Parse(`<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>{{.Title}} · Salaula</title>
-<style>` + unsubscribeStyle + `</style>
-</head><body><main>
-<h1>{{.Title}}</h1>
-<p>{{.Text}}</p>
-<p><a href="/">Back to Salaula</a></p>
-</main></body></html>
-`))
-
-// handleWaitlistUnsubscribe is the one-click unsubscribe link of the
-// confirmation e-mail: it marks the sign-up unsubscribed and answers a small
-// page. An unknown token answers 404 with a friendly page.
+// handleWaitlistUnsubscribe is the unsubscribe link of the confirmation
+// e-mail, and its List-Unsubscribe address. GET (opening the link, as a
+// person or a mail system's link scanner does) changes nothing: it answers
+// a page naming the sign-up with an Unsubscribe button. POST (that button,
+// or a mail program's one-click unsubscribe, RFC 8058, whatever its body)
+// marks the sign-up unsubscribed and answers a page saying so. An unknown
+// token answers 404 with a friendly page.
 func (s *Server) handleWaitlistUnsubscribe() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		page := func(status int, title, text string) {
-			w.Header().Set("Content-Type", "text/html; charset=utf-8")
-			w.Header().Set("Content-Security-Policy", unsubscribePolicy)
-			w.Header().Set("Cache-Control", "no-store")
-			w.WriteHeader(status)
-			unsubscribePage.Execute(w, map[string]string{"Title": title, "Text": text})
-		}
 		unknown := func() {
-			page(http.StatusNotFound, "Link not recognised", "This unsubscribe link is incomplete or no longer valid. "+
-				"Open the link in your latest Salaula e-mail again, or write to "+s.cfg.SupportEmail+" and we will take you off the list.")
+			writeLinkPage(w, http.StatusNotFound, linkPage{Title: "Link not recognised", Text: "This unsubscribe link is incomplete or no longer valid. " +
+				"Open the link in your latest Salaula e-mail again, or write to " + s.cfg.SupportEmail + " and we will take you off the list."})
 		}
 		tok := r.URL.Query().Get("token")
 		if tok == "" || len(tok) > 200 {
 			unknown()
 			return
 		}
-		if r.Method == http.MethodHead {
-			// Link checkers in mail systems probe with HEAD: answer without unsubscribing.
-			w.Header().Set("Content-Type", "text/html; charset=utf-8")
-			w.WriteHeader(http.StatusOK)
-			return
-		}
 		id, hash := unsubscribeKey(tok)
-		su, err := s.db.UnsubscribeWaitlist(r.Context(), id, hash)
+		var su *store.WaitlistSignup
+		var err error
+		if r.Method == http.MethodPost {
+			su, err = s.db.UnsubscribeWaitlist(r.Context(), id, hash)
+		} else {
+			su, err = s.db.WaitlistSignupByLink(r.Context(), id, hash)
+		}
 		if errors.Is(err, store.ErrNotFound) {
 			unknown()
 			return
 		}
 		if err != nil {
 			s.logger.Error("unsubscribe", "err", err)
-			page(http.StatusServiceUnavailable, "Please try again", "We could not update the waitlist just now. Please open the link again in a few minutes.")
+			writeLinkPage(w, http.StatusServiceUnavailable, linkPage{Title: "Please try again",
+				Text: "We could not reach the waitlist just now. Please open the link again in a few minutes."})
 			return
 		}
-		page(http.StatusOK, "You have been unsubscribed", su.Email+" will get no more e-mails about the "+su.Program+" waitlist. Changed your mind? Join again on our website at any time.")
+		if su.UnsubscribedAt != nil {
+			writeLinkPage(w, http.StatusOK, linkPage{Title: "You have been unsubscribed",
+				Text: su.Email + " will get no more e-mails about the " + su.Program + " waitlist. Changed your mind? Join again on our website at any time."})
+			return
+		}
+		writeLinkPage(w, http.StatusOK, linkPage{Title: "Unsubscribe from the " + su.Program + " waitlist?",
+			Text:   "Press the button and " + su.Email + " will get no more e-mails about the Salaula " + su.Program + " waitlist.",
+			Action: unsubscribePath(tok), Button: "Unsubscribe"})
 	})
+}
+
+// unsubscribePath is the unsubscribe link's path for the token.
+func unsubscribePath(token string) string {
+	return "/functions/v1/waitlist-unsubscribe?token=" + url.QueryEscape(token)
 }

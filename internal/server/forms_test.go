@@ -253,7 +253,11 @@ func TestWaitlistSignupIsStoredOnceWithItsSourceAndConfirmed(t *testing.T) {
 	})
 }
 
-func TestUnsubscribeLinkWorksWithOneClick(t *testing.T) {
+// unsubscribeForm is how the unsubscribe page's button and a mail
+// program's one-click unsubscribe (RFC 8058) POST.
+var unsubscribeForm = map[string]string{"Content-Type": "application/x-www-form-urlencoded"}
+
+func TestUnsubscribeLinkActsOnlyOnTheButton(t *testing.T) {
 	eachEngine(t, nil, func(t *testing.T, env *testEnv) {
 		ctx := context.Background()
 		join := map[string]any{"email": "bwalya@example.com", "programName": "Upcycling Initiative"}
@@ -263,21 +267,28 @@ func TestUnsubscribeLinkWorksWithOneClick(t *testing.T) {
 			t.Fatal("no confirmation")
 		}
 		path := strings.TrimPrefix(unsubscribeLink.FindString(sent[0].Body), env.Config.PublicURL)
-		// A mail system's link checker probing with HEAD does not unsubscribe anyone.
-		wantStatus(t, env.do(t, "HEAD", path, nil, nil), http.StatusOK)
-		if su, _ := env.DB.WaitlistSignupByEmail(ctx, "bwalya@example.com", "Upcycling Initiative"); su.UnsubscribedAt != nil {
-			t.Fatal("HEAD unsubscribed")
+		subscribed := func() bool {
+			su, err := env.DB.WaitlistSignupByEmail(ctx, "bwalya@example.com", "Upcycling Initiative")
+			if err != nil {
+				t.Fatal(err)
+			}
+			return su.UnsubscribedAt == nil
 		}
-		for i := 0; i < 2; i++ { // a second click is just as friendly
+		// A mail system's link checker (HEAD, or GET as a person opens it)
+		// unsubscribes no one: the page names the sign-up and offers a button.
+		wantStatus(t, env.do(t, "HEAD", path, nil, nil), http.StatusOK)
+		for range 2 {
 			res := env.do(t, "GET", path, nil, nil)
 			wantStatus(t, res, http.StatusOK)
 			page, _ := io.ReadAll(res.Body)
-			if !strings.HasPrefix(res.Header.Get("Content-Type"), "text/html") || !strings.Contains(string(page), "You have been unsubscribed") ||
-				!strings.Contains(string(page), "bwalya@example.com") {
+			action, _, ok := linkForm(string(page))
+			if !strings.HasPrefix(res.Header.Get("Content-Type"), "text/html") || !ok || action != path ||
+				!strings.Contains(string(page), "Unsubscribe from the Upcycling Initiative waitlist?") || !strings.Contains(string(page), "bwalya@example.com") {
 				t.Fatalf("page %s", page)
 			}
 			// The page's policy allows its own inline style sheet (by its
-			// hash) and nothing else; the link's token leaves in no Referer.
+			// hash) and a form to this site, nothing else; the link's token
+			// leaves in no Referer.
 			style := regexp.MustCompile(`<style>([^<]*)</style>`).FindSubmatch(page)
 			if style == nil {
 				t.Fatalf("no style sheet in %s", page)
@@ -285,10 +296,34 @@ func TestUnsubscribeLinkWorksWithOneClick(t *testing.T) {
 			sum := sha256.Sum256(style[1])
 			csp := res.Header.Get("Content-Security-Policy")
 			if !strings.HasPrefix(csp, "default-src 'none'; style-src 'sha256-"+base64.StdEncoding.EncodeToString(sum[:])+"';") ||
-				!strings.Contains(csp, "frame-ancestors 'none'") || strings.Contains(csp, "unsafe") || strings.Contains(csp, "script") ||
-				res.Header.Get("Referrer-Policy") != "no-referrer" {
+				!strings.Contains(csp, "form-action 'self'") || !strings.Contains(csp, "frame-ancestors 'none'") || strings.Contains(csp, "unsafe") ||
+				strings.Contains(csp, "script") || res.Header.Get("Referrer-Policy") != "no-referrer" {
 				t.Fatalf("unsubscribe page: CSP %q, Referrer-Policy %q", csp, res.Header.Get("Referrer-Policy"))
 			}
+		}
+		if !subscribed() {
+			t.Fatal("opening the link unsubscribed")
+		}
+		// The button unsubscribes; pressing it again is just as friendly.
+		for range 2 {
+			res := env.do(t, "POST", path, "", unsubscribeForm)
+			wantStatus(t, res, http.StatusOK)
+			page, _ := io.ReadAll(res.Body)
+			if !strings.Contains(string(page), "You have been unsubscribed") || !strings.Contains(string(page), "bwalya@example.com") {
+				t.Fatalf("page after the button %s", page)
+			}
+			if _, _, ok := linkForm(string(page)); ok {
+				t.Fatalf("the page after unsubscribing offers a button: %s", page)
+			}
+		}
+		if subscribed() {
+			t.Fatal("the button did not unsubscribe")
+		}
+		// Opening the link later says so, with no button.
+		res := env.do(t, "GET", path, nil, nil)
+		page, _ := io.ReadAll(res.Body)
+		if _, _, ok := linkForm(string(page)); ok || !strings.Contains(string(page), "You have been unsubscribed") {
+			t.Fatalf("page of a used link %s", page)
 		}
 		su, _ := env.DB.WaitlistSignupByEmail(ctx, "bwalya@example.com", "Upcycling Initiative")
 		if su.UnsubscribedAt == nil {
@@ -316,11 +351,13 @@ func TestUnsubscribeLinkWorksWithOneClick(t *testing.T) {
 		for _, bad := range []string{"/functions/v1/waitlist-unsubscribe", base + "deadbeef", base + strings.Repeat("x", 5000),
 			base + flip(id, 35) + "." + secret, base + id + "." + flip(secret, len(secret)/2), base + otherSU.ID + "." + secret,
 			base + id + ".", base + id} {
-			res := env.do(t, "GET", bad, nil, nil)
-			wantStatus(t, res, http.StatusNotFound)
-			page, _ := io.ReadAll(res.Body)
-			if !strings.Contains(string(page), "Link not recognised") {
-				t.Fatalf("%s: page %s", bad, page)
+			for _, method := range []string{"GET", "POST"} {
+				res := env.do(t, method, bad, "List-Unsubscribe=One-Click", unsubscribeForm)
+				wantStatus(t, res, http.StatusNotFound)
+				page, _ := io.ReadAll(res.Body)
+				if !strings.Contains(string(page), "Link not recognised") {
+					t.Fatalf("%s %s: page %s", method, bad, page)
+				}
 			}
 		}
 		if o, _ := env.DB.WaitlistSignupByEmail(ctx, "chileshe@example.com", "Upcycling Initiative"); o.UnsubscribedAt != nil {
@@ -334,7 +371,7 @@ func TestUnsubscribeLinkWorksWithOneClick(t *testing.T) {
 		if su.UnsubscribedAt != nil || len(sent) != 1 {
 			t.Fatalf("rejoin: %+v, %d mails", su, len(sent))
 		}
-		res := env.do(t, "GET", path, nil, nil)
+		res = env.do(t, "POST", path, "List-Unsubscribe=One-Click", unsubscribeForm)
 		wantStatus(t, res, http.StatusOK)
 		if su, _ = env.DB.WaitlistSignupByEmail(ctx, "bwalya@example.com", "Upcycling Initiative"); su.UnsubscribedAt == nil {
 			t.Fatal("the first link no longer unsubscribes after a rejoin")
@@ -429,8 +466,11 @@ func TestWaitlistUnsubscribeKeepsOldLinksWorking(t *testing.T) {
 			if _, err := env.DB.JoinWaitlist(ctx, old, nil); err != nil {
 				t.Fatal(err)
 			}
-			res := env.do(t, "GET", "/functions/v1/waitlist-unsubscribe?token="+tok, nil, nil)
-			wantStatus(t, res, http.StatusOK)
+			wantStatus(t, env.do(t, "GET", "/functions/v1/waitlist-unsubscribe?token="+tok, nil, nil), http.StatusOK)
+			if su, _ := env.DB.WaitlistSignupByEmail(ctx, email, "Upcycling Initiative"); su.UnsubscribedAt != nil {
+				t.Fatalf("opening an old link (%s) unsubscribed", tok)
+			}
+			wantStatus(t, env.do(t, "POST", "/functions/v1/waitlist-unsubscribe?token="+tok, "", unsubscribeForm), http.StatusOK)
 			if su, _ := env.DB.WaitlistSignupByEmail(ctx, email, "Upcycling Initiative"); su.UnsubscribedAt == nil {
 				t.Fatalf("an old link (%s) did not unsubscribe", tok)
 			}

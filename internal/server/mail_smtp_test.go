@@ -36,11 +36,18 @@ func TestResetAndUnsubscribeLinksArriveBySMTPAndWork(t *testing.T) {
 		wantStatus(t, env.do(t, http.MethodPost, "/functions/v1/waitlist-signup", map[string]any{"email": to, "programName": "Upcycling Initiative"}, nil), http.StatusOK)
 		got = smtpd.To(t, to, 2)
 		unsub := linkIn(t, got[1].Body, "https://salaula.example/functions/v1/waitlist-unsubscribe?")
+		// The mail program's Unsubscribe button (RFC 8058) POSTs to the same address.
+		if h := got[1].Header; h.Get("List-Unsubscribe") != "<"+unsub.String()+">" || h.Get("List-Unsubscribe-Post") != "List-Unsubscribe=One-Click" {
+			t.Fatalf("waitlist e-mail headers: %v", h)
+		}
+		// Opening the link changes nothing; the one-click POST unsubscribes.
 		res, body := env.get(t, unsub.RequestURI(), nil)
 		wantStatus(t, res, http.StatusOK)
-		if !strings.Contains(strings.ToLower(string(body)), "unsubscribed") {
-			t.Fatalf("unsubscribe page: %s", body)
+		if !strings.Contains(string(body), "<button") || countRows(t, env.DB, `SELECT COUNT(*) FROM waitlist_signups WHERE email = ? AND unsubscribed_at IS NULL`, to) != 1 {
+			t.Fatalf("opening the link unsubscribed, or its page has no button: %s", body)
 		}
+		res = env.do(t, http.MethodPost, unsub.RequestURI(), "List-Unsubscribe=One-Click", map[string]string{"Content-Type": "application/x-www-form-urlencoded"})
+		wantStatus(t, res, http.StatusOK)
 		if n := countRows(t, env.DB, `SELECT COUNT(*) FROM waitlist_signups WHERE email = ? AND unsubscribed_at IS NOT NULL`, to); n != 1 {
 			t.Fatalf("%d unsubscribed sign-ups, want 1", n)
 		}

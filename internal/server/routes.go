@@ -19,7 +19,7 @@ func (s *Server) routes(mux *http.ServeMux) {
 	mux.Handle("POST /auth/v1/logout", s.handleLogout())
 	mux.Handle("POST /auth/v1/recover", s.limitAuth(s.handleRecover()))
 	mux.Handle("POST /auth/v1/verify", s.limitAuth(s.handleVerify()))
-	mux.Handle("GET /auth/v1/verify", s.limitAuth(s.handleVerifyLink()))
+	mux.Handle("GET /auth/v1/verify", s.limitAuth(s.handleVerifyPage()))
 	mux.Handle("POST /auth/v1/resend", s.limitAuth(s.handleResend()))
 	mux.Handle("GET /auth/v1/.well-known/jwks.json", s.handleJWKS())
 	mux.Handle("POST /auth/v1/factors", s.handleEnrollFactor())
@@ -45,7 +45,8 @@ func (s *Server) routes(mux *http.ServeMux) {
 	// Functions: the serverless functions the app invokes.
 	mux.Handle("POST /functions/v1/contact-form-submit", s.limitForms(s.handleContactFormSubmit()))
 	mux.Handle("POST /functions/v1/waitlist-signup", s.limitForms(s.handleWaitlistSignup()))
-	mux.Handle("GET /functions/v1/waitlist-unsubscribe", s.handleWaitlistUnsubscribe())
+	mux.Handle("GET /functions/v1/waitlist-unsubscribe", s.handleWaitlistUnsubscribe())  // a page with a button
+	mux.Handle("POST /functions/v1/waitlist-unsubscribe", s.handleWaitlistUnsubscribe()) // the button; one-click (RFC 8058)
 	mux.Handle("POST /functions/v1/get-profile-me", s.handleGetProfileMe())
 	mux.Handle("POST /functions/v1/onboard-new-user", s.handleOnboardNewUser())
 	mux.Handle("POST /functions/v1/onboard-seller", s.handleOnboardSeller())

@@ -215,6 +215,16 @@ func (db *DB) UnsubscribeWaitlist(ctx context.Context, id, tokenHash string) (*W
 	}); err != nil {
 		return nil, err
 	}
+	return db.WaitlistSignupByLink(ctx, id, tokenHash)
+}
+
+// WaitlistSignupByLink returns, changing nothing, the sign-up an
+// unsubscribe link names by its ID and token hash (or, for a link without
+// an ID, by the hash alone; see UnsubscribeWaitlist); ErrNotFound when none.
+func (db *DB) WaitlistSignupByLink(ctx context.Context, id, tokenHash string) (*WaitlistSignup, error) {
+	if id == "" {
+		return scanWaitlist(db.QueryRow(ctx, `SELECT `+waitlistColumns+` FROM waitlist_signups WHERE unsubscribe_token_hash = ?`, tokenHash))
+	}
 	return scanWaitlist(db.QueryRow(ctx, `SELECT `+waitlistColumns+` FROM waitlist_signups WHERE id = ? AND unsubscribe_token_hash = ?`, id, tokenHash))
 }
 

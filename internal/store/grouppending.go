@@ -178,8 +178,8 @@ func (p *pending) write(ctx context.Context, tx *Tx) error {
 	}
 	if len(p.emails) > 0 {
 		if err := chunked(ctx, tx, len(p.emails),
-			`INSERT INTO outbox_emails (id, to_address, subject, body, kind, sent_via, created_at, status, attempts, next_attempt_at, sent_at) VALUES `,
-			valuesRow(11), ``,
+			`INSERT INTO `+emailInsertColumns+` VALUES `,
+			valuesRow(12), ``,
 			func(i int, args []any) []any { return append(args, p.emails[i].emailRow()...) }); err != nil {
 			return err
 		}

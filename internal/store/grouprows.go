@@ -463,19 +463,19 @@ func (p *pending) writePostgres(ctx context.Context, tx *Tx, notify bool) error 
 	if len(p.emails) > 0 {
 		n := len(p.emails)
 		ids, tos, subjects, bodies, kinds := make([]string, n), make([]string, n), make([]string, n), make([]string, n), make([]string, n)
-		vias, states := make([]string, n), make([]string, n)
+		vias, states, lists := make([]string, n), make([]string, n), make([]string, n)
 		created, attempts := make([]time.Time, n), make([]int64, n)
 		for i, e := range p.emails {
 			ids[i], tos[i], subjects[i], bodies[i], kinds[i], created[i] = e.ID, e.To, e.Subject, e.Body, e.Kind, e.CreatedAt
-			vias[i], states[i], attempts[i] = e.Via, e.Status, int64(e.Attempts)
+			vias[i], states[i], attempts[i], lists[i] = e.Via, e.Status, int64(e.Attempts), e.ListUnsubscribe
 		}
 		// A queued e-mail is due at once; one recorded as sent was sent
 		// when it was written (see Tx.RecordEmailSent).
-		parts = append(parts, `INSERT INTO outbox_emails (id, to_address, subject, body, kind, sent_via, created_at, status, attempts, next_attempt_at, sent_at)
-			SELECT i, t, s, b, k, v, c, st, a, CASE WHEN st = '`+EmailSent+`' THEN NULL ELSE c END, CASE WHEN st = '`+EmailSent+`' THEN c END FROM `+
-			strings.TrimPrefix(unnestSelect([]string{"text", "text", "text", "text", "text", "text", "timestamp", "text", "bigint"}), "SELECT * FROM ")+
-			` AS u(i, t, s, b, k, v, c, st, a)`)
-		args = append(args, ids, tos, subjects, bodies, kinds, vias, created, states, attempts)
+		parts = append(parts, `INSERT INTO `+emailInsertColumns+`
+			SELECT i, t, s, b, k, v, c, st, a, CASE WHEN st = '`+EmailSent+`' THEN NULL ELSE c END, CASE WHEN st = '`+EmailSent+`' THEN c END, l FROM `+
+			strings.TrimPrefix(unnestSelect([]string{"text", "text", "text", "text", "text", "text", "timestamp", "text", "bigint", "text"}), "SELECT * FROM ")+
+			` AS u(i, t, s, b, k, v, c, st, a, l)`)
+		args = append(args, ids, tos, subjects, bodies, kinds, vias, created, states, attempts, lists)
 	}
 	for _, r := range p.later {
 		arrays, types, err := pgArrays(r.rows)

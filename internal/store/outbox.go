@@ -20,12 +20,15 @@ const (
 // OutboxEmail is one e-mail in the outbox table.
 type OutboxEmail struct {
 	ID, To, Subject, Body, Kind string
-	Status                      string
-	Via                         string // "smtp" or "log" once sent
-	Attempts                    int
-	LastError                   string
-	NextAttemptAt, SentAt       *time.Time
-	CreatedAt                   time.Time
+	// ListUnsubscribe is the e-mail's one-click unsubscribe address
+	// (RFC 8058), "" for an e-mail about no list.
+	ListUnsubscribe       string
+	Status                string
+	Via                   string // "smtp" or "log" once sent
+	Attempts              int
+	LastError             string
+	NextAttemptAt, SentAt *time.Time
+	CreatedAt             time.Time
 }
 
 // EnqueueEmail writes e to the outbox as queued, due at once, inside tx: it
@@ -70,14 +73,16 @@ func (t *Tx) insertEmail(ctx context.Context, e *OutboxEmail) error {
 		t.own.emails = append(t.own.emails, &c)
 		return nil
 	}
-	_, err := t.Exec(ctx, `INSERT INTO outbox_emails (id, to_address, subject, body, kind, sent_via, created_at, status, attempts, next_attempt_at, sent_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, e.emailRow()...)
+	_, err := t.Exec(ctx, `INSERT INTO `+emailInsertColumns+`
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, e.emailRow()...)
 	return err
 }
 
-// emailRow is e's values in the order of the outbox INSERTs' columns (id,
-// to_address, subject, body, kind, sent_via, created_at, status, attempts,
-// next_attempt_at, sent_at).
+// emailInsertColumns is the outbox table with the columns its INSERTs
+// write, in emailRow's order.
+const emailInsertColumns = `outbox_emails (id, to_address, subject, body, kind, sent_via, created_at, status, attempts, next_attempt_at, sent_at, list_unsubscribe)`
+
+// emailRow is e's values in the order of emailInsertColumns.
 func (e *OutboxEmail) emailRow() []any {
 	var next, sent any
 	if e.NextAttemptAt != nil {
@@ -86,10 +91,10 @@ func (e *OutboxEmail) emailRow() []any {
 	if e.SentAt != nil {
 		sent = *e.SentAt
 	}
-	return []any{e.ID, e.To, e.Subject, e.Body, e.Kind, e.Via, e.CreatedAt, e.Status, e.Attempts, next, sent}
+	return []any{e.ID, e.To, e.Subject, e.Body, e.Kind, e.Via, e.CreatedAt, e.Status, e.Attempts, next, sent, e.ListUnsubscribe}
 }
 
-const outboxColumns = `id, to_address, subject, body, kind, status, sent_via, attempts, last_error, next_attempt_at, sent_at, created_at`
+const outboxColumns = `id, to_address, subject, body, kind, status, sent_via, attempts, last_error, next_attempt_at, sent_at, created_at, list_unsubscribe`
 
 func scanOutbox(rows *sql.Rows) ([]OutboxEmail, error) {
 	defer rows.Close()
@@ -97,7 +102,7 @@ func scanOutbox(rows *sql.Rows) ([]OutboxEmail, error) {
 	for rows.Next() {
 		var e OutboxEmail
 		var next, sent sql.NullTime
-		if err := rows.Scan(&e.ID, &e.To, &e.Subject, &e.Body, &e.Kind, &e.Status, &e.Via, &e.Attempts, &e.LastError, &next, &sent, &e.CreatedAt); err != nil {
+		if err := rows.Scan(&e.ID, &e.To, &e.Subject, &e.Body, &e.Kind, &e.Status, &e.Via, &e.Attempts, &e.LastError, &next, &sent, &e.CreatedAt, &e.ListUnsubscribe); err != nil {
 			return nil, err
 		}
 		if next.Valid {

@@ -46,9 +46,31 @@ async function lastLink(addr, notBefore = '') {
   throw new Error(`no new e-mail to ${addr}`);
 }
 
-/** Opens an e-mailed /auth/v1/verify link and returns where it sends the browser. */
+/** The hidden fields of the form on a link's page. */
+function formFields(page) {
+  const unescape = (v) => v.replace(/&#43;/g, '+').replace(/&amp;/g, '&').replace(/&#34;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>');
+  const fields = new URLSearchParams();
+  for (const m of page.matchAll(/<input type="hidden" name="([^"]*)" value="([^"]*)">/g)) fields.set(unescape(m[1]), unescape(m[2]));
+  return fields;
+}
+
+/**
+ * Opens an e-mailed /auth/v1/verify link as a person does and returns where
+ * it sends the browser: opening it answers a page and spends nothing (mail
+ * systems open links to scan them); its button POSTs the form back.
+ */
 async function openLink(link) {
-  const res = await fetch(link.replace(/^https?:\/\/[^/]+/, server.url), { redirect: 'manual' });
+  const url = link.replace(/^https?:\/\/[^/]+/, server.url);
+  const page = await fetch(url, { redirect: 'manual' });
+  assert.equal(page.status, 200);
+  const html = await page.text();
+  assert.match(html, /<form method="post" action="\/auth\/v1\/verify">/);
+  const res = await fetch(`${server.url}/auth/v1/verify`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+    body: formFields(html),
+    redirect: 'manual',
+  });
   assert.equal(res.status, 303);
   return new URL(res.headers.get('location'));
 }
@@ -69,6 +91,20 @@ test('PKCE sign-up confirmation: the e-mailed link carries a one-time code, exch
   assert.ok(ex.data.user.email_confirmed_at);
   const again = await client({ flowType: 'pkce' }).auth.exchangeCodeForSession(code);
   assert.ok(again.error, 'the code works once');
+});
+
+test('opening a confirmation link spends nothing: the account signs in only after the button', async () => {
+  const email = freshEmail();
+  await client().auth.signUp({ email, password: PASSWORD });
+  const link = await lastLink(email);
+  for (let i = 0; i < 2; i++) {
+    const page = await fetch(link.replace(/^https?:\/\/[^/]+/, server.url), { redirect: 'manual' });
+    assert.equal(page.status, 200, 'a page, not a redirect with a session');
+  }
+  assert.equal((await client().auth.signInWithPassword({ email, password: PASSWORD })).error?.code, 'email_not_confirmed');
+  const to = await openLink(link);
+  assert.match(to.hash, /access_token=/);
+  assert.equal((await client().auth.signInWithPassword({ email, password: PASSWORD })).error, null);
 });
 
 test('PKCE password reset: exchangeCodeForSession answers a recovery session that can set the password', async () => {

@@ -199,8 +199,11 @@ test('forgot password: the e-mailed link lets the person choose a new password, 
   await page.getByRole('button', { name: 'SIGN IN' }).click();
   await expect(page).toHaveURL(/\/select_role$/);
 
-  // The link works once.
+  // The link works once: its page opens, and saving with it says it is spent.
   await page.goto(link);
+  await page.getByLabel('New password', { exact: true }).fill('Another-Rain-2027');
+  await page.getByLabel('Confirm new password', { exact: true }).fill('Another-Rain-2027');
+  await page.getByRole('button', { name: 'SAVE NEW PASSWORD' }).click();
   await expect(
     page.getByText('This password reset link has expired or has already been used. Ask for a new one below.'),
   ).toBeVisible();

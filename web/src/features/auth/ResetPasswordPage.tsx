@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useRef, useState, type FormEvent } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
@@ -11,22 +11,22 @@ import { PageHeader } from '../../components/PageHeader';
 import type { FieldErrors } from '../../lib/validation';
 import { signOut, updatePassword, verifyRecoveryLink } from './api';
 import { validateNewPassword } from './credentials';
-import { BusyMessage } from './BusyMessage';
 import { ForgotPasswordForm } from './ForgotPasswordForm';
 import { PasswordField } from './PasswordField';
 import type { SignInNotice } from './SignInPage';
 
-type Stage = 'verifying' | 'bad-link' | 'choose';
+type Stage = 'bad-link' | 'choose';
 
 /** The green notice /sign_up shows after a password change. */
 export const PASSWORD_CHANGED_NOTICE = 'Your password has been changed. Sign in with your new password.';
 
 /**
  * ResetPasswordPage is /reset_password, opened from the e-mailed link
- * (?token_hash=...&type=recovery). It checks the link, asks for the new
- * password twice and saves it; then it signs out everywhere and sends the
- * person to sign in with the new password. A bad, used or expired link
- * offers to send a new one.
+ * (?token_hash=...&type=recovery). It asks for the new password twice;
+ * only SAVE NEW PASSWORD uses the link (mail systems open links to scan
+ * them, so opening the page spends nothing): it checks the link, saves the
+ * password, signs out everywhere and sends the person to sign in with the
+ * new password. A bad, used or expired link offers to send a new one.
  */
 export default function ResetPasswordPage() {
   const navigate = useNavigate();
@@ -35,25 +35,15 @@ export default function ResetPasswordPage() {
   const type = params.get('type');
   const linkLooksRight = Boolean(tokenHash) && (type === null || type === 'recovery');
 
-  const [stage, setStage] = useState<Stage>(linkLooksRight ? 'verifying' : 'bad-link');
+  const [stage, setStage] = useState<Stage>(linkLooksRight ? 'choose' : 'bad-link');
   const [password, setPassword] = useState('');
   const [confirm, setConfirm] = useState('');
   const [fieldErrors, setFieldErrors] = useState<FieldErrors<'password' | 'confirm'>>({});
   const [error, setError] = useState('');
   const [saving, setSaving] = useState(false);
-  // The link works once: check it once even when React runs effects twice.
-  const verifyStarted = useRef(false);
-
-  useEffect(() => {
-    if (!linkLooksRight || verifyStarted.current) return;
-    verifyStarted.current = true;
-    verifyRecoveryLink(tokenHash!)
-      .then(() => setStage('choose'))
-      .catch((err) => {
-        console.error('Reset link refused', err);
-        setStage('bad-link');
-      });
-  }, [linkLooksRight, tokenHash]);
+  // The link works once: after it signed in, a second try (a refused
+  // password) only saves the password.
+  const verified = useRef(false);
 
   async function handleSubmit(e: FormEvent) {
     e.preventDefault();
@@ -63,6 +53,17 @@ export default function ResetPasswordPage() {
     if (Object.keys(problems).length > 0) return;
     setError('');
     setSaving(true);
+    if (!verified.current) {
+      try {
+        await verifyRecoveryLink(tokenHash!);
+        verified.current = true;
+      } catch (err) {
+        console.error('Reset link refused', err);
+        setSaving(false);
+        setStage('bad-link');
+        return;
+      }
+    }
     try {
       await updatePassword(password);
     } catch (err) {
@@ -80,9 +81,6 @@ export default function ResetPasswordPage() {
       <PageHeader title="Reset Password" />
       <Container component="main" maxWidth="xs" sx={{ py: { xs: 3, sm: 6 }, px: 2 }}>
         <Paper variant="outlined" sx={{ p: { xs: 2.5, sm: 4 } }}>
-          {stage === 'verifying' && (
-            <BusyMessage text="Checking your reset link..." />
-          )}
           {stage === 'bad-link' && (
             <Stack spacing={3}>
               <Alert severity="error">
