@@ -19,7 +19,10 @@ function Welcome() {
   return (
     <PublicPage title="Welcome to Salaula">
       <Band tone="green" label="welcome-title">
-        <SectionTitle id="welcome-title">You are all set{user?.email ? `, ${user.email}` : ''}!</SectionTitle>
+        <SectionTitle id="welcome-title">
+          {/* A long address breaks anywhere rather than push the page sideways on a phone. */}
+          You are all set{user?.email ? <span style={{ overflowWrap: 'anywhere' }}>, {user.email}</span> : ''}!
+        </SectionTitle>
         <Typography sx={{ opacity: 0.95, fontSize: '1.1rem', maxWidth: 720 }}>
           Your profile is saved. The shop opens soon, and your feed will be ready on launch day. Here is what you can do
           in the meantime.
