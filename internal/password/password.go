@@ -1,11 +1,15 @@
 // Package password holds the account password rules and their storage:
-// Check says why a password is too weak (too short, only spaces, or among the 10,000 most
-// common passwords shipped in common-passwords.txt), Hash makes an argon2id
-// PHC string with OWASP parameters, and Verify compares in constant time.
-// Each argon2id run takes 7 MiB and a core for tens of milliseconds, so at
-// most one runs per core at a time, each in a working memory kept for the
-// next run (internal/password/argon2); the rest wait in line, up to a
-// deadline (ErrBusy), which keeps memory flat when a crowd signs in at once.
+// Check says why a password is too weak (too short, only spaces, or among
+// the 10,000 most common passwords shipped in common-passwords.txt, whose
+// source and licence SOURCE.md states), Hash makes an argon2id PHC string
+// with OWASP parameters, and Verify compares in constant time.
+//
+// Hashing is golang.org/x/crypto/argon2 as published. Each argon2id run
+// takes 7 MiB and a core for tens of milliseconds, so at most one runs per
+// core at a time (a semaphore of GOMAXPROCS slots); the rest wait in line,
+// up to a deadline (ErrBusy). A run's memory is garbage once it ends: a
+// crowd signing in at once keeps at most one run's memory per core in use,
+// and the garbage collector reclaims the rest (sooner under GOMEMLIMIT).
 package password
 
 import (
@@ -21,11 +25,10 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"time"
 	"unicode/utf8"
 
-	"salaula/internal/password/argon2"
+	"golang.org/x/crypto/argon2"
 )
 
 // MinLength is the fewest characters a password may have.
@@ -55,9 +58,10 @@ const (
 // Argon2id parameters: one of the OWASP Password Storage Cheat Sheet's
 // recommended settings, which it counts as equally strong (7 MiB of memory,
 // 5 passes, 1 lane; the others trade memory for passes, e.g. 19 MiB and 2).
-// The least memory per run, since runs go one per core at once and their
-// memory stays resident. Hashes made with other parameters (19 MiB, 2
-// passes before) still verify: the parameters come from the hash.
+// The least memory per run: every run allocates its memory afresh, so
+// less memory is less garbage per sign-in. Hashes made with other
+// parameters (19 MiB, 2 passes before) still verify: the parameters come
+// from the hash.
 const (
 	memoryKiB = 7168
 	passes    = 5
@@ -124,32 +128,20 @@ const DefaultWait = 10 * time.Second
 
 var (
 	limitMu sync.Mutex
-	slots   = newSlots(runtime.GOMAXPROCS(0)) // read at start, before `salaula serve` adds a processor for its writer
+	slots   = make(chan struct{}, runtime.GOMAXPROCS(0))
 	maxWait = DefaultWait
-
-	running, peak atomic.Int64
 )
-
-// newSlots makes n hashing slots, each an argon2id working memory that
-// grows on first use and is then kept: n runs at once hold n memories for
-// good, and make no garbage.
-func newSlots(n int) chan *argon2.Memory {
-	sl := make(chan *argon2.Memory, max(n, 0))
-	for range n {
-		sl <- new(argon2.Memory)
-	}
-	return sl
-}
 
 // SetLimits lets at most n argon2id runs go at once, each waiting at most
 // wait for its turn, and returns a function that restores the previous
-// limits. The default is one per core (GOMAXPROCS) and DefaultWait; n = 0
-// (for tests) makes every check wait and fail with ErrBusy.
+// limits. The default is one per core (GOMAXPROCS at start) and
+// DefaultWait; n = 0 (for tests) makes every check wait and fail with
+// ErrBusy.
 func SetLimits(n int, wait time.Duration) (restore func()) {
 	limitMu.Lock()
 	defer limitMu.Unlock()
 	oldSlots, oldWait := slots, maxWait
-	slots, maxWait = newSlots(n), wait
+	slots, maxWait = make(chan struct{}, max(n, 0)), wait
 	return func() {
 		limitMu.Lock()
 		defer limitMu.Unlock()
@@ -157,92 +149,25 @@ func SetLimits(n int, wait time.Duration) (restore func()) {
 	}
 }
 
-// PeakRunning is the most argon2id runs that went at the same time since
-// the process started or the last ResetPeak.
-func PeakRunning() int { return int(peak.Load()) }
-
-// ResetPeak starts PeakRunning again from the runs going now.
-func ResetPeak() { peak.Store(running.Load()) }
-
-// withSlot runs fn with a free hashing slot's memory, or returns ErrBusy
-// when none comes free within the wait (or ctx ends first).
-func withSlot(ctx context.Context, fn func(*argon2.Memory)) error {
+// withSlot runs fn once a hashing slot is free, or returns ErrBusy when
+// none comes free within the wait (or ctx ends first).
+func withSlot(ctx context.Context, fn func()) error {
 	limitMu.Lock()
 	sl, wait := slots, maxWait
 	limitMu.Unlock()
-	var mem *argon2.Memory
+	t := time.NewTimer(wait)
+	defer t.Stop()
 	select {
-	case mem = <-sl:
-	default:
-		t := time.NewTimer(wait)
-		defer t.Stop()
-		select {
-		case mem = <-sl:
-		case <-t.C:
-			return ErrBusy
-		case <-ctx.Done():
-			return ErrBusy
-		}
+	case sl <- struct{}{}:
+	case <-t.C:
+		return ErrBusy
+	case <-ctx.Done():
+		return ErrBusy
 	}
-	defer func() { sl <- mem }()
-	n := running.Add(1)
-	defer running.Add(-1)
-	for p := peak.Load(); n > p && !peak.CompareAndSwap(p, n); p = peak.Load() {
-	}
-	// The hash runs on this goroutine's thread (one lane runs inline),
-	// locked to it, so the thread's CPU time around each stretch of it is
-	// the hash's alone; between stretches it gives way (see span.pause).
-	runtime.LockOSThread()
-	s := span{began: time.Now(), cpu: threadCPU()}
-	mem.Pause = s.pause
-	fn(mem)
-	mem.Pause = nil
-	hashCPU.Add(int64(threadCPU() - s.cpu))
-	runtime.UnlockOSThread()
+	defer func() { <-sl }()
+	fn()
 	return nil
 }
-
-// yieldAfter is how long a hash runs before it gives way to the scheduler
-// between two segments. Go's monitor preempts a goroutine that has run
-// 10 ms without one: on a thread locked for the CPU count that takes a
-// signal and two hand-offs between threads (one more to hand the
-// processor back), where a hash that yields first, unlocked, takes one
-// trip through the run queue. A hash takes 15 to 30 ms here and a segment
-// a twentieth of that, so it yields once or twice, never preempted.
-const yieldAfter = 8 * time.Millisecond
-
-// span is the stretch of a hash since it last gave way: when it began and
-// the thread's CPU time then.
-type span struct {
-	began time.Time
-	cpu   time.Duration
-}
-
-// pause is called between segments of a hash on its locked thread: after
-// yieldAfter it counts the stretch's CPU, lets the scheduler run others
-// (the goroutine may come back on another thread) and starts a new
-// stretch, locked to whichever thread it is on now.
-func (s *span) pause() {
-	if time.Since(s.began) < yieldAfter {
-		return
-	}
-	hashCPU.Add(int64(threadCPU() - s.cpu))
-	runtime.UnlockOSThread()
-	runtime.Gosched()
-	runtime.LockOSThread()
-	s.began, s.cpu = time.Now(), threadCPU()
-}
-
-// hashCPU is the CPU time spent hashing since the process started.
-var hashCPU atomic.Int64
-
-// HashCPU is the CPU time the process has spent in argon2id runs (hashing
-// and verifying) since it started, measured on the hashing thread (exact
-// for one lane, which Hash uses; a stored hash with more lanes counts only
-// the lane run on the calling thread). Where the thread's CPU time cannot
-// be read it is 0. Compared with the process's CPU time, it shows how much
-// of a sign-in is the server's own work above the hash.
-func HashCPU() time.Duration { return time.Duration(hashCPU.Load()) }
 
 // Hash returns the argon2id PHC string of pw with a fresh random salt:
 // $argon2id$v=19$m=7168,t=5,p=1$<salt>$<key> (unpadded base64).
@@ -256,7 +181,7 @@ func HashContext(ctx context.Context, pw string) (string, error) {
 		return "", err
 	}
 	var key []byte
-	if err := withSlot(ctx, func(mem *argon2.Memory) { key = mem.IDKey([]byte(pw), salt, passes, memoryKiB, lanes, keyLen) }); err != nil {
+	if err := withSlot(ctx, func() { key = argon2.IDKey([]byte(pw), salt, passes, memoryKiB, lanes, keyLen) }); err != nil {
 		return "", err
 	}
 	b64 := base64.RawStdEncoding
@@ -298,14 +223,7 @@ func VerifyContext(ctx context.Context, pw, encoded string) (bool, error) {
 		return false, ErrBadHash
 	}
 	var got []byte
-	if err := withSlot(ctx, func(mem *argon2.Memory) {
-		if m > memoryKiB {
-			// An older, bigger hash: a memory of its own for this run
-			// (garbage afterwards), so the slot's kept memory stays small.
-			mem = &argon2.Memory{Pause: mem.Pause}
-		}
-		got = mem.IDKey([]byte(pw), salt, t, m, p, uint32(len(want)))
-	}); err != nil {
+	if err := withSlot(ctx, func() { got = argon2.IDKey([]byte(pw), salt, t, m, p, uint32(len(want))) }); err != nil {
 		return false, err
 	}
 	return subtle.ConstantTimeCompare(got, want) == 1, nil

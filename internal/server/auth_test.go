@@ -2,7 +2,6 @@ package server
 
 import (
 	"context"
-	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"html"
@@ -12,19 +11,14 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"regexp"
-	"slices"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
 	"salaula/internal/config"
 	"salaula/internal/mail"
-	"salaula/internal/password"
-	"salaula/internal/password/argon2"
 	"salaula/internal/seal"
 	"salaula/internal/store"
-	"salaula/internal/store/storetest"
 	"salaula/internal/token"
 )
 
@@ -882,95 +876,4 @@ func benchSignIn(b *testing.B, email string) {
 		}
 		res.Body.Close()
 	}
-}
-
-// BenchmarkSignInAboveHash measures, on both engines, how much of a
-// successful password sign-in is the server's own work beyond the bare
-// argon2id run: each iteration runs argon2.IDKey once with the stored
-// hash's parameters and one sign-in over HTTP (client side included, so
-// the figure errs high), interleaved, and compares them. above-hash-cpu-%
-// counts the process's CPU time (getrusage), which the load of a shared
-// machine barely changes: (sign-in CPU - argon2 CPU) / sign-in CPU, of
-// the medians over the iterations. The figure the 5 % target is about
-// is measured by make bench on the server process alone (the client is
-// another process; cmd/salaula-bench, signincpu.go); this one errs high. above-hash-wall-% is the same with
-// wall-clock time; it also counts waiting (the commit's disk flush, the
-// database round trips) and wanders with the machine's load.
-func BenchmarkSignInAboveHash(b *testing.B) {
-	for _, engine := range []store.Dialect{store.SQLite, store.Postgres} {
-		b.Run(string(engine), func(b *testing.B) {
-			env := newTestEnv(b, storetest.Open(b, engine), func(c *config.Config) { c.AuthRateLimit = config.Rate{} })
-			ctx := context.Background()
-			hash, err := password.Hash(goodPassword)
-			if err != nil {
-				b.Fatal(err)
-			}
-			now := store.Now()
-			if err := env.DB.CreateUser(ctx, &store.User{Email: "mwila@example.com", PasswordHash: hash, EmailConfirmedAt: &now}); err != nil {
-				b.Fatal(err)
-			}
-			bare := bareArgon2(b, hash)
-			body := `{"email": "mwila@example.com", "password": "` + goodPassword + `"}`
-			client := &http.Client{Transport: &http.Transport{}}
-			defer client.CloseIdleConnections()
-			var hashCPU, signInCPU, hashWall, signInWall []time.Duration
-			for b.Loop() {
-				c0, t0 := processCPU(b), time.Now()
-				bare()
-				c1, t1 := processCPU(b), time.Now()
-				res, err := client.Post(env.URL+"/auth/v1/token?grant_type=password", "application/json", strings.NewReader(body))
-				if err != nil || res.StatusCode != 200 {
-					b.Fatalf("sign-in: %v %v", res, err)
-				}
-				io.Copy(io.Discard, res.Body)
-				res.Body.Close()
-				c2, t2 := processCPU(b), time.Now()
-				hashCPU, signInCPU = append(hashCPU, c1-c0), append(signInCPU, c2-c1)
-				hashWall, signInWall = append(hashWall, t1.Sub(t0)), append(signInWall, t2.Sub(t1))
-			}
-			// Medians: another process taking the core now and then slows
-			// a few iterations, and the difference of two sums would carry it.
-			median := func(d []time.Duration) float64 {
-				slices.Sort(d)
-				return float64(d[len(d)/2].Microseconds()) / 1000
-			}
-			above := func(hash, signIn []time.Duration) float64 {
-				h, s := median(hash), median(signIn)
-				return 100 * (s - h) / s
-			}
-			b.ReportMetric(median(slices.Clone(hashCPU)), "argon2-cpu-ms/op")
-			b.ReportMetric(median(slices.Clone(signInCPU)), "signin-cpu-ms/op")
-			b.ReportMetric(above(hashCPU, signInCPU), "above-hash-cpu-%")
-			b.ReportMetric(above(hashWall, signInWall), "above-hash-wall-%")
-		})
-	}
-}
-
-// bareArgon2 returns a function that runs argon2id once with the
-// parameters, salt and key length of the PHC string encoded, in a memory of
-// its own as the password package does, but outside it (no slot, no
-// queue): the hash alone.
-func bareArgon2(b *testing.B, encoded string) func() {
-	parts := strings.Split(encoded, "$")
-	var m, t uint32
-	var p uint8
-	if _, err := fmt.Sscanf(parts[3], "m=%d,t=%d,p=%d", &m, &t, &p); err != nil {
-		b.Fatal(err)
-	}
-	salt, err := base64.RawStdEncoding.DecodeString(parts[4])
-	if err != nil {
-		b.Fatal(err)
-	}
-	key, _ := base64.RawStdEncoding.DecodeString(parts[5])
-	var mem argon2.Memory
-	return func() { mem.IDKey([]byte(goodPassword), salt, t, m, p, uint32(len(key))) }
-}
-
-// processCPU is the CPU time (user and system) the test process used so far.
-func processCPU(b *testing.B) time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		b.Fatal(err)
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }

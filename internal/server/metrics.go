@@ -13,8 +13,6 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
-
-	"salaula/internal/password"
 )
 
 // durationBuckets are the upper bounds (seconds) of the request-duration histogram.
@@ -64,9 +62,6 @@ func newMetrics(dbStats func() sql.DBStats, outbox func(context.Context) (map[st
 		dbConns("in_use", func(s sql.DBStats) int { return s.InUse }),
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "salaula_uptime_seconds", Help: "Seconds since the server started."},
 			func() float64 { return time.Since(started).Seconds() }),
-		prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "salaula_password_hash_cpu_seconds_total",
-			Help: "CPU time spent in argon2id password hashing and checks; next to process_cpu_seconds_total it shows the server's work above the hash."},
-			func() float64 { return password.HashCPU().Seconds() }),
 		outboxCollector{count: outbox},
 		collectors.NewGoCollector(),
 		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
