@@ -60,9 +60,7 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	if err != nil {
 		return err
 	}
-	logs := newLogBuffer(stdout)
-	defer logs.Close()
-	logger := slog.New(slog.NewJSONHandler(logs, nil))
+	logger := slog.New(slog.NewJSONHandler(stdout, nil))
 	secret, err := cfg.Secret()
 	if err != nil {
 		return err
@@ -72,8 +70,6 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 		return err
 	}
 	defer db.Close()
-	procs := processorsFor(db, getenv, logger)
-	defer procs.stop()
 	defer func() {
 		if st := db.WriteStats(); st.Commits > 0 {
 			logger.Info("group commit", "commits", st.Commits, "writes", st.Writes, "largest", st.Largest, "statements", st.Statements,
@@ -123,7 +119,7 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 		return err
 	}
 	srv := &http.Server{
-		Handler:           procs.track(handler),
+		Handler:           handler,
 		ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout:       2 * time.Minute, // slow phones uploading photos
 		WriteTimeout:      2 * time.Minute,
