@@ -65,8 +65,7 @@ test-go: build tools
 # Go native fuzz targets (package:Name); their seed inputs also run in `go test`.
 FUZZ_TARGETS := internal/server:FuzzPublicForms internal/server:FuzzAuthBodies \
 	internal/server:FuzzOnboardingPayloads internal/media:FuzzObjectPaths internal/media:FuzzStripMetadata \
-	internal/realtime:FuzzDecode internal/validate:FuzzEmailShape internal/mail:FuzzLinks \
-	internal/jsonappend:FuzzString
+	internal/realtime:FuzzDecode internal/validate:FuzzEmailShape internal/mail:FuzzLinks
 FUZZTIME ?= 2s
 
 ## test-fuzz: run every fuzz target for FUZZTIME (make test: 2s each)

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"fmt"
 )
 
 // The Phoenix channel messages realtime-js speaks. With vsn 1.0.0 a
@@ -161,38 +160,30 @@ type frame struct {
 	binary bool
 }
 
-// encode writes a message in the socket's vsn. payload must marshal.
+// outgoing is a message in vsn 1.0.0's shape; vsn 2.0.0 sends the same
+// five values as an array. A nil ref is null.
+type outgoing struct {
+	JoinRef json.RawMessage `json:"join_ref"`
+	Ref     json.RawMessage `json:"ref"`
+	Topic   string          `json:"topic"`
+	Event   string          `json:"event"`
+	Payload json.RawMessage `json:"payload"`
+}
+
+// encode writes a message in the socket's vsn. payload must marshal (one
+// that does not is sent as {}).
 func encode(vsn2 bool, joinRef, ref json.RawMessage, topic, event string, payload any) frame {
 	p, err := json.Marshal(payload)
 	if err != nil {
 		p = []byte(`{}`)
 	}
-	if joinRef == nil {
-		joinRef = json.RawMessage("null")
-	}
-	if ref == nil {
-		ref = json.RawMessage("null")
-	}
-	t, _ := json.Marshal(topic)
-	e, _ := json.Marshal(event)
-	var b bytes.Buffer
+	var msg any = outgoing{JoinRef: joinRef, Ref: ref, Topic: topic, Event: event, Payload: p}
 	if vsn2 {
-		b.Grow(len(p) + len(t) + len(e) + 32)
-		b.WriteByte('[')
-		b.Write(joinRef)
-		b.WriteByte(',')
-		b.Write(ref)
-		b.WriteByte(',')
-		b.Write(t)
-		b.WriteByte(',')
-		b.Write(e)
-		b.WriteByte(',')
-		b.Write(p)
-		b.WriteByte(']')
-	} else {
-		fmt.Fprintf(&b, `{"join_ref":%s,"ref":%s,"topic":%s,"event":%s,"payload":%s}`, joinRef, ref, t, e, p)
+		msg = [5]any{joinRef, ref, topic, event, json.RawMessage(p)}
 	}
-	return frame{data: b.Bytes()}
+	// Cannot fail: the refs are JSON checked when decoded, p is marshalled.
+	b, _ := json.Marshal(msg)
+	return frame{data: b}
 }
 
 // encodeBroadcast writes a user's broadcast to a socket: a binary user

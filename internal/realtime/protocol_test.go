@@ -38,6 +38,9 @@ func TestDecodeReadsBothVersionsAndRefusesTheRest(t *testing.T) {
 	if f := encode(true, nil, json.RawMessage(`"7"`), "phoenix", "phx_reply", reply("ok", nil)); string(f.data) != `[null,"7","phoenix","phx_reply",{"response":{},"status":"ok"}]` {
 		t.Fatalf("%s", f.data)
 	}
+	if f := encode(false, json.RawMessage(`"1"`), nil, "realtime:x", "phx_reply", reply("ok", nil)); string(f.data) != `{"join_ref":"1","ref":null,"topic":"realtime:x","event":"phx_reply","payload":{"response":{},"status":"ok"}}` {
+		t.Fatalf("%s", f.data)
+	}
 	if r := closeReason(strings.Repeat("é", 100)); len(r) > 123 {
 		t.Fatalf("reason of %d bytes", len(r))
 	}

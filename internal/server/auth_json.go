@@ -8,7 +8,6 @@ import (
 
 	"github.com/google/uuid"
 
-	"salaula/internal/jsonappend"
 	"salaula/internal/store"
 	"salaula/internal/token"
 )
@@ -56,17 +55,9 @@ func withAuthAPIVersion(next http.Handler) http.Handler {
 	})
 }
 
-// writeAuthJSON answers a successful auth call. A session, every sign-in's
-// answer, is written by hand (appendJSON), byte for byte as encoding/json
-// writes it.
+// writeAuthJSON answers a successful auth call.
 func writeAuthJSON(w http.ResponseWriter, status int, v any) {
 	w.Header().Set(apiVersionHeader, apiVersion)
-	if sess, ok := v.(*sessionJSON); ok {
-		if b, err := sess.appendJSON(make([]byte, 0, 2048)); err == nil {
-			writeRawJSON(w, status, append(b, '\n'))
-			return
-		}
-	}
 	writeJSON(w, status, v)
 }
 
@@ -181,118 +172,6 @@ type sessionJSON struct {
 	ExpiresAt    int64    `json:"expires_at"`
 	RefreshToken string   `json:"refresh_token"`
 	User         userJSON `json:"user"`
-}
-
-// appendJSON appends s as encoding/json writes it (see writeAuthJSON).
-func (s *sessionJSON) appendJSON(b []byte) ([]byte, error) {
-	b = jsonappend.String(append(b, `{"access_token":`...), s.AccessToken)
-	b = jsonappend.String(append(b, `,"token_type":`...), s.TokenType)
-	b = jsonappend.Int(append(b, `,"expires_in":`...), s.ExpiresIn)
-	b = jsonappend.Int(append(b, `,"expires_at":`...), s.ExpiresAt)
-	b = jsonappend.String(append(b, `,"refresh_token":`...), s.RefreshToken)
-	b, err := s.User.appendJSON(append(b, `,"user":`...))
-	return append(b, '}'), err
-}
-
-// appendJSON appends u as encoding/json writes it: fields in order, the
-// empty optional ones left out, identity data with its keys sorted; the
-// factors, when there are any, through encoding/json.
-func (u *userJSON) appendJSON(b []byte) ([]byte, error) {
-	var err error
-	optionalTime := func(name string, t *time.Time) {
-		if t != nil && err == nil {
-			b, err = jsonappend.Time(jsonappend.Key(append(b, ','), name), *t)
-		}
-	}
-	b = jsonappend.String(append(b, `{"id":`...), u.ID)
-	b = jsonappend.String(append(b, `,"aud":`...), u.Aud)
-	b = jsonappend.String(append(b, `,"role":`...), u.Role)
-	b = jsonappend.String(append(b, `,"email":`...), u.Email)
-	optionalTime("email_confirmed_at", u.EmailConfirmedAt)
-	b = jsonappend.String(append(b, `,"phone":`...), u.Phone)
-	optionalTime("confirmation_sent_at", u.ConfirmationSentAt)
-	optionalTime("confirmed_at", u.ConfirmedAt)
-	optionalTime("last_sign_in_at", u.LastSignInAt)
-	b = jsonappend.String(append(b, `,"app_metadata":{"provider":`...), u.AppMetadata.Provider)
-	if u.AppMetadata.Providers == nil {
-		b = append(b, `,"providers":null}`...)
-	} else {
-		b = append(b, `,"providers":[`...)
-		for i, p := range u.AppMetadata.Providers {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = jsonappend.String(b, p)
-		}
-		b = append(b, "]}"...)
-	}
-	b = append(b, `,"user_metadata":`...)
-	if string(u.UserMetadata) == "{}" {
-		b = append(b, "{}"...)
-	} else if err == nil {
-		b, err = jsonappend.Value(b, u.UserMetadata)
-	}
-	b = append(b, `,"identities":`...)
-	if u.Identities == nil {
-		b = append(b, "null"...)
-	} else {
-		b = append(b, '[')
-		for i := range u.Identities {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			if err == nil {
-				b, err = u.Identities[i].appendJSON(b)
-			}
-		}
-		b = append(b, ']')
-	}
-	if err == nil {
-		b, err = jsonappend.Time(append(b, `,"created_at":`...), u.CreatedAt)
-	}
-	if err == nil {
-		b, err = jsonappend.Time(append(b, `,"updated_at":`...), u.UpdatedAt)
-	}
-	b = jsonappend.Bool(append(b, `,"is_anonymous":`...), u.IsAnonymous)
-	if len(u.Factors) > 0 && err == nil {
-		b, err = jsonappend.Value(append(b, `,"factors":`...), u.Factors)
-	}
-	return append(b, '}'), err
-}
-
-// appendJSON appends id as encoding/json writes it. Identity data holding
-// other keys than the e-mail identity's four goes through encoding/json.
-func (id *identityJSON) appendJSON(b []byte) ([]byte, error) {
-	var err error
-	b = jsonappend.String(append(b, `{"identity_id":`...), id.IdentityID)
-	b = jsonappend.String(append(b, `,"id":`...), id.ID)
-	b = jsonappend.String(append(b, `,"user_id":`...), id.UserID)
-	b = append(b, `,"identity_data":`...)
-	email, ok1 := id.IdentityData["email"].(string)
-	verified, ok2 := id.IdentityData["email_verified"].(bool)
-	phone, ok3 := id.IdentityData["phone_verified"].(bool)
-	sub, ok4 := id.IdentityData["sub"].(string)
-	if ok1 && ok2 && ok3 && ok4 && len(id.IdentityData) == 4 {
-		b = jsonappend.String(append(b, `{"email":`...), email)
-		b = jsonappend.Bool(append(b, `,"email_verified":`...), verified)
-		b = jsonappend.Bool(append(b, `,"phone_verified":`...), phone)
-		b = jsonappend.String(append(b, `,"sub":`...), sub)
-		b = append(b, '}')
-	} else {
-		b, err = jsonappend.Value(b, id.IdentityData)
-	}
-	b = jsonappend.String(append(b, `,"provider":`...), id.Provider)
-	if id.LastSignInAt != nil && err == nil {
-		b, err = jsonappend.Time(append(b, `,"last_sign_in_at":`...), *id.LastSignInAt)
-	}
-	if err == nil {
-		b, err = jsonappend.Time(append(b, `,"created_at":`...), id.CreatedAt)
-	}
-	if err == nil {
-		b, err = jsonappend.Time(append(b, `,"updated_at":`...), id.UpdatedAt)
-	}
-	b = jsonappend.String(append(b, `,"email":`...), id.Email)
-	return append(b, '}'), err
 }
 
 // newOpaqueToken returns a new opaque token (token.NewOpaque).

@@ -7,16 +7,19 @@ import (
 	"html"
 	"io"
 	"log/slog"
+	"maps"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"salaula/internal/config"
 	"salaula/internal/mail"
+	"salaula/internal/password"
 	"salaula/internal/seal"
 	"salaula/internal/store"
 	"salaula/internal/token"
@@ -876,4 +879,54 @@ func benchSignIn(b *testing.B, email string) {
 		}
 		res.Body.Close()
 	}
+}
+
+// The session and user objects carry exactly the fields supabase-js
+// expects: the times a user does not have yet are left out (not null),
+// an account without second factors has no "factors" field, and the
+// empty phone and the user metadata are always there.
+func TestSessionAnswerFieldsPresentAndAbsent(t *testing.T) {
+	keys := func(m map[string]any) string { return strings.Join(slices.Sorted(maps.Keys(m)), " ") }
+	const userKeys = "app_metadata aud confirmation_sent_at created_at email id identities is_anonymous phone role updated_at user_metadata"
+	const identityKeys = "created_at email id identity_data identity_id provider updated_at user_id"
+	eachEngine(t, func(c *config.Config) { c.ConfirmEmail = true }, func(t *testing.T, env *testEnv) {
+		// Signed up, not yet confirmed: a user without a session, not
+		// confirmed and never signed in, with the time the e-mail went.
+		u := env.signUp(t, "mwila@example.com", goodPassword)
+		if got := keys(u); got != userKeys {
+			t.Fatalf("unconfirmed user's fields:\n got %s\nwant %s", got, userKeys)
+		}
+		ids, _ := u["identities"].([]any)
+		if len(ids) != 1 {
+			t.Fatalf("identities = %v", u["identities"])
+		}
+		if got := keys(ids[0].(map[string]any)); got != identityKeys {
+			t.Fatalf("identity's fields:\n got %s\nwant %s", got, identityKeys)
+		}
+		if u["phone"] != "" || u["is_anonymous"] != false || keys(obj(u, "user_metadata")) != "" || keys(obj(u, "app_metadata")) != "provider providers" {
+			t.Fatalf("user = %v", u)
+		}
+		// Confirmed and signed in: the session, and the user's
+		// confirmation and sign-in times.
+		hash, err := password.Hash(goodPassword)
+		if err != nil {
+			t.Fatal(err)
+		}
+		now := store.Now()
+		if err := env.DB.CreateUser(context.Background(), &store.User{Email: "chanda@example.com", PasswordHash: hash, EmailConfirmedAt: &now}); err != nil {
+			t.Fatal(err)
+		}
+		s := env.signIn(t, "chanda@example.com", goodPassword)
+		if got, want := keys(s), "access_token expires_at expires_in refresh_token token_type user"; got != want {
+			t.Fatalf("session's fields:\n got %s\nwant %s", got, want)
+		}
+		want := "app_metadata aud confirmed_at created_at email email_confirmed_at id identities is_anonymous last_sign_in_at phone role updated_at user_metadata"
+		if got := keys(obj(s, "user")); got != want {
+			t.Fatalf("signed-in user's fields:\n got %s\nwant %s", got, want)
+		}
+		id := obj(s, "user")["identities"].([]any)[0].(map[string]any)
+		if got := keys(id); got != "created_at email id identity_data identity_id last_sign_in_at provider updated_at user_id" {
+			t.Fatalf("signed-in identity's fields: %s", got)
+		}
+	})
 }

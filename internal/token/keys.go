@@ -8,7 +8,6 @@ import (
 	"crypto/x509"
 	"encoding/base64"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"math/big"
@@ -99,7 +98,6 @@ func (k *Key) PublicJWK() JWK {
 type Keyring struct {
 	keys []*Key // newest first
 	alg  string
-	head string // the current key's encoded header (see Sign)
 }
 
 // NewKeyring returns a keyring of keys, all of one algorithm; the newest key
@@ -127,11 +125,6 @@ func NewKeyring(keys []*Key) (*Keyring, error) {
 	if kr.keys[0].RetiredAt != nil {
 		return nil, errors.New("keyring: every key is retired")
 	}
-	head, err := encodedHeader(kr.keys[0])
-	if err != nil {
-		return nil, err
-	}
-	kr.head = head
 	return kr, nil
 }
 
@@ -172,44 +165,27 @@ func (kr *Keyring) JWKS() map[string][]JWK {
 }
 
 // Sign returns the compact JWT of claims, signed by the current key, with
-// its kid in the header.
+// its kid in the header; an ES256 signature is spelt low-S (see lowS).
 func (kr *Keyring) Sign(claims Claims) (string, error) {
 	k := kr.Current()
 	method, key := jwt.SigningMethod(jwt.SigningMethodHS256), any(k.Secret)
 	if k.Alg == "ES256" {
 		method, key = jwt.SigningMethodES256, k.Private
 	}
-	payload, err := claims.appendJSON(make([]byte, 0, 512))
+	tok := jwt.NewWithClaims(method, &claims)
+	tok.Header["kid"] = k.ID
+	unsigned, err := tok.SigningString()
 	if err != nil {
 		return "", err
 	}
-	// header.payload, then .signature, in one buffer: the same bytes
-	// jwt.Token.SignedString writes (its header is a map, so its keys come
-	// sorted: alg, kid, typ), without encoding a map and a token per call.
-	b64 := base64.RawURLEncoding
-	tok := make([]byte, 0, len(kr.head)+2+b64.EncodedLen(len(payload))+b64.EncodedLen(64))
-	tok = append(tok, kr.head...)
-	tok = append(tok, '.')
-	tok = b64.AppendEncode(tok, payload)
-	sig, err := method.Sign(string(tok), key)
+	sig, err := method.Sign(unsigned, key)
 	if err != nil {
 		return "", err
 	}
 	if k.Alg == "ES256" {
 		lowS(sig)
 	}
-	tok = append(tok, '.')
-	return string(b64.AppendEncode(tok, sig)), nil
-}
-
-// encodedHeader is the base64url JOSE header of tokens signed by k.
-func encodedHeader(k *Key) (string, error) {
-	h, err := json.Marshal(struct {
-		Alg string `json:"alg"`
-		Kid string `json:"kid"`
-		Typ string `json:"typ"`
-	}{k.Alg, k.ID, "JWT"})
-	return base64.RawURLEncoding.EncodeToString(h), err
+	return unsigned + "." + tok.EncodeSegment(sig), nil
 }
 
 // p256Order is the order n of the P-256 group; halfOrder is n/2. An ES256

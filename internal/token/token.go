@@ -13,8 +13,6 @@ import (
 	"time"
 
 	"github.com/golang-jwt/jwt/v5"
-
-	"salaula/internal/jsonappend"
 )
 
 // Claims are the fields of a Salaula JWT.
@@ -40,70 +38,6 @@ type Claims struct {
 type AMR struct {
 	Method    string `json:"method"`
 	Timestamp int64  `json:"timestamp"`
-}
-
-// appendJSON appends the claims as encoding/json writes them (fields in
-// order, empty ones left out as their tags say), by hand: a sign-in signs
-// one token, and encoding/json's reflection was most of that work.
-func (c *Claims) appendJSON(b []byte) ([]byte, error) {
-	b = append(b, '{')
-	field := func(name string) {
-		if len(b) > 1 {
-			b = append(b, ',')
-		}
-		b = jsonappend.Key(b, name)
-	}
-	for _, f := range [...]struct{ name, v string }{{"iss", c.Issuer}, {"sub", c.Subject}, {"aud", c.Audience}} {
-		if f.v != "" {
-			field(f.name)
-			b = jsonappend.String(b, f.v)
-		}
-	}
-	for _, f := range [...]struct {
-		name string
-		v    int64
-	}{{"exp", c.ExpiresAt}, {"iat", c.IssuedAt}, {"nbf", c.NotBefore}} {
-		if f.v != 0 {
-			field(f.name)
-			b = jsonappend.Int(b, f.v)
-		}
-	}
-	field("role")
-	b = jsonappend.String(b, c.Role)
-	for _, f := range [...]struct{ name, v string }{{"email", c.Email}, {"session_id", c.SessionID}, {"aal", c.AAL}} {
-		if f.v != "" {
-			field(f.name)
-			b = jsonappend.String(b, f.v)
-		}
-	}
-	if len(c.AMR) > 0 {
-		field("amr")
-		b = append(b, '[')
-		for i, a := range c.AMR {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = jsonappend.String(append(b, `{"method":`...), a.Method)
-			b = jsonappend.Int(append(b, `,"timestamp":`...), a.Timestamp)
-			b = append(b, '}')
-		}
-		b = append(b, ']')
-	}
-	if c.IsAnonymous {
-		field("is_anonymous")
-		b = append(b, "true"...)
-	}
-	var err error
-	for _, f := range [...]struct {
-		name string
-		v    map[string]any
-	}{{"app_metadata", c.AppMetadata}, {"user_metadata", c.UserMetadata}} {
-		if len(f.v) > 0 && err == nil {
-			field(f.name)
-			b, err = jsonappend.Value(b, f.v)
-		}
-	}
-	return append(b, '}'), err
 }
 
 func numeric(v int64) *jwt.NumericDate {
