@@ -9,7 +9,7 @@ GO_SRC   := $(shell find cmd internal -name '*.go' -o -name '*.sql' -o -name '*.
 WEB_SRC  := $(shell find web/src web/public web/index.html web/vite.config.ts web/tsconfig.json web/scripts/precompress.mjs -type f 2>/dev/null)
 VERSION  := $(shell git describe --always --dirty 2>/dev/null || echo dev)
 
-.PHONY: run build test test-go test-web test-e2e test-supabase test-fuzz fuzz bench bench-tools deps chromium tools aiosmtpd clean
+.PHONY: run build test test-go test-web test-e2e test-supabase test-fuzz fuzz bench bench-tools deps chromium tools aiosmtpd wrk clean
 
 ## run: install what is missing, build, and serve on http://localhost:8080 with data in ./data
 run: build
@@ -39,10 +39,10 @@ chromium:
 		$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq chromium chromium-driver; \
 	fi
 
-## tools: the real services the tests run against: Versity's S3 gateway
-## (bin/tools/versitygw) and Debian's aiosmtpd (SMTP)
+## tools: the real services and tools the tests run against: Versity's S3
+## gateway (bin/tools/versitygw), Debian's aiosmtpd (SMTP) and wrk (make bench's load)
 VERSITYGW := bin/tools/versitygw
-tools: $(VERSITYGW) aiosmtpd
+tools: $(VERSITYGW) aiosmtpd wrk
 
 $(VERSITYGW):
 	GOBIN=$(CURDIR)/bin/tools go install github.com/versity/versitygw/cmd/versitygw@v1.8.0
@@ -52,6 +52,14 @@ aiosmtpd:
 		echo "Installing aiosmtpd from Debian's packages..."; \
 		SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
 		$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq python3-aiosmtpd; \
+	fi
+
+## wrk: install Debian's wrk, the load generator of make bench, when it is missing
+wrk:
+	@if ! command -v wrk >/dev/null; then \
+		echo "Installing wrk from Debian's packages..."; \
+		SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+		$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq wrk; \
 	fi
 
 ## test: every test: Go (both stores), web unit tests, supabase-js in Node, browser tests
@@ -104,8 +112,8 @@ test-e2e: build chromium tools
 PB_VERSION := v0.39.11
 PB_BIN     := bin/bench/base
 
-## bench: Go benchmarks, the home page's first-load weight, salaula against PocketBase side by side, Lighthouse (mobile) on the public pages (docs/benchmarks.md)
-bench: build chromium $(PB_BIN)
+## bench: Go benchmarks, the home page's first-load weight, salaula against PocketBase side by side under wrk (bench/*.lua), Lighthouse (mobile) on the public pages (docs/benchmarks.md)
+bench: build chromium wrk $(PB_BIN)
 	go test -run '^$$' -bench . -benchmem ./...
 	cd web && node scripts/first-load-weight.mjs
 	go run ./cmd/salaula-bench -salaula $(BIN) -pocketbase $(PB_BIN) -out docs/benchmarks.md

@@ -1,26 +1,19 @@
-// Command salaula-bench loads salaula (on SQLite and on PostgreSQL) and
-// PocketBase side by side with the same requests and prints one table:
-// requests per second, p50 and p99 latency, errors and peak resident memory
-// of each system, with the ratio to PocketBase. Runs are interleaved (each
-// scenario on every system in turn) and repeated; the table shows the
-// median of the repetitions. Afterwards it counts the stored rows: every
-// 2xx answer must have stored exactly one row. `make bench` runs it.
+// Command salaula-bench is `make bench`'s side-by-side load: salaula on
+// SQLite, salaula on PostgreSQL and PocketBase, each started on an empty
+// data folder (PostgreSQL: a new database) and loaded in turn by wrk with
+// the Lua scripts in bench/. Every scenario runs on every system in turn,
+// round after round; the table shows the medians of the rounds (requests
+// per second, p50 and p99 latency, errors, peak resident memory) with the
+// ratio to PocketBase. It also times cold starts, reads idle memory and
+// checks that every 2xx answer of a write stored its row. It builds
+// nothing: it is given the binaries.
 package main
 
 import (
-	"bytes"
 	"context"
-	"crypto/rand"
-	"database/sql"
-	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
-	"io"
-	"net"
-	"net/http"
-	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -28,15 +21,49 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
-	"sync/atomic"
-	"syscall"
 	"time"
-
-	_ "github.com/jackc/pgx/v5/stdlib"
-
-	"salaula/internal/store"
 )
+
+// scenario is one row of the table: a wrk script in bench/, run with
+// conc connections on each system it names (all when none).
+type scenario struct {
+	name   string
+	script string   // bench/<script>.lua
+	args   []string // for the script, after the system's kind and the run's tag
+	conc   int
+	on     []string            // system ids; empty: every system
+	setup  func(*system) error // once on each system, before its first run
+	fresh  bool                // on a server started just before the run, so its peak RSS is this scenario's alone
+	least  time.Duration       // the shortest run: wrk counts only the answers that arrive within it
+	rows   string              // a write: each 2xx answer stores one row of this kind (see system.tables)
+	runs   map[string][]result // system id -> a result per round
+}
+
+func (sc *scenario) key() string { return fmt.Sprintf("%s c%d", sc.name, sc.conc) }
+
+// scenarios are the rows of the table, in order. To add one, write its
+// script in bench/ and add it here.
+func scenarios(asset string) []*scenario {
+	return []*scenario{
+		{name: "waitlist-signup", script: "waitlist-signup", conc: 16, rows: "waitlist"},
+		{name: "waitlist-signup", script: "waitlist-signup", conc: 64, rows: "waitlist"},
+		{name: "contact-form-submit", script: "contact-form-submit", conc: 16, rows: "contact"},
+		{name: "contact-form-submit", script: "contact-form-submit", conc: 64, rows: "contact"},
+		// PocketBase answers 64 sign-ins at once in seconds: a short run
+		// would count few of them.
+		{name: "password sign-in", script: "password-sign-in", args: []string{benchEmail, benchPassword}, conc: 64,
+			setup: (*system).createAccount, fresh: true, least: 20 * time.Second},
+		{name: "GET /", script: "get", args: []string{"/"}, conc: 16},
+		{name: "GET hashed asset", script: "get", args: []string{"/assets/" + asset}, conc: 16},
+	}
+}
+
+// options are the command line.
+type options struct {
+	salaula, pocketbase, pgAdmin, out, dist, scripts, only string
+	duration, idle                                         time.Duration
+	reps, threads                                          int
+}
 
 func main() {
 	if err := run(); err != nil {
@@ -45,217 +72,145 @@ func main() {
 	}
 }
 
-// options are the command line.
-type options struct {
-	salaula, pocketbase, pgAdmin, out, dist string
-	duration                                time.Duration
-	reps                                    int
-	only                                    string
-}
-
 func run() error {
-	var o options
+	o := options{pgAdmin: os.Getenv("SALAULA_TEST_POSTGRES")}
+	if o.pgAdmin == "" {
+		o.pgAdmin = "postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable"
+	}
 	flag.StringVar(&o.salaula, "salaula", "bin/salaula", "the salaula binary")
 	flag.StringVar(&o.pocketbase, "pocketbase", "bin/bench/base", "the PocketBase binary (examples/base)")
-	flag.StringVar(&o.pgAdmin, "postgres", envOr("SALAULA_TEST_POSTGRES", "postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable"), "PostgreSQL server to create the benchmark database on")
+	flag.StringVar(&o.pgAdmin, "postgres", o.pgAdmin, "PostgreSQL server to create the benchmark databases on")
 	flag.StringVar(&o.out, "out", "docs/benchmarks.md", "where to write the table (empty: only print it)")
-	flag.StringVar(&o.dist, "dist", "internal/webapp/dist", "the built app, for GET / and a hashed asset on PocketBase")
-	flag.DurationVar(&o.duration, "duration", 5*time.Second, "length of one measurement")
-	flag.IntVar(&o.reps, "reps", 3, "repetitions of every measurement")
-	flag.StringVar(&o.only, "only", "", "run only the scenarios whose name contains this")
+	flag.StringVar(&o.dist, "dist", "internal/webapp/dist", "the built app, which PocketBase serves too")
+	flag.StringVar(&o.scripts, "scripts", "bench", "the folder of the wrk scripts and PocketBase's collections")
+	flag.StringVar(&o.only, "only", "", `run only the scenarios whose name contains this ("cold start" too)`)
+	flag.DurationVar(&o.duration, "duration", 5*time.Second, "length of one run, in whole seconds")
+	flag.DurationVar(&o.idle, "idle", 3*time.Second, "how long a fresh server idles before its memory is read")
+	flag.IntVar(&o.reps, "reps", 3, "rounds of every measurement")
+	flag.IntVar(&o.threads, "threads", 2, "wrk's threads (-t)")
 	flag.Parse()
 
+	if _, err := exec.LookPath("wrk"); err != nil {
+		return errors.New("wrk is not installed (make bench installs Debian's wrk package)")
+	}
+	var err error
+	if o.scripts, err = filepath.Abs(o.scripts); err != nil {
+		return err
+	}
+	asset, err := hashedAsset(o.dist)
+	if err != nil {
+		return err
+	}
 	tmp, err := os.MkdirTemp("", "salaula-bench-")
 	if err != nil {
 		return err
 	}
 	defer os.RemoveAll(tmp)
+	pg := &postgres{url: o.pgAdmin}
+	defer pg.dropAll()
 
-	asset, err := hashedAsset(o.dist)
-	if err != nil {
-		return err
-	}
-	pgURL, dropPG, err := createPostgresDB(o.pgAdmin)
-	if err != nil {
-		return err
-	}
-	defer dropPG()
-
-	systems := []*system{
-		{name: "salaula (SQLite)", kind: "salaula", bin: o.salaula, dir: filepath.Join(tmp, "sqlite")},
-		{name: "salaula (PostgreSQL)", kind: "salaula", bin: o.salaula, dir: filepath.Join(tmp, "pg"), pgURL: pgURL},
-		{name: "PocketBase", kind: "pocketbase", bin: o.pocketbase, dir: filepath.Join(tmp, "pb"), dist: o.dist},
-	}
-	// Cold start first, on empty data folders of their own.
-	cold := map[string][]time.Duration{}
-	for rep := 0; rep < o.reps; rep++ {
-		for _, s := range systems {
-			c := *s
-			c.dir = filepath.Join(tmp, fmt.Sprintf("cold-%s-%d", c.kind, rep))
-			if c.pgURL != "" {
-				u, drop, err := createPostgresDB(o.pgAdmin)
-				if err != nil {
-					return err
-				}
-				c.pgURL = u
-				defer drop()
-			}
-			d, err := c.coldStart()
-			if err != nil {
-				return fmt.Errorf("%s cold start: %w", s.name, err)
-			}
-			cold[s.name] = append(cold[s.name], d)
+	// Cold start and idle memory: in each round every system on a new folder.
+	cold, idle := map[string][]float64{}, map[string][]float64{}
+	for rep := range o.reps {
+		if !strings.Contains("cold start", o.only) {
+			break
 		}
+		systems, err := newSystems(o, filepath.Join(tmp, fmt.Sprint("cold", rep)), pg)
+		if err != nil {
+			return err
+		}
+		for _, s := range systems {
+			settle(s.name + " cold start")
+			d, err := s.start()
+			if err != nil {
+				return err
+			}
+			time.Sleep(o.idle)
+			rss := float64(procField(fmt.Sprintf("/proc/%d/status", s.cmd.Process.Pid), "VmRSS"))
+			s.stop()
+			cold[s.id], idle[s.id] = append(cold[s.id], float64(d.Microseconds())/1000), append(idle[s.id], rss)
+			fmt.Fprintf(os.Stderr, "rep %d  cold start %-22s %6d ms  idle RSS %s\n", rep+1, s.name, d.Milliseconds(), mib(rss))
+		}
+	}
+
+	// The load: each scenario on every system in turn, round after round.
+	systems, err := newSystems(o, filepath.Join(tmp, "load"), pg)
+	if err != nil {
+		return err
 	}
 	for _, s := range systems {
-		if err := s.start(); err != nil {
-			return fmt.Errorf("start %s: %w", s.name, err)
+		if err := s.prepare(o); err != nil {
+			return err
+		}
+		if _, err := s.start(); err != nil {
+			return err
 		}
 		defer s.stop()
-		if err := s.setup(); err != nil {
+		if err := s.setUp(o.scripts); err != nil {
 			return fmt.Errorf("set up %s: %w", s.name, err)
 		}
 	}
-
-	scenarios := []scenario{
-		{name: "waitlist-signup", conc: 16, write: "waitlist"},
-		{name: "waitlist-signup", conc: 64, write: "waitlist"},
-		{name: "contact-form-submit", conc: 16, write: "contact"},
-		{name: "contact-form-submit", conc: 64, write: "contact"},
-		{name: "password sign-in", conc: 64, signIn: true, fresh: true},
-		{name: "GET /", conc: 16, path: "/"},
-		{name: "GET hashed asset", conc: 16, path: "/assets/" + asset},
-	}
-	results := map[string]map[string][]result{} // scenario key -> system -> runs
-	crowd := map[string][]signInWork{}          // system -> the sign-in crowd's work, per repetition
-	ok2xx := map[string]map[string]int64{}      // system -> write kind -> 2xx answers
-	for _, s := range systems {
-		ok2xx[s.name] = map[string]int64{}
-	}
-	for rep := 0; rep < o.reps; rep++ {
-		for _, sc := range scenarios {
-			if o.only != "" && !strings.Contains(sc.key(), o.only) {
-				continue
-			}
+	scs := scenarios(asset)
+	var checks []*rowCheck
+	for rep := range o.reps {
+		for _, sc := range scs {
 			for _, s := range systems {
+				if !strings.Contains(sc.key(), o.only) || len(sc.on) > 0 && !slices.Contains(sc.on, s.id) {
+					continue
+				}
+				if rep == 0 && sc.setup != nil {
+					if err := sc.setup(s); err != nil {
+						return fmt.Errorf("%s on %s: %w", sc.key(), s.name, err)
+					}
+				}
 				if sc.fresh {
-					// A freshly started process, so its peak RSS is this
-					// scenario's alone, not what earlier scenarios left behind.
 					s.stop()
-					if err := s.start(); err != nil {
-						return fmt.Errorf("restart %s: %w", s.name, err)
+					if _, err := s.start(); err != nil {
+						return err
 					}
 				}
-				if waited, busy := settle(); busy {
-					fmt.Fprintf(os.Stderr, "the machine stayed busy for %v before %s on %s; measuring anyway\n", waited, sc.key(), s.name)
+				settle(sc.key() + " on " + s.name)
+				r, err := s.load(sc, o, fmt.Sprintf("%s-r%d-c%d", sc.script, rep+1, sc.conc))
+				if err != nil {
+					return fmt.Errorf("%s on %s: %w", sc.key(), s.name, err)
 				}
-				// Under the crowd of sign-ins, the server's CPU and its
-				// hashing CPU too (see crowdWork).
-				var c0 cpuCounters
-				counting := sc.signIn && s.kind == "salaula"
-				if counting {
-					if c0, err = s.cpuCounters(false); err != nil {
-						return fmt.Errorf("%s on %s: %w", sc.key(), s.name, err)
-					}
+				if sc.runs == nil {
+					sc.runs = map[string][]result{}
 				}
-				r := s.load(sc, o.duration, fmt.Sprintf("r%d", rep))
-				if counting {
-					c1, err := s.cpuCounters(true)
-					if err != nil {
-						return fmt.Errorf("%s on %s: %w", sc.key(), s.name, err)
-					}
-					crowd[s.name] = append(crowd[s.name], c1.per(c0, r.ok))
-				}
-				if results[sc.key()] == nil {
-					results[sc.key()] = map[string][]result{}
-				}
-				results[sc.key()][s.name] = append(results[sc.key()][s.name], r)
-				if sc.write != "" {
-					ok2xx[s.name][sc.write] += r.ok
+				sc.runs[s.id] = append(sc.runs[s.id], r)
+				if sc.rows != "" {
+					c := findCheck(&checks, s, sc.rows)
+					c.ok, c.unanswered = c.ok+r.ok, c.unanswered+r.unanswered
 				}
 				fmt.Fprintf(os.Stderr, "rep %d  %-28s %-22s %8.0f req/s  p50 %6.1f ms  p99 %7.1f ms  errors %d  peak RSS %s\n",
-					rep+1, sc.key(), s.name, r.rps, ms(r.p50), ms(r.p99), r.errors, mib(r.peakRSS))
-				time.Sleep(300 * time.Millisecond)
+					rep+1, sc.key(), s.name, r.rps, r.p50, r.p99, r.errors, mib(r.peak))
 			}
 		}
 	}
-	var counts []string
 	for _, s := range systems {
-		for _, kind := range []string{"waitlist", "contact"} {
-			rows, err := s.countRows(kind)
-			if err != nil {
-				return fmt.Errorf("count %s rows on %s: %w", kind, s.name, err)
-			}
-			verdict := "ok"
-			if rows != ok2xx[s.name][kind] {
-				verdict = "MISMATCH"
-			}
-			counts = append(counts, fmt.Sprintf("| %s | %s | %d | %d | %s |", s.name, kind, ok2xx[s.name][kind], rows, verdict))
+		s.stop() // so that the servers' last writes are in their files
+	}
+	for _, c := range checks {
+		if err := c.count(); err != nil {
+			return err
 		}
 	}
-	// The work above the hash, on each salaula store (PocketBase has no
-	// such target; its hash is bcrypt).
-	work := map[string]signInWork{}
-	var workOrder []string
-	if o.only == "" || strings.Contains("password sign-in", o.only) {
-		for _, s := range systems {
-			if s.kind != "salaula" {
-				continue
-			}
-			w, err := s.measureSignInWork(20, 10)
-			if err != nil {
-				return fmt.Errorf("sign-in work on %s: %w", s.name, err)
-			}
-			work[s.name] = w
-			workOrder = append(workOrder, s.name)
-			fmt.Fprintf(os.Stderr, "sign-in work %-22s server %.2f ms  of which argon2id %.2f ms  above the hash %.1f %%\n", s.name, ms(w.server), ms(w.hash), w.above())
-		}
-	}
-	// Realtime last: its sign-ups are not part of the row counts above.
-	rtRows := map[string]rtResult{}
-	var rtOrder []string
-	if o.only == "" || strings.Contains("realtime", o.only) {
-		for _, s := range systems {
-			if s.kind != "salaula" {
-				continue
-			}
-			r, err := s.realtimeBench()
-			if err != nil {
-				return fmt.Errorf("realtime on %s: %w", s.name, err)
-			}
-			rtRows[s.name] = r
-			rtOrder = append(rtOrder, s.name)
-			fmt.Fprintf(os.Stderr, "realtime %-22s %d sockets  RSS %s -> %s  events %d/%d  p50 %.1f ms  p99 %.1f ms\n",
-				s.name, r.conns, mib(r.rssBefore), mib(r.rssAfter), r.events, r.sent, ms(r.p50), ms(r.p99))
-		}
-	}
-	crowdWork := map[string]signInWork{}
-	for name, reps := range crowd {
-		crowdWork[name] = medianWork(reps)
-	}
-	table := render(scenarios, systems, results, cold, counts, o) + renderSignInWork(work, crowdWork, workOrder) + renderRealtime(rtRows, rtOrder)
+	table := render(scs, systems, cold, idle, checks, o)
 	fmt.Println(table)
 	if o.out != "" {
 		if err := writeSection(o.out, table); err != nil {
 			return err
 		}
 	}
-	for _, c := range counts {
-		if strings.Contains(c, "MISMATCH") {
-			return errors.New("stored rows differ from 2xx answers (see the table)")
+	for _, c := range checks {
+		if !c.holds() {
+			return errors.New("stored rows do not match the 2xx answers (see the table)")
 		}
 	}
 	return nil
 }
 
-func envOr(k, def string) string {
-	if v := os.Getenv(k); v != "" {
-		return v
-	}
-	return def
-}
-
-// hashedAsset names the largest file under dist/assets (a content-hashed bundle).
+// hashedAsset names the largest script under dist/assets (a content-hashed bundle).
 func hashedAsset(dist string) (string, error) {
 	entries, err := os.ReadDir(filepath.Join(dist, "assets"))
 	if err != nil {
@@ -273,511 +228,177 @@ func hashedAsset(dist string) (string, error) {
 	return best, nil
 }
 
-// createPostgresDB makes an empty database on the server at adminURL.
-func createPostgresDB(adminURL string) (string, func(), error) {
-	admin, err := sql.Open("pgx", adminURL)
+// rowCheck is one system's stored rows of one kind against its answers.
+type rowCheck struct {
+	s                      *system
+	kind                   string
+	ok, unanswered, stored int64
+}
+
+func findCheck(checks *[]*rowCheck, s *system, kind string) *rowCheck {
+	for _, c := range *checks {
+		if c.s == s && c.kind == kind {
+			return c
+		}
+	}
+	c := &rowCheck{s: s, kind: kind}
+	*checks = append(*checks, c)
+	return c
+}
+
+// holds when every 2xx answer stored its row and no request stored two.
+// wrk stops with requests in flight, which the server may or may not have
+// stored, so up to that many rows more than 2xx answers are right.
+func (c *rowCheck) holds() bool { return c.stored >= c.ok && c.stored <= c.ok+c.unanswered }
+
+// count reads the stored rows from the system's database, its server stopped.
+func (c *rowCheck) count() error {
+	db, err := c.s.database()
 	if err != nil {
-		return "", nil, err
-	}
-	raw := make([]byte, 5)
-	rand.Read(raw)
-	name := "salaula_bench_" + hex.EncodeToString(raw)
-	if _, err := admin.Exec("CREATE DATABASE " + name); err != nil {
-		admin.Close()
-		return "", nil, fmt.Errorf("PostgreSQL at %s: %w", adminURL, err)
-	}
-	u, _ := url.Parse(adminURL)
-	u.Path = "/" + name
-	return u.String(), func() {
-		admin.Exec("DROP DATABASE IF EXISTS " + name + " WITH (FORCE)")
-		admin.Close()
-	}, nil
-}
-
-// system is one server under test.
-type system struct {
-	name, kind, bin, dir, pgURL, dist string
-	addr                              string
-	cmd                               *exec.Cmd
-	pbToken                           string
-	anon                              string // salaula: the anon key, for realtime sockets
-	client                            *http.Client
-}
-
-const (
-	benchSecret   = "bench-secret-bench-secret-bench-secret!!"
-	benchEmail    = "bench-user@example.com"
-	benchPassword = "chitenge-lusaka-42"
-	pbAdminEmail  = "bench-admin@example.com"
-	pbAdminPass   = "bench-admin-password-1"
-)
-
-func freePort() string {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		panic(err)
-	}
-	defer ln.Close()
-	return ln.Addr().String()
-}
-
-func (s *system) command() *exec.Cmd {
-	s.addr = freePort()
-	var cmd *exec.Cmd
-	if s.kind == "salaula" {
-		cmd = exec.Command(s.bin, "serve", "--http", s.addr, "--data", s.dir)
-		cmd.Env = append(os.Environ(), "SALAULA_RATE_FORMS=0", "SALAULA_RATE_AUTH=0", "SALAULA_JWT_SECRET="+benchSecret, "DATABASE_URL="+s.pgURL,
-			"SALAULA_REALTIME_MAX_CONNS_PER_IP=5000", "SALAULA_METRICS_TOKEN="+benchMetricsToken)
-	} else {
-		pub := filepath.Join(s.dir, "pb_public")
-		cmd = exec.Command(s.bin, "serve", "--http", s.addr, "--dir", filepath.Join(s.dir, "pb_data"), "--publicDir", pub)
-	}
-	cmd.Stdout, cmd.Stderr = io.Discard, io.Discard
-	return cmd
-}
-
-func (s *system) healthPath() string {
-	if s.kind == "salaula" {
-		return "/healthz"
-	}
-	return "/api/health"
-}
-
-// coldStart starts the system on an empty folder and measures the time to
-// its first 200 answer, then stops it.
-func (s *system) coldStart() (time.Duration, error) {
-	if s.kind == "pocketbase" {
-		if err := copyApp(s.dist, filepath.Join(s.dir, "pb_public")); err != nil {
-			return 0, err
-		}
-	}
-	cmd := s.command()
-	began := time.Now()
-	if err := cmd.Start(); err != nil {
-		return 0, err
-	}
-	defer func() { cmd.Process.Kill(); cmd.Wait() }()
-	for time.Since(began) < 30*time.Second {
-		res, err := http.Get("http://" + s.addr + s.healthPath())
-		if err == nil {
-			res.Body.Close()
-			if res.StatusCode == 200 {
-				return time.Since(began), nil
-			}
-		}
-		time.Sleep(2 * time.Millisecond)
-	}
-	return 0, errors.New("no 200 within 30 s")
-}
-
-func (s *system) start() error {
-	if s.kind == "pocketbase" {
-		if err := copyApp(s.dist, filepath.Join(s.dir, "pb_public")); err != nil {
-			return err
-		}
-		up := exec.Command(s.bin, "superuser", "upsert", pbAdminEmail, pbAdminPass, "--dir", filepath.Join(s.dir, "pb_data"))
-		if out, err := up.CombinedOutput(); err != nil {
-			return fmt.Errorf("superuser upsert: %v: %s", err, out)
-		}
-	}
-	s.cmd = s.command()
-	if err := s.cmd.Start(); err != nil {
 		return err
-	}
-	s.client = &http.Client{Timeout: 30 * time.Second}
-	for began := time.Now(); time.Since(began) < 30*time.Second; time.Sleep(20 * time.Millisecond) {
-		res, err := http.Get("http://" + s.addr + s.healthPath())
-		if err == nil {
-			res.Body.Close()
-			if res.StatusCode == 200 {
-				return nil
-			}
-		}
-	}
-	return errors.New("not healthy within 30 s")
-}
-
-func (s *system) stop() {
-	if s.cmd != nil && s.cmd.Process != nil {
-		s.cmd.Process.Signal(syscall.SIGTERM)
-		done := make(chan struct{})
-		go func() { s.cmd.Wait(); close(done) }()
-		select {
-		case <-done:
-		case <-time.After(10 * time.Second):
-			s.cmd.Process.Kill()
-		}
-	}
-}
-
-// copyApp copies index.html and the assets of the built app into dst, so
-// PocketBase serves the same files from its public folder.
-func copyApp(dist, dst string) error {
-	return filepath.Walk(dist, func(p string, info os.FileInfo, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(dist, p)
-		if info.IsDir() {
-			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
-		}
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(filepath.Join(dst, rel), b, 0o644)
-	})
-}
-
-// call sends one JSON request and returns the status and body.
-func (s *system) call(method, path string, body any, token string) (int, []byte, error) {
-	var rd io.Reader
-	if body != nil {
-		b, _ := json.Marshal(body)
-		rd = bytes.NewReader(b)
-	}
-	req, _ := http.NewRequest(method, "http://"+s.addr+path, rd)
-	req.Header.Set("Content-Type", "application/json")
-	if token != "" {
-		req.Header.Set("Authorization", token)
-	}
-	res, err := s.client.Do(req)
-	if err != nil {
-		return 0, nil, err
-	}
-	defer res.Body.Close()
-	b, _ := io.ReadAll(res.Body)
-	return res.StatusCode, b, nil
-}
-
-// setup creates what the scenarios need: the account to sign in with and,
-// on PocketBase, the same two collections through its API.
-func (s *system) setup() error {
-	if s.kind == "salaula" {
-		code, b, err := s.call("POST", "/auth/v1/signup", map[string]any{"email": benchEmail, "password": benchPassword}, "")
-		if err != nil || code != 200 {
-			return fmt.Errorf("sign-up: %d %s %v", code, b, err)
-		}
-		return nil
-	}
-	if err := s.pbSignIn(); err != nil {
-		return err
-	}
-	text := func(name string) map[string]any {
-		return map[string]any{"name": name, "type": "text", "required": true}
-	}
-	optional := func(name string) map[string]any { return map[string]any{"name": name, "type": "text"} }
-	for _, c := range []map[string]any{
-		{"name": "waitlist", "type": "base", "createRule": "",
-			"fields":  []any{text("email"), text("program"), optional("page_path"), optional("referrer")},
-			"indexes": []string{"CREATE UNIQUE INDEX idx_waitlist_email_program ON waitlist (email, program)"}},
-		{"name": "contact_messages", "type": "base", "createRule": "",
-			"fields": []any{text("first_name"), text("last_name"), text("email"), optional("phone_number"), text("subject"), text("message")}},
-	} {
-		if code, b, err := s.call("POST", "/api/collections", c, s.pbToken); err != nil || code != 200 {
-			return fmt.Errorf("create collection %s: %d %s %v", c["name"], code, b, err)
-		}
-	}
-	code, b, err := s.call("POST", "/api/collections/users/records",
-		map[string]any{"email": benchEmail, "password": benchPassword, "passwordConfirm": benchPassword, "verified": true}, s.pbToken)
-	if err != nil || code != 200 {
-		return fmt.Errorf("create user: %d %s %v", code, b, err)
-	}
-	return nil
-}
-
-// pbSignIn signs in as PocketBase's superuser. Each start upserts the
-// superuser, which ends its earlier tokens, so a token is taken again after
-// a restart (see scenario.fresh).
-func (s *system) pbSignIn() error {
-	code, b, err := s.call("POST", "/api/collections/_superusers/auth-with-password", map[string]any{"identity": pbAdminEmail, "password": pbAdminPass}, "")
-	if err != nil || code != 200 {
-		return fmt.Errorf("superuser sign-in: %d %s %v", code, b, err)
-	}
-	var auth struct {
-		Token string `json:"token"`
-	}
-	if err := json.Unmarshal(b, &auth); err != nil {
-		return fmt.Errorf("superuser sign-in: %w", err)
-	}
-	s.pbToken = auth.Token
-	return nil
-}
-
-// countRows counts the stored sign-ups or messages made by the benchmark.
-func (s *system) countRows(kind string) (int64, error) {
-	if s.kind == "pocketbase" {
-		if err := s.pbSignIn(); err != nil {
-			return 0, err
-		}
-		coll := map[string]string{"waitlist": "waitlist", "contact": "contact_messages"}[kind]
-		code, b, err := s.call("GET", "/api/collections/"+coll+"/records?perPage=1", nil, s.pbToken)
-		if err != nil || code != 200 {
-			return 0, fmt.Errorf("%d %s %v", code, b, err)
-		}
-		var page struct {
-			TotalItems int64 `json:"totalItems"`
-		}
-		err = json.Unmarshal(b, &page)
-		return page.TotalItems, err
-	}
-	db, err := store.Open(context.Background(), s.pgURL, s.dir)
-	if err != nil {
-		return 0, err
 	}
 	defer db.Close()
-	table := map[string]string{"waitlist": "waitlist_signups", "contact": "contact_messages"}[kind]
-	var n int64
-	err = db.QueryRow(context.Background(), `SELECT COUNT(*) FROM `+table).Scan(&n)
-	return n, err
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	if err := db.QueryRowContext(ctx, "SELECT COUNT(*) FROM "+c.s.tables[c.kind]).Scan(&c.stored); err != nil {
+		return fmt.Errorf("count the %s rows of %s: %w", c.kind, c.s.name, err)
+	}
+	return nil
 }
 
-// scenario is one kind of load at one concurrency.
-type scenario struct {
-	name   string
-	conc   int
-	write  string // "waitlist" or "contact": a write scenario
-	signIn bool
-	fresh  bool   // measured on a freshly started server process
-	path   string // a GET
-}
+func mib(b float64) string { return fmt.Sprintf("%.0f MiB", b/(1<<20)) }
 
-func (sc scenario) key() string { return fmt.Sprintf("%s c%d", sc.name, sc.conc) }
-
-// result is one measurement.
-type result struct {
-	rps          float64
-	p50, p99     time.Duration
-	ok, errors   int64
-	peakRSS      int64
-	firstFailure string
-}
-
-// load runs sc against s for d and measures it.
-func (s *system) load(sc scenario, d time.Duration, tag string) result {
-	shape := s.shape(sc, tag)
-	// One thread runs the load, as a wrk thread does: with more, Go's
-	// scheduler spins idle threads looking for work between answers, CPU
-	// taken from the server measured (5 to 20 % of salaula's sign-ups a
-	// second at c16 on this 2-core machine; see docs/decisions.md).
-	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
-	var okN, errN atomic.Int64
-	var failure atomic.Value
-	lat := make([][]time.Duration, sc.conc)
-	stopRSS := make(chan struct{})
-	peak := make(chan int64)
-	go func() {
-		var max int64
-		t := time.NewTicker(20 * time.Millisecond)
-		defer t.Stop()
-		for {
-			if v := rss(s.cmd.Process.Pid); v > max {
-				max = v
-			}
-			select {
-			case <-stopRSS:
-				peak <- max
-				return
-			case <-t.C:
-			}
-		}
-	}()
-	deadline := time.Now().Add(d)
-	began := time.Now()
-	var wg sync.WaitGroup
-	for w := 0; w < sc.conc; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			conn := &loadConn{addr: s.addr, timeout: 30 * time.Second}
-			defer conn.close()
-			var req []byte
-			for n := 0; time.Now().Before(deadline); n++ {
-				req = shape.appendRequest(req[:0], w, n)
-				t0 := time.Now()
-				status, err := conn.do(req)
-				lat[w] = append(lat[w], time.Since(t0))
-				if err != nil || status/100 != 2 {
-					errN.Add(1)
-					if err != nil {
-						failure.CompareAndSwap(nil, err.Error())
-					} else {
-						failure.CompareAndSwap(nil, strconv.Itoa(status))
-					}
-					continue
-				}
-				okN.Add(1)
-			}
-		}()
-	}
-	wg.Wait()
-	elapsed := time.Since(began)
-	close(stopRSS)
-	var all []time.Duration
-	for _, l := range lat {
-		all = append(all, l...)
-	}
-	slices.Sort(all)
-	r := result{ok: okN.Load(), errors: errN.Load(), peakRSS: <-peak}
-	r.rps = float64(r.ok) / elapsed.Seconds()
-	if len(all) > 0 {
-		r.p50 = all[len(all)*50/100]
-		r.p99 = all[min(len(all)-1, len(all)*99/100)]
-	}
-	if f, ok := failure.Load().(string); ok {
-		r.firstFailure = f
-	}
-	return r
-}
-
-// rss is a process's resident memory in bytes (0 when unknown).
-func rss(pid int) int64 {
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
-	if err != nil {
+func median(v []float64) float64 {
+	if len(v) == 0 {
 		return 0
 	}
+	v = slices.Clone(v)
+	slices.Sort(v)
+	return v[len(v)/2]
+}
+
+// each is one figure of every round.
+func each(rs []result, figure func(result) float64) []float64 {
+	var v []float64
+	for _, r := range rs {
+		v = append(v, figure(r))
+	}
+	return v
+}
+
+// machine describes the computer and the wrk the benchmark ran on.
+func machine() string {
+	model := "unknown CPU"
+	b, _ := os.ReadFile("/proc/cpuinfo")
 	for _, line := range strings.Split(string(b), "\n") {
-		if strings.HasPrefix(line, "VmRSS:") {
-			f := strings.Fields(line)
-			if len(f) >= 2 {
-				kb, _ := strconv.ParseInt(f[1], 10, 64)
-				return kb * 1024
-			}
+		if _, v, ok := strings.Cut(line, "model name"); ok {
+			model = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(v), ":"))
+			break
+		}
+	}
+	version, _ := exec.Command("wrk", "-v").Output() // wrk -v prints its version and exits with 1
+	wrk, _, _ := strings.Cut(string(version), " Copyright")
+	return fmt.Sprintf("%s, %d cores, %.0f GiB RAM, %s/%s, %s, %s", model, runtime.NumCPU(), float64(procField("/proc/meminfo", "MemTotal"))/(1<<30),
+		runtime.GOOS, runtime.GOARCH, runtime.Version(), strings.TrimSpace(wrk))
+}
+
+// procField is a size field (such as VmRSS) of a /proc file in bytes, 0 when unknown.
+func procField(path, field string) int64 {
+	b, _ := os.ReadFile(path)
+	for _, line := range strings.Split(string(b), "\n") {
+		if v, ok := strings.CutPrefix(line, field+":"); ok {
+			kb, _ := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(v), " kB"), 10, 64)
+			return kb * 1024
 		}
 	}
 	return 0
 }
 
-func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
-
-func mib(b int64) string { return fmt.Sprintf("%.0f MiB", float64(b)/(1<<20)) }
-
-// median of the runs, by requests per second; latencies and memory are
-// each the median of their own values.
-func summarise(runs []result) result {
-	pick := func(vals []float64) float64 {
-		slices.Sort(vals)
-		return vals[len(vals)/2]
-	}
-	var rps, p50, p99, peak []float64
-	var out result
-	for _, r := range runs {
-		rps = append(rps, r.rps)
-		p50 = append(p50, float64(r.p50))
-		p99 = append(p99, float64(r.p99))
-		peak = append(peak, float64(r.peakRSS))
-		out.errors += r.errors
-		out.ok += r.ok
-		if out.firstFailure == "" {
-			out.firstFailure = r.firstFailure
-		}
-	}
-	out.rps = pick(rps)
-	out.p50 = time.Duration(pick(p50))
-	out.p99 = time.Duration(pick(p99))
-	out.peakRSS = int64(slices.Max(peak))
-	return out
-}
-
-// pairedRatios is " (a / b / c)": each repetition's req/s over
-// PocketBase's in the same repetition (the runs of one repetition follow
-// each other, so the machine's drift over the whole run cancels out), or
-// "" with fewer than two repetitions.
-func pairedRatios(runs, pb []result) string {
-	n := min(len(runs), len(pb))
-	if n < 2 {
-		return ""
-	}
-	var parts []string
-	for i := range n {
-		if pb[i].rps > 0 {
-			parts = append(parts, fmt.Sprintf("%.2f", runs[i].rps/pb[i].rps))
-		}
-	}
-	return " (" + strings.Join(parts, " / ") + ")"
-}
-
-// machine describes the computer the benchmark ran on.
-func machine() string {
-	model := "unknown CPU"
-	if b, err := os.ReadFile("/proc/cpuinfo"); err == nil {
-		for _, line := range strings.Split(string(b), "\n") {
-			if strings.HasPrefix(line, "model name") {
-				model = strings.TrimSpace(strings.SplitN(line, ":", 2)[1])
-				break
-			}
-		}
-	}
-	mem := ""
-	if b, err := os.ReadFile("/proc/meminfo"); err == nil {
-		f := strings.Fields(strings.SplitN(string(b), "\n", 2)[0])
-		if len(f) >= 2 {
-			kb, _ := strconv.ParseInt(f[1], 10, 64)
-			mem = fmt.Sprintf(", %.0f GiB RAM", float64(kb)/(1<<20))
-		}
-	}
-	host, _ := os.Hostname()
-	return fmt.Sprintf("%s, %d cores%s, %s/%s, %s, host %s", model, runtime.NumCPU(), mem, runtime.GOOS, runtime.GOARCH, runtime.Version(), host)
-}
-
-func render(scenarios []scenario, systems []*system, results map[string]map[string][]result, cold map[string][]time.Duration, counts []string, o options) string {
+func render(scs []*scenario, systems []*system, cold, idle map[string][]float64, checks []*rowCheck, o options) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "## Writes: salaula against PocketBase\n\n")
-	fmt.Fprintf(&b, "Written by `make bench` (`cmd/salaula-bench`) on %s.\n\n", time.Now().UTC().Format("2006-01-02 15:04 MST"))
+	fmt.Fprintf(&b, "Written by `make bench` (`cmd/salaula-bench`, the load by wrk with the scripts in `bench/`) on %s.\n\n", time.Now().UTC().Format("2006-01-02 15:04 MST"))
 	fmt.Fprintf(&b, "Machine: %s.\n\n", machine())
-	fmt.Fprintf(&b, "Each row: %s of load at the given concurrency (keep-alive connections, a unique e-mail per write; the load generator is this command's own lean HTTP/1.1 client on one thread, within about 10 %% of wrk), "+
-		"repeated %d times with the three systems interleaved, each run starting once the machine is at least 90 %% idle over half a second "+
-		"(waiting up to 20 s, so background work an earlier run left behind, such as PostgreSQL's autovacuum, does not land on the next); the figures are the medians of the repetitions, errors are summed, "+
-		"RSS is the peak resident memory of the server process during the runs (for password sign-in, of a server process started afresh just before each run, so it is that scenario's alone). Ratio = req/s of the system / req/s of PocketBase (the medians), and in brackets the same ratio in each repetition, whose runs follow each other. "+
+	seconds := fmt.Sprintf("%d s", max(1, int(o.duration.Seconds())))
+	for _, sc := range scs {
+		if sc.least > o.duration && sc.runs != nil && !strings.Contains(seconds, sc.name) {
+			seconds += fmt.Sprintf(" (%s: %d s)", sc.name, int(sc.least.Seconds()))
+		}
+	}
+	fmt.Fprintf(&b, "Each row: %s of `wrk -t%d` at the given concurrency (one keep-alive connection per concurrent client, a unique e-mail per write), "+
+		"%d rounds with the systems interleaved, each run starting once the machine is at least 90 %% idle over half a second "+
+		"(waiting up to 20 s, so background work an earlier run left behind, such as PostgreSQL's autovacuum, does not land on the next). "+
+		"req/s counts 2xx answers; the figures are the medians of the rounds, errors (socket errors and answers of 400 or more) are summed, "+
+		"peak RSS is the highest over the rounds of the server process's peak resident memory during the run (the kernel's high-water mark, reset before each run; "+
+		"for password sign-in, of a server process started just before the run, so it is that scenario's alone). "+
+		"Ratio = req/s of the system / req/s of PocketBase (the medians), and in brackets the same ratio in each round. "+
 		"salaula runs with its rate limits off (`SALAULA_RATE_FORMS=0`, `SALAULA_RATE_AUTH=0`), SQLite with `synchronous=FULL`; "+
-		"PocketBase v0.39.11 (`examples/base`) with the same collections created through its API (a unique (email, program) index on the waitlist, public create rules); "+
+		"PocketBase v0.39.11 (`examples/base`) with the collections of `bench/pocketbase-collections.json` created through its API "+
+		"(a unique (email, program) index on the waitlist, public create rules); "+
 		"note that PocketBase runs SQLite with `synchronous=NORMAL` (its commits are not flushed to disk: they survive a crash of the process, not a power cut) and sends no e-mail, "+
 		"while each salaula sign-up also queues its confirmation e-mail in the same transaction. "+
-		"The machine is shared, so absolute figures wander; compare the systems side by side.\n\n", o.duration, o.reps)
-	fmt.Fprintf(&b, "| scenario | system | req/s | p50 ms | p99 ms | errors | peak RSS | ratio to PocketBase |\n|---|---|---:|---:|---:|---:|---:|---:|\n")
-	for _, sc := range scenarios {
-		runs := results[sc.key()]
-		if runs == nil {
-			continue
-		}
-		pb := summarise(runs["PocketBase"])
+		"The machine is shared, so absolute figures wander; compare the systems side by side.\n\n",
+		seconds, o.threads, o.reps)
+	b.WriteString("| scenario | system | req/s | p50 ms | p99 ms | errors | peak RSS | ratio to PocketBase |\n|---|---|---:|---:|---:|---:|---:|---:|\n")
+	for _, sc := range scs {
+		pb := median(each(sc.runs["pocketbase"], func(r result) float64 { return r.rps }))
 		for _, s := range systems {
-			r := summarise(runs[s.name])
-			ratio := "1.00"
-			if s.kind != "pocketbase" && pb.rps > 0 {
-				ratio = fmt.Sprintf("%.2f", r.rps/pb.rps) + pairedRatios(runs[s.name], runs["PocketBase"])
+			rs := sc.runs[s.id]
+			if len(rs) == 0 {
+				continue
 			}
-			errs := strconv.FormatInt(r.errors, 10)
-			if r.errors > 0 && r.firstFailure != "" {
-				errs += " (" + r.firstFailure + ")"
+			rps := median(each(rs, func(r result) float64 { return r.rps }))
+			ratio := "-"
+			if pb > 0 {
+				ratio = fmt.Sprintf("%.2f", rps/pb)
 			}
-			fmt.Fprintf(&b, "| %s | %s | %.0f | %.1f | %.1f | %s | %s | %s |\n", sc.key(), s.name, r.rps, ms(r.p50), ms(r.p99), errs, mib(r.peakRSS), ratio)
+			if pbs := sc.runs["pocketbase"]; s.id != "pocketbase" && pb > 0 && len(pbs) == len(rs) && len(rs) > 1 {
+				var rounds []string
+				for i := range rs {
+					rounds = append(rounds, fmt.Sprintf("%.2f", rs[i].rps/pbs[i].rps))
+				}
+				ratio += " (" + strings.Join(rounds, " / ") + ")"
+			}
+			var errs int64
+			for _, r := range rs {
+				errs += r.errors
+			}
+			fmt.Fprintf(&b, "| %s | %s | %.0f | %.1f | %.1f | %d | %s | %s |\n", sc.key(), s.name, rps,
+				median(each(rs, func(r result) float64 { return r.p50 })), median(each(rs, func(r result) float64 { return r.p99 })),
+				errs, mib(slices.Max(each(rs, func(r result) float64 { return r.peak }))), ratio)
 		}
 	}
-	fmt.Fprintf(&b, "\nCold start (process start to the first 200 of its health check, on an empty data folder; median of %d):\n\n| system | cold start |\n|---|---:|\n", o.reps)
-	for _, s := range systems {
-		d := slices.Clone(cold[s.name])
-		slices.Sort(d)
-		if len(d) > 0 {
-			fmt.Fprintf(&b, "| %s | %.0f ms |\n", s.name, ms(d[len(d)/2]))
+	if len(cold) > 0 {
+		fmt.Fprintf(&b, "\nCold start (process start to the first 200 of its health check, on an empty data folder or a new PostgreSQL database) "+
+			"and idle RSS (the same process's resident memory %s later, no load); medians of %d:\n\n| system | cold start | idle RSS |\n|---|---:|---:|\n", o.idle, o.reps)
+		for _, s := range systems {
+			fmt.Fprintf(&b, "| %s | %.0f ms | %s |\n", s.name, median(cold[s.id]), mib(median(idle[s.id])))
 		}
 	}
-	fmt.Fprintf(&b, "\nStored rows after the runs (every 2xx answer must have stored exactly one row):\n\n| system | write | 2xx answers | rows stored | check |\n|---|---|---:|---:|---|\n")
-	for _, c := range counts {
-		b.WriteString(c + "\n")
+	if len(checks) > 0 {
+		b.WriteString("\nStored rows after the runs. wrk stops with requests in flight, which the server may or may not have stored, so " +
+			"every 2xx answer stored its row and no request stored two when the rows stored are at least the 2xx answers and at most that plus the requests unanswered at the stops:\n\n" +
+			"| system | write | 2xx answers | unanswered at the stops | rows stored | check |\n|---|---|---:|---:|---:|---|\n")
+		for _, c := range checks {
+			verdict := "ok"
+			if !c.holds() {
+				verdict = "MISMATCH"
+			}
+			fmt.Fprintf(&b, "| %s | %s | %d | %d | %d | %s |\n", c.s.name, c.kind, c.ok, c.unanswered, c.stored, verdict)
+		}
 	}
 	return b.String()
 }
 
 // Markers around the part of the benchmarks file this program owns; the
-// rest of the file (Lighthouse figures, notes) is kept as it is.
+// rest of the file is kept as it is.
 const (
 	sectionStart = "<!-- salaula-bench:start -->"
 	sectionEnd   = "<!-- salaula-bench:end -->"
 )
 
-// writeSection replaces the text between the markers in path with table, or
-// appends the marked table when the file or the markers are missing.
+// writeSection replaces the text between the markers in path with table,
+// or appends the marked table when the file or the markers are missing.
 func writeSection(path, table string) error {
 	old, err := os.ReadFile(path)
 	if err != nil && !errors.Is(err, os.ErrNotExist) {
@@ -797,62 +418,34 @@ func writeSection(path, table string) error {
 	return os.WriteFile(path, []byte(doc), 0o644)
 }
 
-// settle waits, for at most settleMax, until the machine's CPUs have been
-// at least settleIdle idle over settleWindow: what an earlier measurement
-// left running (PostgreSQL's autovacuum and checkpoint after a write
-// scenario, a SQLite WAL checkpoint) then does not land on the next
-// system's figures. It reports how long it waited and whether the machine
-// was still busy at the end.
-func settle() (waited time.Duration, busy bool) {
-	began := time.Now()
-	for time.Since(began) < settleMax {
-		idle, err := idleShare(settleWindow)
-		if err != nil || idle >= settleIdle {
-			return time.Since(began), false
+// settle waits, for at most 20 s, until the machine's CPUs have been at
+// least 90 % idle over half a second: what an earlier run left running
+// (PostgreSQL's autovacuum and checkpoint, a SQLite WAL checkpoint) then
+// does not land on the next run's figures. It says so when the machine
+// stayed busy.
+func settle(what string) {
+	for began := time.Now(); time.Since(began) < 20*time.Second; {
+		i0, t0 := cpuTimes()
+		time.Sleep(500 * time.Millisecond)
+		i1, t1 := cpuTimes()
+		if t1 == t0 || float64(i1-i0)/float64(t1-t0) >= 0.9 {
+			return
 		}
 	}
-	return time.Since(began), true
+	fmt.Fprintf(os.Stderr, "the machine stayed busy for 20 s before %s; measuring anyway\n", what)
 }
 
-const (
-	settleIdle   = 0.9
-	settleWindow = 500 * time.Millisecond
-	settleMax    = 20 * time.Second
-)
-
-// idleShare is the share of the machine's CPU time that was idle (or
-// waiting for I/O) over d, from /proc/stat.
-func idleShare(d time.Duration) (float64, error) {
-	read := func() (idle, total uint64, err error) {
-		b, err := os.ReadFile("/proc/stat")
-		if err != nil {
-			return 0, 0, err
+// cpuTimes are the machine's idle (idle and iowait) and total CPU time so
+// far, in ticks: the first line of /proc/stat, "cpu user nice system idle iowait ...".
+func cpuTimes() (idle, total uint64) {
+	b, _ := os.ReadFile("/proc/stat")
+	line, _, _ := strings.Cut(string(b), "\n")
+	for i, v := range strings.Fields(line) {
+		n, _ := strconv.ParseUint(v, 10, 64) // 0 for "cpu"
+		total += n
+		if i == 4 || i == 5 {
+			idle += n
 		}
-		line, _, _ := strings.Cut(string(b), "\n")
-		f := strings.Fields(line)
-		if len(f) < 6 || f[0] != "cpu" {
-			return 0, 0, fmt.Errorf("/proc/stat: %q", line)
-		}
-		for i, v := range f[1:] {
-			n, err := strconv.ParseUint(v, 10, 64)
-			if err != nil {
-				return 0, 0, err
-			}
-			total += n
-			if i == 3 || i == 4 { // idle, iowait
-				idle += n
-			}
-		}
-		return idle, total, nil
 	}
-	i0, t0, err := read()
-	if err != nil {
-		return 0, err
-	}
-	time.Sleep(d)
-	i1, t1, err := read()
-	if err != nil || t1 == t0 {
-		return 1, err
-	}
-	return float64(i1-i0) / float64(t1-t0), nil
+	return idle, total
 }

@@ -1,0 +1,167 @@
+package main
+
+import (
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// needWrk fails the test when wrk is missing (make tools installs it);
+// go test -short skips it instead.
+func needWrk(t *testing.T) {
+	t.Helper()
+	if _, err := exec.LookPath("wrk"); err != nil {
+		if testing.Short() {
+			t.Skip("wrk is not installed")
+		}
+		t.Fatal("wrk is not installed: make tools installs Debian's wrk package")
+	}
+}
+
+// seen is what a stand-in server received: each request's path and body.
+type seen struct {
+	mu       sync.Mutex
+	paths    map[string]int
+	bodies   []map[string]string
+	received int
+}
+
+func standIn(t *testing.T) (*httptest.Server, *seen) {
+	got := &seen{paths: map[string]int{}}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		b, _ := io.ReadAll(r.Body)
+		var body map[string]string
+		json.Unmarshal(b, &body)
+		got.mu.Lock()
+		got.paths[r.URL.RequestURI()]++
+		got.bodies = append(got.bodies, body)
+		got.received++
+		got.mu.Unlock()
+		time.Sleep(5 * time.Millisecond) // a few hundred requests a second, not the whole machine
+		w.Write([]byte(`{}`))
+	}))
+	t.Cleanup(srv.Close)
+	return srv, got
+}
+
+func wrkAt(t *testing.T, srv *httptest.Server, script string, args ...string) report {
+	t.Helper()
+	w, err := runWrk(filepath.Join("..", "..", "bench"),
+		append([]string{"-t", "2", "-c", "4", "-d", "1s", "-s", filepath.Join("..", "..", "bench", script+".lua"), srv.URL, "--"}, args...))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return w
+}
+
+// Each write sends a new e-mail address, across wrk's threads, to the
+// system's own path, and the report counts what the server answered.
+func TestWriteScriptsSendANewEmailEachToTheSystemsPath(t *testing.T) {
+	needWrk(t)
+	for _, tc := range []struct{ script, system, path string }{
+		{"waitlist-signup", "salaula", "/functions/v1/waitlist-signup"},
+		{"waitlist-signup", "pocketbase", "/api/collections/waitlist/records"},
+		{"contact-form-submit", "salaula", "/functions/v1/contact-form-submit"},
+		{"contact-form-submit", "pocketbase", "/api/collections/contact_messages/records"},
+	} {
+		t.Run(tc.script+"/"+tc.system, func(t *testing.T) {
+			srv, got := standIn(t)
+			w := wrkAt(t, srv, tc.script, tc.system, "t1")
+			srv.Close() // waits for the requests in flight
+			if w.Requests == 0 || w.OK != w.Requests || w.Errors != 0 {
+				t.Fatalf("report %+v", w)
+			}
+			if got.received < int(w.Requests) || int64(got.received) > w.Sent {
+				t.Fatalf("the server received %d requests; wrk reported %d answered of %d sent", got.received, w.Requests, w.Sent)
+			}
+			if len(got.paths) != 1 || got.paths[tc.path] != got.received {
+				t.Fatalf("paths %v, want all %s", got.paths, tc.path)
+			}
+			emails := map[string]bool{}
+			for _, b := range got.bodies {
+				e := b["email"]
+				if !strings.HasPrefix(e, "t1-") || !strings.HasSuffix(e, "@example.com") || emails[e] {
+					t.Fatalf("e-mail %q (new: %v)", e, !emails[e])
+				}
+				emails[e] = true
+			}
+		})
+	}
+}
+
+func TestSignInAndGetScriptsSendTheirRequest(t *testing.T) {
+	needWrk(t)
+	for _, tc := range []struct {
+		script string
+		args   []string
+		path   string
+		body   map[string]string
+	}{
+		{"password-sign-in", []string{"salaula", "t", "a@example.com", "pw-1"}, "/auth/v1/token?grant_type=password",
+			map[string]string{"email": "a@example.com", "password": "pw-1"}},
+		{"password-sign-in", []string{"pocketbase", "t", "a@example.com", "pw-1"}, "/api/collections/users/auth-with-password",
+			map[string]string{"identity": "a@example.com", "password": "pw-1"}},
+		{"get", []string{"salaula", "t", "/assets/app.js"}, "/assets/app.js", nil},
+	} {
+		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
+			srv, got := standIn(t)
+			w := wrkAt(t, srv, tc.script, tc.args...)
+			srv.Close()
+			if w.Requests == 0 || w.OK != w.Requests || w.Sent != 0 {
+				t.Fatalf("report %+v", w)
+			}
+			if len(got.paths) != 1 || got.paths[tc.path] != got.received {
+				t.Fatalf("paths %v, want all %s", got.paths, tc.path)
+			}
+			b, _ := json.Marshal(got.bodies[0])
+			if want, _ := json.Marshal(tc.body); string(b) != string(want) {
+				t.Fatalf("body %s, want %s", b, want)
+			}
+		})
+	}
+}
+
+func TestRowCheck(t *testing.T) {
+	for _, tc := range []struct {
+		ok, unanswered, stored int64
+		holds                  bool
+	}{
+		{100, 0, 100, true},
+		{100, 16, 100, true},
+		{100, 16, 116, true},
+		{100, 16, 99, false},  // a 2xx answer stored nothing
+		{100, 16, 117, false}, // more rows than requests
+	} {
+		c := rowCheck{ok: tc.ok, unanswered: tc.unanswered, stored: tc.stored}
+		if c.holds() != tc.holds {
+			t.Errorf("%+v: holds %v", tc, c.holds())
+		}
+	}
+}
+
+func TestWriteSectionReplacesOnlyBetweenTheMarkers(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "benchmarks.md")
+	os.WriteFile(path, []byte("# Benchmarks\n\nLighthouse.\n\n"+sectionStart+"\nold table\n"+sectionEnd+"\n\nNotes.\n"), 0o644)
+	if err := writeSection(path, "new table\n"); err != nil {
+		t.Fatal(err)
+	}
+	b, _ := os.ReadFile(path)
+	if want := "# Benchmarks\n\nLighthouse.\n\n" + sectionStart + "\nnew table\n" + sectionEnd + "\n\nNotes.\n"; string(b) != want {
+		t.Fatalf("got\n%s\nwant\n%s", b, want)
+	}
+	empty := filepath.Join(t.TempDir(), "new.md")
+	if err := writeSection(empty, "table"); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(empty); string(b) != "# Benchmarks\n\n"+sectionStart+"\ntable\n"+sectionEnd+"\n" {
+		t.Fatalf("got %q", b)
+	}
+}
