@@ -101,7 +101,8 @@ export default defineConfig({
       injectRegister: false,
       // A new worker waits until no page uses the old one, so one page never
       // mixes two versions; pages themselves come from the network first, so
-      // the next visit already gets the new version (see docs/decisions.md).
+      // the next visit already gets the new version (see
+      // docs/decisions/0100-new-versions-without-mixing.md).
       registerType: 'prompt',
       manifest: {
         name: 'Salaula: second-hand fashion, Lusaka',

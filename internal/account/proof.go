@@ -20,7 +20,7 @@ import (
 // sign-up confirmation (when confirmation is on), a password-reset link, or
 // the proof link of My account (SendProof, ProveAddress). Operators
 // (`salaula admin user`) act on requests they check themselves and see
-// every row. See docs/decisions/proof-of-address.md.
+// every row. See docs/decisions/0158-proof-of-address.md.
 
 // Errors of the proof rules.
 var (

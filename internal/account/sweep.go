@@ -11,8 +11,8 @@ import (
 	"salaula/internal/store"
 )
 
-// Retention is how long the server keeps data nobody uses (docs/decisions.md
-// and the Privacy Policy). A zero duration keeps that kind of data.
+// Retention is how long the server keeps data nobody uses
+// (docs/decisions/0093-retention-sweep.md and the Privacy Policy). A zero duration keeps that kind of data.
 type Retention struct {
 	// UnconfirmedAccounts: accounts whose e-mail was never confirmed.
 	UnconfirmedAccounts time.Duration

@@ -244,7 +244,7 @@ func (o *Outbox) DeliverDue(ctx context.Context) (int, error) {
 	// has refused it), before the next one is tried: a sender killed in
 	// the middle of its batch leaves only the e-mail it was sending in
 	// doubt, never those it sent before (see
-	// docs/decisions/outbox-per-email.md). The marks are written even
+	// docs/decisions/0149-outbox-per-email.md). The marks are written even
 	// when ctx ends after the server's answer.
 	mark := context.WithoutCancel(ctx)
 	for _, e := range due {

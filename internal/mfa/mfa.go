@@ -29,8 +29,8 @@ const MaxFactors = 10
 // DefaultIssuer names the account in authenticator apps.
 const DefaultIssuer = "Salaula"
 
-// The delays after wrong codes (see Delay); docs/decisions/totp-lockout.md
-// gives the odds they leave an attacker who knows the password.
+// The delays after wrong codes (see Delay);
+// docs/decisions/0157-totp-lockout.md gives the odds they leave an attacker who knows the password.
 const (
 	// LockAfter is how many wrong codes in a row a verified factor takes
 	// before it refuses codes for a while; the person is e-mailed then.

@@ -26,7 +26,9 @@ var (
 	Roles = []string{"buyer", "seller", "buyer_and_seller"}
 )
 
-// Limits the server adds where the spec is silent (docs/decisions.md).
+// Limits the server adds where the spec is silent
+// (docs/decisions/0058-age-and-parental-consent.md and
+// docs/decisions/0063-profile-image-urls.md).
 const (
 	MinAge = 13
 	MaxAge = 120
