@@ -129,12 +129,12 @@ func (db *DB) CreateUser(ctx context.Context, u *User) error {
 
 // UserByID returns the account with the given id, or ErrNotFound.
 func (db *DB) UserByID(ctx context.Context, id string) (*User, error) {
-	return scanUser(db.QueryKey(ctx, userSelect+` WHERE id = ?`, id))
+	return scanUser(db.QueryRow(ctx, userSelect+` WHERE id = ?`, id))
 }
 
 // UserByEmail returns the account with the given (already normalised) e-mail, or ErrNotFound.
 func (db *DB) UserByEmail(ctx context.Context, email string) (*User, error) {
-	return scanUser(db.QueryKey(ctx, userSelect+` WHERE email = ?`, email))
+	return scanUser(db.QueryRow(ctx, userSelect+` WHERE email = ?`, email))
 }
 
 // SetAdmin grants or removes the operator role of the account with the given e-mail.
@@ -159,6 +159,6 @@ func (db *DB) CreateSession(ctx context.Context, s *Session) error {
 // SessionActive reports whether the session exists, belongs to userID and has not been revoked.
 func (db *DB) SessionActive(ctx context.Context, sessionID, userID string) (bool, error) {
 	var n int
-	err := db.QueryKey(ctx, `SELECT COUNT(*) FROM sessions WHERE id = ? AND user_id = ? AND revoked_at IS NULL`, sessionID, userID).Scan(&n)
+	err := db.QueryRow(ctx, `SELECT COUNT(*) FROM sessions WHERE id = ? AND user_id = ? AND revoked_at IS NULL`, sessionID, userID).Scan(&n)
 	return n > 0, err
 }

@@ -11,9 +11,9 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"net/url"
 	"os"
 	"path/filepath"
-	"salaula/internal/store/walvfs"
 	"strconv"
 	"strings"
 	"sync"
@@ -37,17 +37,12 @@ var ErrNotFound = errors.New("not found")
 
 // DB is an open database with its dialect.
 type DB struct {
-	sql     *sql.DB
-	dialect Dialect
-	writer  *groupWriter // SQLite only: every write goes through it
-	// SQLite only: the background checkpointer (see checkpointLoop).
-	stopCheckpoints chan struct{}
-	checkpointsDone chan struct{}
-	stopOnce        sync.Once
-	url             string      // PostgreSQL: the DATABASE_URL, for the change listener
-	reads           readStmts   // SQLite: read statements prepared once (see readStmt)
-	feedOnce        sync.Once   // makes changes
-	changes         *changeFeed // change events for realtime (changes.go)
+	sql      *sql.DB
+	dialect  Dialect
+	writer   *groupWriter // SQLite only: every write goes through it
+	url      string       // PostgreSQL: the DATABASE_URL, for the change listener
+	feedOnce sync.Once    // makes changes
+	changes  *changeFeed  // change events for realtime (changes.go)
 }
 
 // Open connects to PostgreSQL when databaseURL is set, else opens (creating
@@ -67,48 +62,59 @@ func openSQLite(ctx context.Context, dataDir string) (*DB, error) {
 	if err := createPrivate(path); err != nil {
 		return nil, fmt.Errorf("create %s: %w", path, err)
 	}
-	if err := walvfs.Register(); err != nil {
+	// Two pools on the one file, as PocketBase opens its database: readers
+	// share a pool (WAL lets them read while a write is under way), and
+	// every write of this process goes through one connection (the writer).
+	readDSN, err := sqliteDSN(path, false)
+	if err != nil {
 		return nil, err
 	}
-	// synchronous=FULL: a commit returns only once it is on the disk, so an
-	// acknowledged write survives a power cut, not only a crash.
-	// wal_autocheckpoint(0) on the readers: no read copies the WAL back
-	// into the database file; checkpointLoop does it in the background.
-	// The writer's connection checkpoints itself only once the WAL holds
-	// walRestartFrames (see checkpointLoop for why).
-	dsnWith := func(autocheckpoint int) string {
-		return "file:" + path + "?vfs=" + walvfs.Name + "&_pragma=journal_mode(WAL)&_pragma=synchronous(FULL)" +
-			"&_pragma=busy_timeout(10000)&_pragma=foreign_keys(ON)" +
-			"&_pragma=wal_autocheckpoint(" + strconv.Itoa(autocheckpoint) + ")" +
-			"&_pragma=temp_store(MEMORY)&_txlock=immediate"
-	}
-	sqlDB, err := sql.Open("sqlite", dsnWith(0))
+	writeDSN, _ := sqliteDSN(path, true)
+	sqlDB, err := sql.Open("sqlite", readDSN)
 	if err != nil {
 		return nil, fmt.Errorf("open sqlite %s: %w", path, err)
 	}
-	// Readers share a small pool, kept open between bursts; every write of
-	// this process goes through one connection (the group-commit writer).
 	sqlDB.SetMaxOpenConns(sqliteReaders)
 	sqlDB.SetMaxIdleConns(sqliteReaders)
-	sqlDB.SetConnMaxIdleTime(0)
-	sqlDB.SetConnMaxLifetime(0)
-	writeDB, err := sql.Open("sqlite", dsnWith(walRestartFrames))
+	sqlDB.SetConnMaxIdleTime(3 * time.Minute)
+	writeDB, err := sql.Open("sqlite", writeDSN)
 	if err != nil {
 		sqlDB.Close()
 		return nil, fmt.Errorf("open sqlite %s: %w", path, err)
 	}
 	writeDB.SetMaxOpenConns(1)
 	writeDB.SetMaxIdleConns(1)
-	writeDB.SetConnMaxIdleTime(0)
-	writeDB.SetConnMaxLifetime(0)
-	db := &DB{sql: sqlDB, dialect: SQLite, stopCheckpoints: make(chan struct{}), checkpointsDone: make(chan struct{})}
+	writeDB.SetConnMaxIdleTime(3 * time.Minute)
+	db := &DB{sql: sqlDB, dialect: SQLite}
 	db.writer = newGroupWriter(db, writeDB)
-	go db.checkpointLoop()
 	if err := db.Ping(ctx); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("open sqlite %s: %w", path, err)
 	}
 	return db, nil
+}
+
+// sqliteDSN is the data source name that opens the SQLite file at path with
+// PocketBase's settings, but synchronous=FULL: a commit returns only once
+// it is on the disk, so an acknowledged write survives a power cut, not
+// only a crash. busy_timeout comes first, so that a connection waits for
+// another one setting WAL mode. SQLite copies the WAL back into the
+// database file itself once it holds 1,000 pages (its autocheckpoint, on
+// the connection that commits). The path is escaped: it is a file: URI, in
+// which '?' and '#' (in a folder's name, say) would end the path. The
+// writer's transactions take the write lock when they begin
+// (BEGIN IMMEDIATE), never halfway through.
+func sqliteDSN(path string, immediate bool) (string, error) {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return "", fmt.Errorf("open sqlite %s: %w", path, err)
+	}
+	q := url.Values{"_pragma": {"busy_timeout(10000)", "journal_mode(WAL)", "journal_size_limit(200000000)",
+		"synchronous(FULL)", "foreign_keys(ON)", "temp_store(MEMORY)", "cache_size(-32000)"}}
+	if immediate {
+		q.Set("_txlock", "immediate")
+	}
+	return "file:" + (&url.URL{Path: filepath.ToSlash(abs)}).EscapedPath() + "?" + q.Encode(), nil
 }
 
 // createPrivate creates the database file readable and writable by its
@@ -131,67 +137,10 @@ func createPrivate(path string) error {
 	return f.Close()
 }
 
-// checkpointEvery is how often the background checkpointer looks for
-// committed WAL frames to copy into the database file; checkpointAgain is
-// how soon it looks again after a round that found at least
-// checkpointBusyFrames frames in the WAL (a writer outpacing the rounds).
-// A steady trickle of writes (sign-ins, a few sign-ups a second) is copied
-// every two seconds, each page once however often it changed in between,
-// instead of in a round of its own (two fsyncs) after nearly every commit
-// (at twice a second, the rounds were 3 % of a sequential sign-in's work
-// above the hash; the WAL then holds a few hundred frames more).
-const (
-	checkpointEvery      = 2 * time.Second
-	checkpointAgain      = 20 * time.Millisecond
-	checkpointBusyFrames = 1000
-)
-
-// walRestartFrames is the WAL length (frames of one page) at which the
-// writer's own connection checkpoints after a commit (wal_autocheckpoint).
-const walRestartFrames = 4000
-
-// checkpointLoop copies committed WAL frames back into the database file
-// off the request path (PASSIVE: it never blocks the writer or readers).
-// It changes nothing about durability: a commit is on disk
-// (synchronous=FULL) in the WAL before it is acknowledged, and the
-// checkpoint syncs the WAL before and the database file after copying.
-// SQLite checkpoints once more when the last connection closes.
-//
-// SQLite starts writing the WAL from its beginning again only when a
-// write transaction begins while every frame has been copied. Under
-// sustained writes a background checkpoint never catches up (new frames
-// land while it copies), so the WAL would grow without end (730 MB after
-// 4 s of 64 clients signing up) and every commit would extend the file
-// instead of overwriting it. So while the writer is busy (the WAL holds
-// checkpointBusyFrames or more) the loop runs again soon
-// (checkpointAgain), keeping the frames behind small, and the
-// writer, once the WAL reaches walRestartFrames, checkpoints the few
-// frames left itself (its wal_autocheckpoint), after which its next
-// commit restarts the WAL: it stays about walRestartFrames pages long.
-func (db *DB) checkpointLoop() {
-	defer close(db.checkpointsDone)
-	wait, copied := checkpointEvery, -1
-	for {
-		select {
-		case <-db.stopCheckpoints:
-			return
-		case <-time.After(wait):
-		}
-		// Nothing to copy costs next to nothing; an error (e.g. the
-		// database is closing) is retried at the next round.
-		var busy, frames, done int
-		err := db.sql.QueryRowContext(context.Background(), "PRAGMA wal_checkpoint(PASSIVE)").Scan(&busy, &frames, &done)
-		wait = checkpointEvery
-		if err == nil && done > 0 && done != copied && frames >= checkpointBusyFrames {
-			wait = checkpointAgain
-		}
-		copied = done
-	}
-}
-
-// Pool sizes. SQLite: readers beside the one writer connection. PostgreSQL:
-// every connection stays open while idle, so a burst reuses sessions
-// instead of opening and closing hundreds of them.
+// Pool sizes. SQLite: readers beside the one writer connection (a read
+// runs in this process, on a CPU: a few connections a core are plenty).
+// PostgreSQL: every connection stays open while idle, so a burst reuses
+// sessions instead of opening and closing hundreds of them.
 // PostgreSQL's writes go through postgresWriters connections (lanes of the
 // group-commit writer).
 const (
@@ -252,13 +201,9 @@ func (db *DB) Close() error {
 	var err error
 	db.feed().closeOnce()
 	if db.writer != nil {
-		if db.stopCheckpoints != nil {
-			db.stopOnce.Do(func() { close(db.stopCheckpoints) })
-			<-db.checkpointsDone
-		}
 		err = db.writer.close()
 	}
-	return errors.Join(err, db.reads.close(), db.sql.Close())
+	return errors.Join(err, db.sql.Close())
 }
 
 // rebind rewrites '?' placeholders to '$1', '$2'... for PostgreSQL.
@@ -298,89 +243,12 @@ func (db *DB) Exec(ctx context.Context, query string, args ...any) (sql.Result, 
 
 // Query runs a query written with '?' placeholders.
 func (db *DB) Query(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
-	if st := db.readStmt(ctx, query); st != nil {
-		return st.QueryContext(ctx, args...)
-	}
 	return db.sql.QueryContext(ctx, db.rebind(query), args...)
 }
 
 // QueryRow runs a one-row query written with '?' placeholders.
 func (db *DB) QueryRow(ctx context.Context, query string, args ...any) *sql.Row {
-	if st := db.readStmt(ctx, query); st != nil {
-		return st.QueryRowContext(ctx, args...)
-	}
 	return db.sql.QueryRowContext(ctx, db.rebind(query), args...)
-}
-
-// QueryKey is QueryRow for a read of one row by a unique key (an account
-// by e-mail or ID, a session by ID), which takes microseconds. It runs
-// without ctx's cancellation: watching a cancellable context costs each
-// read two goroutines (database/sql's, to close the rows, and the SQLite
-// driver's, to interrupt the statement), so two thread wake-ups on a
-// request that makes a handful, to be able to stop a read that is over
-// before a stop could reach it.
-func (db *DB) QueryKey(ctx context.Context, query string, args ...any) *sql.Row {
-	return db.QueryRow(context.WithoutCancel(ctx), query, args...)
-}
-
-// maxReadStmts bounds the read statements kept prepared; queries first
-// seen after that are parsed each time, as before.
-const maxReadStmts = 128
-
-// readStmts are SQLite read statements prepared on the reader pool, by
-// query text. SQLite parses and plans a statement on every run unless it is
-// kept prepared (a sign-in's account lookup spent more time being parsed
-// than run); PostgreSQL's driver keeps its own per-connection cache.
-type readStmts struct {
-	mu     sync.RWMutex
-	stmts  map[string]*sql.Stmt
-	closed bool
-}
-
-// readStmt returns query prepared on the reader pool (each connection
-// prepares it on first use), or nil on PostgreSQL, when the cache is full
-// or the query cannot be prepared (the caller then runs it unprepared and
-// sees the error there).
-func (db *DB) readStmt(ctx context.Context, query string) *sql.Stmt {
-	if db.dialect != SQLite {
-		return nil
-	}
-	r := &db.reads
-	r.mu.RLock()
-	st, ok := r.stmts[query]
-	full := len(r.stmts) >= maxReadStmts
-	r.mu.RUnlock()
-	if ok || full {
-		return st
-	}
-	st, err := db.sql.PrepareContext(ctx, query)
-	if err != nil {
-		return nil
-	}
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if prev, ok := r.stmts[query]; ok || r.closed || len(r.stmts) >= maxReadStmts {
-		st.Close()
-		return prev
-	}
-	if r.stmts == nil {
-		r.stmts = map[string]*sql.Stmt{}
-	}
-	r.stmts[query] = st
-	return st
-}
-
-// close closes the prepared read statements.
-func (r *readStmts) close() error {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.closed = true
-	var errs []error
-	for _, st := range r.stmts {
-		errs = append(errs, st.Close())
-	}
-	r.stmts = nil
-	return errors.Join(errs...)
 }
 
 // Tx is a transaction with the same '?' placeholder helpers as DB.

@@ -15,7 +15,6 @@ import (
 
 	"salaula/internal/store"
 	"salaula/internal/store/storetest"
-	"salaula/internal/store/walvfs"
 )
 
 // Many concurrent transactions, some failing: each successful one is kept
@@ -501,10 +500,8 @@ func TestDeadlockBetweenLanesIsRunAgain(t *testing.T) {
 
 // Under sustained writes the SQLite WAL is started from its beginning
 // again instead of growing without end: 16 writers make 4,000 sign-ups
-// back to back (with no pause for the background checkpointer to catch
-// up), and the WAL file never grows past a few times the length at which
-// the writer checkpoints (4,000 pages, 16 MB); without the restart it
-// reached 60 MB here. Every sign-up is stored.
+// back to back, and the WAL file never grows past a few times the length
+// at which SQLite checkpoints (1,000 pages, 4 MB). Every sign-up is stored.
 func TestSQLiteWALStaysBoundedUnderSustainedWrites(t *testing.T) {
 	dir := t.TempDir()
 	db, err := store.Open(context.Background(), "", dir)
@@ -564,45 +561,7 @@ func TestSQLiteWALStaysBoundedUnderSustainedWrites(t *testing.T) {
 	if max := int64(32 << 20); largest.Load() > max {
 		t.Errorf("the WAL grew to %d MB under sustained writes, want at most %d MB", largest.Load()>>20, max>>20)
 	}
-	t.Logf("largest WAL: %.1f MB; %+v", float64(largest.Load())/(1<<20), db.WriteStats())
-}
-
-// A commit whose flush to disk fails answers its writes with an error and
-// keeps none of them; the writer's connection goes on, and the same writes
-// succeed once the disk works again (SQLite: the writer's transaction is
-// opened and ended by hand on its connection).
-func TestAFailedCommitKeepsNothingAndTheWriterGoesOn(t *testing.T) {
-	db := storetest.Open(t, store.SQLite)
-	ctx := context.Background()
-	insert := func(id string) error { return insertMessage(ctx, db, id) }
-	if err := insert("before"); err != nil {
-		t.Fatal(err)
-	}
-	walvfs.FailFlushes(true)
-	var wg sync.WaitGroup
-	errs := make([]error, 8)
-	for i := range errs {
-		wg.Add(1)
-		go func() { defer wg.Done(); errs[i] = insert(fmt.Sprintf("lost%d", i)) }()
-	}
-	wg.Wait()
-	walvfs.FailFlushes(false)
-	for i, err := range errs {
-		if err == nil {
-			t.Fatalf("write %d acknowledged while the disk failed", i)
-		}
-	}
-	if n := storetest.Count(t, db, `SELECT COUNT(*) FROM contact_messages`); n != 1 {
-		t.Fatalf("%d messages after the failed commits, want 1", n)
-	}
-	for i := range errs {
-		if err := insert(fmt.Sprintf("lost%d", i)); err != nil {
-			t.Fatalf("write %d again: %v", i, err)
-		}
-	}
-	if n := storetest.Count(t, db, `SELECT COUNT(*) FROM contact_messages`); n != 9 {
-		t.Fatalf("%d messages, want 9", n)
-	}
+	t.Logf("largest WAL: %.1f MB", float64(largest.Load())/(1<<20))
 }
 
 // When PostgreSQL ends the writer's connections (a restart, an
