@@ -70,12 +70,6 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 		return err
 	}
 	defer db.Close()
-	defer func() {
-		if st := db.WriteStats(); st.Commits > 0 {
-			logger.Info("group commit", "commits", st.Commits, "writes", st.Writes, "largest", st.Largest, "statements", st.Statements,
-				"mean", float64(st.Writes)/float64(st.Commits), "sizes", st.Sizes, "bounds", store.GroupSizeBounds)
-		}
-	}()
 	mediaStore, err := openMedia(cfg)
 	if err != nil {
 		return err

@@ -70,7 +70,7 @@ func rawDays(ctx context.Context, db *store.DB, lo, hi string) (map[string]dayCo
 	dims := map[string]map[dimKey]dimCounts{}
 	seen := map[seenKey]bool{} // (day, dimension value, visitor) already counted
 	var day, name, visitor string
-	var n int            // how many occurrences the row stands for (milestones of a group commit)
+	var n int            // how many occurrences the row stands for (more than one: milestones counted together)
 	var values [4]string // in the order of dimNames
 	for rows.Next() {
 		if err := rows.Scan(&day, &name, &n, &visitor, &values[0], &values[1], &values[2], &values[3]); err != nil {

@@ -320,33 +320,6 @@ func (db *DB) StartSession(ctx context.Context, s *Session, method, refreshHash 
 	s.CreatedAt = Now()
 	s.UpdatedAt = s.CreatedAt
 	refreshID := NewOrderedID()
-	if db.dialect == Postgres {
-		// One statement committed on its own: the session, its refresh
-		// token, the account's last sign-in and the account's change
-		// announced by key (NOTIFY goes out at the commit; a listener
-		// that wants the row reads it), so one round trip instead of
-		// BEGIN, the statement, NOTIFY and COMMIT. It does not wait for
-		// the group writer: sign-ins come at most one per core (the hash
-		// goes first), and PostgreSQL shares the flushes of commits that
-		// meet.
-		payload, err := keyNoticePayload(TableAccounts, "UPDATE", s.UserID)
-		if err != nil {
-			return err
-		}
-		_, err = db.sql.ExecContext(context.WithoutCancel(ctx), db.rebind(`WITH session AS (
-				INSERT INTO sessions (id, user_id, user_agent, ip, created_at, updated_at, auth_method) VALUES (?, ?, ?, ?, ?, ?, ?)
-			), refresh AS (
-				INSERT INTO refresh_tokens (id, token_hash, session_id, user_id, created_at) VALUES (?, ?, ?, ?, ?)
-			), account AS (
-				UPDATE users SET last_sign_in_at = ? WHERE id = ? RETURNING id
-			)
-			SELECT pg_notify(?, ?) FROM account`),
-			s.ID, s.UserID, s.UserAgent, s.IP, s.CreatedAt, s.UpdatedAt, method,
-			refreshID, refreshHash, s.ID, s.UserID, s.CreatedAt,
-			s.CreatedAt, s.UserID,
-			notifyChannel, payload)
-		return err
-	}
 	return db.InTx(ctx, func(tx *Tx) error {
 		if _, err := tx.Exec(ctx, `UPDATE users SET last_sign_in_at = ? WHERE id = ?`, s.CreatedAt, s.UserID); err != nil {
 			return err

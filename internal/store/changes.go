@@ -590,26 +590,19 @@ func (t *Tx) emit(ctx context.Context, changes []Change) error {
 		})
 		return nil
 	}
-	if t.group != nil {
-		// Sent with the group's other kept writes just before its commit.
-		t.own.changes = append(t.own.changes, changes...)
-		return nil
-	}
-	p := pending{changes: changes}
-	return p.notify(ctx, t)
+	return t.notify(ctx, changes)
 }
 
-// notify sends p's changes with NOTIFY in tx and empties them: as many
-// changes to a payload as fit under maxNotifyBytes (a JSON array of
-// notices; a change too large alone travels as its key), and every
-// payload in one statement, so a group's announcements cost one round
-// trip. PostgreSQL delivers them at commit, in order, never when tx is
-// undone.
-func (p *pending) notify(ctx context.Context, tx *Tx) error {
-	if len(p.changes) == 0 {
-		return nil
+// notify sends changes with NOTIFY in t: as many changes to a payload as
+// fit under maxNotifyBytes (a JSON array of notices; a change too large
+// alone travels as its key), every payload in one statement. PostgreSQL
+// delivers them at commit, in order, never when t's write is undone.
+func (t *Tx) notify(ctx context.Context, changes []Change) error {
+	now := time.Now().UTC() // just before COMMIT: the payload is fixed here
+	for i := range changes {
+		changes[i].CommitTimestamp = now
 	}
-	payloads, err := p.takePayloads()
+	payloads, err := notifyPayloads(changes)
 	if err != nil {
 		return err
 	}
@@ -623,24 +616,8 @@ func (p *pending) notify(ctx context.Context, tx *Tx) error {
 		q.WriteString("pg_notify(?, ?)")
 		args = append(args, notifyChannel, pl)
 	}
-	_, err = tx.execDirect(ctx, q.String(), args...)
+	_, err = t.Exec(ctx, q.String(), args...)
 	return err
-}
-
-// takePayloads stamps p's changes with the time (just before COMMIT: the
-// payload is fixed here), packs them into NOTIFY payloads and empties them.
-func (p *pending) takePayloads() ([]string, error) {
-	now := time.Now().UTC()
-	for i := range p.changes {
-		p.changes[i].CommitTimestamp = now
-	}
-	payloads, err := notifyPayloads(p.changes)
-	if err != nil {
-		return nil, err
-	}
-	clear(p.changes)
-	p.changes = p.changes[:0]
-	return payloads, nil
 }
 
 // notifyPayloads packs changes, in order, into JSON arrays of notices of
@@ -676,22 +653,6 @@ func notifyPayloads(changes []Change) ([]string, error) {
 		out = append(out, string(append(buf, ']')))
 	}
 	return out, nil
-}
-
-// keyNoticePayload is the NOTIFY payload announcing one change of type op
-// (INSERT or UPDATE) to the row of table whose key is key, by key alone:
-// each listener that wants it reads the row.
-func keyNoticePayload(table, op, key string) (string, error) {
-	ct := changeTables[table]
-	if ct == nil {
-		return "", fmt.Errorf("announce: unknown table %q", table)
-	}
-	c := Change{Table: table, Type: op, CommitTimestamp: time.Now().UTC()}
-	if op == "UPDATE" {
-		c.OldRecord = map[string]any{ct.key: key}
-	}
-	b, err := json.Marshal([]notice{{Change: c, Key: key}})
-	return string(b), err
 }
 
 // decodeNotices reads a NOTIFY payload: a JSON array of notices, or one

@@ -37,12 +37,12 @@ var ErrNotFound = errors.New("not found")
 
 // DB is an open database with its dialect.
 type DB struct {
-	sql      *sql.DB
+	sql      *sql.DB // SQLite: the readers; PostgreSQL: the reads' pool
 	dialect  Dialect
-	writer   *groupWriter // SQLite only: every write goes through it
-	url      string       // PostgreSQL: the DATABASE_URL, for the change listener
-	feedOnce sync.Once    // makes changes
-	changes  *changeFeed  // change events for realtime (changes.go)
+	writer   *Writer     // every write goes through it
+	url      string      // PostgreSQL: the DATABASE_URL, for the change listener
+	feedOnce sync.Once   // makes changes
+	changes  *changeFeed // change events for realtime (changes.go)
 }
 
 // Open connects to PostgreSQL when databaseURL is set, else opens (creating
@@ -86,7 +86,7 @@ func openSQLite(ctx context.Context, dataDir string) (*DB, error) {
 	writeDB.SetMaxIdleConns(1)
 	writeDB.SetConnMaxIdleTime(3 * time.Minute)
 	db := &DB{sql: sqlDB, dialect: SQLite}
-	db.writer = newGroupWriter(db, writeDB)
+	db.writer = newWriter(db, writeDB, 1)
 	if err := db.Ping(ctx); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("open sqlite %s: %w", path, err)
@@ -141,12 +141,11 @@ func createPrivate(path string) error {
 // runs in this process, on a CPU: a few connections a core are plenty).
 // PostgreSQL: every connection stays open while idle, so a burst reuses
 // sessions instead of opening and closing hundreds of them.
-// PostgreSQL's writes go through postgresWriters connections (lanes of the
-// group-commit writer).
+// PostgreSQL's writes go through postgresWriters connections of the Writer.
 const (
 	sqliteReaders   = 4
 	postgresConns   = 16
-	postgresWriters = 2
+	postgresWriters = 1
 )
 
 func openPostgres(ctx context.Context, url string) (*DB, error) {
@@ -159,27 +158,18 @@ func openPostgres(ctx context.Context, url string) (*DB, error) {
 	sqlDB.SetConnMaxIdleTime(5 * time.Minute)
 	sqlDB.SetConnMaxLifetime(time.Hour)
 	// Writes share commits here too: one flush of PostgreSQL's WAL for
-	// every group instead of one per request, on a few lanes at once so
-	// that one group's round trips and flush overlap with the next's.
-	var lanes []*sql.DB
-	for range postgresWriters {
-		writeDB, err := sql.Open("pgx", url)
-		if err != nil {
-			sqlDB.Close()
-			for _, l := range lanes {
-				l.Close()
-			}
-			return nil, fmt.Errorf("open postgres: %w", err)
-		}
-		writeDB.SetMaxOpenConns(1)
-		writeDB.SetMaxIdleConns(1)
-		writeDB.SetConnMaxIdleTime(0)
-		writeDB.SetConnMaxLifetime(time.Hour)
-		lanes = append(lanes, writeDB)
+	// every group instead of one per request.
+	writeDB, err := sql.Open("pgx", url)
+	if err != nil {
+		sqlDB.Close()
+		return nil, fmt.Errorf("open postgres: %w", err)
 	}
+	writeDB.SetMaxOpenConns(postgresWriters)
+	writeDB.SetMaxIdleConns(postgresWriters)
+	writeDB.SetConnMaxIdleTime(5 * time.Minute)
+	writeDB.SetConnMaxLifetime(time.Hour)
 	db := &DB{sql: sqlDB, dialect: Postgres, url: url}
-	db.writer = newGroupWriter(db, lanes...)
-	db.writer.maxHold = time.Hour // the lanes' ConnMaxLifetime
+	db.writer = newWriter(db, writeDB, postgresWriters)
 	if err := db.Ping(ctx); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("connect to postgres: %w", err)
@@ -198,12 +188,8 @@ func (db *DB) Ping(ctx context.Context) error {
 
 // Close waits for the writes under way, then closes the database.
 func (db *DB) Close() error {
-	var err error
 	db.feed().closeOnce()
-	if db.writer != nil {
-		err = db.writer.close()
-	}
-	return errors.Join(err, db.sql.Close())
+	return errors.Join(db.writer.close(), db.sql.Close())
 }
 
 // rebind rewrites '?' placeholders to '$1', '$2'... for PostgreSQL.
@@ -225,20 +211,16 @@ func (db *DB) rebind(query string) string {
 	return b.String()
 }
 
-// Exec runs a statement written with '?' placeholders. On SQLite it is
-// committed by the group-commit writer together with the other writes
-// waiting at that moment.
+// Exec runs a statement written with '?' placeholders, as a write of its
+// own (see InTx).
 func (db *DB) Exec(ctx context.Context, query string, args ...any) (sql.Result, error) {
-	if db.writer != nil {
-		var res sql.Result
-		err := db.writer.do(ctx, func(tx *Tx) error {
-			var err error
-			res, err = tx.Exec(ctx, query, args...)
-			return err
-		}, nil)
-		return res, err
-	}
-	return db.sql.ExecContext(ctx, db.rebind(query), args...)
+	var res sql.Result
+	err := db.InTx(ctx, func(tx *Tx) error {
+		var err error
+		res, err = tx.Exec(ctx, query, args...)
+		return err
+	})
+	return res, err
 }
 
 // Query runs a query written with '?' placeholders.
@@ -251,93 +233,13 @@ func (db *DB) QueryRow(ctx context.Context, query string, args ...any) *sql.Row 
 	return db.sql.QueryRowContext(ctx, db.rebind(query), args...)
 }
 
-// Tx is a transaction with the same '?' placeholder helpers as DB.
+// Tx is one write's part of the Writer's transaction, with the same '?'
+// placeholder helpers as DB. Its statements run without the cancellation
+// of the context they are given (see Writer).
 type Tx struct {
-	// tx runs the statements: a *sql.Tx, or the writer lane's connection
-	// with a transaction open on it (see writerLane.begin).
-	tx querier
-	db *DB
-	// ctx, when set, replaces the context callers pass: in a group commit
-	// one caller's cancelled request must not abort the others' writes.
-	ctx         context.Context
+	tx          *sql.Tx
+	db          *DB
 	afterCommit []func()
-	// w, when set, is the writer lane running this transaction: on SQLite
-	// its statements are prepared once and reused (no SQL parsing per write).
-	w *writerLane
-	// group, when set, is the pending work of the group commit this
-	// transaction is part of; own is this transaction's, added to the
-	// group's once its savepoint is released; flushed is the group's work
-	// written inside this transaction's savepoint, given back to the group
-	// when the savepoint is undone (see pending).
-	group        *pending
-	own, flushed pending
-	// broken is the error of writing pending work, which fails the
-	// transaction whatever fn returns.
-	broken error
-	// combined is set while a write's follow-up runs after its row went in
-	// with the group's multi-row INSERT (see combineRows): it
-	// has no savepoint of its own, so it may only leave work for the end
-	// of the group (e-mails, roll-ups, InsertLater rows); any statement is
-	// refused (errCombined) and the group is run again write by write.
-	combined bool
-}
-
-// querier runs statements: what *sql.Tx and *sql.Conn have in common.
-type querier interface {
-	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
-	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
-	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
-}
-
-// errCombined refuses a statement of a write whose row went in with the
-// group's multi-row INSERT; the group is then run again write by write.
-var errCombined = errors.New("store: statement in a combined write")
-
-// refuse reports whether t may send no statement now, marking the group
-// for a second run (see combined).
-func (t *Tx) refuse() bool {
-	if t.combined {
-		t.broken = errCombined
-	}
-	return t.combined
-}
-
-// needsPending reports whether query reads or changes a table that the
-// group's pending work writes to, so that this work must be written first.
-func (t *Tx) needsPending(query string) bool {
-	if touchesPending(query) {
-		return true
-	}
-	return t.group != nil && (t.group.touchesLater(query) || t.own.touchesLater(query))
-}
-
-// writePending writes the group's pending work and this transaction's own,
-// before a statement that reads or changes the tables it goes to.
-func (t *Tx) writePending(ctx context.Context) error {
-	if t.group == nil {
-		return nil
-	}
-	if !t.group.empty() {
-		t.flushed.add(t.group)
-		if err := t.group.write(ctx, t); err != nil {
-			t.broken = err
-			return err
-		}
-	}
-	if !t.own.empty() {
-		if err := t.own.write(ctx, t); err != nil {
-			t.broken = err
-			return err
-		}
-	}
-	return nil
-}
-
-func (t *Tx) context(ctx context.Context) context.Context {
-	if t.ctx != nil {
-		return t.ctx
-	}
-	return ctx
 }
 
 // Dialect reports which engine the transaction runs on.
@@ -345,103 +247,32 @@ func (t *Tx) Dialect() Dialect { return t.db.dialect }
 
 // Exec runs a statement inside the transaction.
 func (t *Tx) Exec(ctx context.Context, query string, args ...any) (sql.Result, error) {
-	ctx = t.context(ctx)
-	if t.refuse() {
-		return nil, errCombined
-	}
-	if t.needsPending(query) {
-		if err := t.writePending(ctx); err != nil {
-			return nil, err
-		}
-	}
-	return t.execDirect(ctx, query, args...)
-}
-
-// execDirect runs a statement without writing pending work first.
-func (t *Tx) execDirect(ctx context.Context, query string, args ...any) (sql.Result, error) {
-	if t.w != nil {
-		t.w.w.stats.stmts.Add(1)
-		if st := t.w.stmt(query); st != nil {
-			return st.ExecContext(ctx, args...)
-		}
-	}
-	return t.tx.ExecContext(ctx, t.db.rebind(query), args...)
+	return t.tx.ExecContext(context.WithoutCancel(ctx), t.db.rebind(query), args...)
 }
 
 // Query runs a query inside the transaction.
 func (t *Tx) Query(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
-	ctx = t.context(ctx)
-	if t.refuse() {
-		return nil, errCombined
-	}
-	if t.needsPending(query) {
-		if err := t.writePending(ctx); err != nil {
-			return nil, err
-		}
-	}
-	if t.w != nil {
-		t.w.w.stats.stmts.Add(1)
-		if st := t.w.stmt(query); st != nil {
-			return st.QueryContext(ctx, args...)
-		}
-	}
-	return t.tx.QueryContext(ctx, t.db.rebind(query), args...)
+	return t.tx.QueryContext(context.WithoutCancel(ctx), t.db.rebind(query), args...)
 }
 
 // QueryRow runs a one-row query inside the transaction.
 func (t *Tx) QueryRow(ctx context.Context, query string, args ...any) *sql.Row {
-	ctx = t.context(ctx)
-	if t.refuse() {
-		// A Row carrying an error is made by a query that is never sent.
-		done, cancel := context.WithCancel(ctx)
-		cancel()
-		return t.tx.QueryRowContext(done, query, args...)
-	}
-	if t.needsPending(query) {
-		// A failure here fails the whole transaction (see broken).
-		t.writePending(ctx)
-	}
-	if t.w != nil {
-		t.w.w.stats.stmts.Add(1)
-		if st := t.w.stmt(query); st != nil {
-			return st.QueryRowContext(ctx, args...)
-		}
-	}
-	return t.tx.QueryRowContext(ctx, t.db.rebind(query), args...)
+	return t.tx.QueryRowContext(context.WithoutCancel(ctx), t.db.rebind(query), args...)
 }
 
 // AfterCommit runs fn once the transaction's writes are durably committed
-// (never when they are rolled back), e.g. to wake the e-mail sender.
+// (never when they are undone), e.g. to wake the e-mail sender.
 func (t *Tx) AfterCommit(fn func()) { t.afterCommit = append(t.afterCommit, fn) }
 
-// InTx runs fn in a transaction, committing when fn returns nil and rolling
-// back otherwise. On SQLite the transaction is part of a group commit: fn
-// runs inside a savepoint of the writer's transaction, so its writes are
-// kept or undone alone, and InTx returns once they are on disk. fn must do
-// its writes through tx (never db.Exec or db.InTx, which would wait for the
-// writer that runs fn). fn may run more than once (after PostgreSQL undoes
-// its group for a deadlock, or when a combined group is run again write by
-// write): only what it does through tx and AfterCommit counts.
+// InTx runs fn as one write of the Writer: inside a savepoint of the
+// Writer's next transaction, kept when fn returns nil and undone alone
+// otherwise. It returns once the write is committed (on disk) or undone;
+// a panic in fn is raised again here. fn must make its writes through tx,
+// never through db.Exec or db.InTx (which would wait for the Writer that
+// runs fn). fn may run more than once (when PostgreSQL undoes its group
+// for a deadlock): only what it does through tx and AfterCommit counts.
 func (db *DB) InTx(ctx context.Context, fn func(*Tx) error) error {
-	if db.writer != nil {
-		return db.writer.do(ctx, fn, nil)
-	}
-	tx, err := db.sql.BeginTx(ctx, nil)
-	if err != nil {
-		return err
-	}
-	t := &Tx{tx: tx, db: db}
-	if err := fn(t); err != nil {
-		tx.Rollback()
-		return err
-	}
-	if err := tx.Commit(); err != nil {
-		return err
-	}
-	for _, f := range t.afterCommit {
-		f()
-	}
-	return nil
+	return db.writer.do(ctx, fn)
 }
 
 // IsUniqueViolation reports whether err is a unique-constraint violation on

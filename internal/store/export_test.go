@@ -2,7 +2,6 @@ package store
 
 import (
 	"context"
-	"time"
 )
 
 // MigrationStatements returns the statements of one embedded migration file,
@@ -27,11 +26,23 @@ func (db *DB) MigrateUpTo(ctx context.Context, version int64) error {
 	return err
 }
 
-// SetWriterConnLifetime makes the writer's lanes keep a connection for at
-// most d (PostgreSQL's is an hour), so tests need not wait that long.
-func (db *DB) SetWriterConnLifetime(d time.Duration) {
-	db.writer.maxHold = d
-	for _, l := range db.writer.lanes {
-		l.pool.SetConnMaxLifetime(d)
-	}
+// Group is writes handed to the Writer together, as if their callers had
+// all been waiting when it took them.
+type Group struct{ writes []*write }
+
+// Add adds a write whose caller's context is ctx.
+func (g *Group) Add(ctx context.Context, fn func(*Tx) error) {
+	g.writes = append(g.writes, &write{ctx: ctx, fn: fn, answer: make(chan result, 1)})
 }
+
+// Answered reports whether write i has been answered.
+func (g *Group) Answered(i int) bool { return len(g.writes[i].answer) != 0 }
+
+// Answer returns write i's answer: its error, or what it panicked with.
+func (g *Group) Answer(i int) (error, any) {
+	res := <-g.writes[i].answer
+	return res.err, res.panic
+}
+
+// CommitGroup has the Writer commit g as one group.
+func (db *DB) CommitGroup(g *Group) { db.writer.commit(g.writes) }

@@ -29,11 +29,10 @@ func (db *DB) CreateContactMessage(ctx context.Context, m *ContactMessage, then 
 	if m.CreatedAt.IsZero() {
 		m.CreatedAt = Now()
 	}
-	ins := &rowInsert{kind: contactRows, key: m.ID, after: then,
-		values: []any{m.ID, m.FirstName, m.LastName, m.Email, m.PhoneNumber, m.Subject, m.Message, m.CreatedAt}}
-	return db.inTxRow(ctx, ins, func(tx *Tx) error {
-		if _, err := tx.insertAnnounced(ctx, TableMessages, `INSERT INTO contact_messages (`+contactColumns+`)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?)`, ins.values...); err != nil {
+	return db.InTx(ctx, func(tx *Tx) error {
+		if _, err := tx.insertAnnounced(ctx, TableMessages, `INSERT INTO contact_messages
+			(id, first_name, last_name, email, phone_number, subject, message, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+			m.ID, m.FirstName, m.LastName, m.Email, m.PhoneNumber, m.Subject, m.Message, m.CreatedAt); err != nil {
 			return err
 		}
 		if then != nil {
@@ -42,23 +41,6 @@ func (db *DB) CreateContactMessage(ctx context.Context, m *ContactMessage, then 
 		return nil
 	})
 }
-
-// contactColumns are the columns CreateContactMessage writes.
-const contactColumns = `id, first_name, last_name, email, phone_number, subject, message, created_at`
-
-// The combinable forms of CreateContactMessage and JoinWaitlist (see
-// rowInsert): the same INSERTs, of many rows at once.
-var (
-	contactRows = newRowKind(TableMessages, contactColumns, ``,
-		"text", "text", "text", "text", "text", "text", "text", "timestamp")
-	waitlistRows = newRowKind(TableWaitlist, waitlistInsertColumns, `ON CONFLICT (email, program) DO NOTHING`,
-		"text", "text", "text", "text", "text", "text", "text", "text", "text", "text", "text", "timestamp")
-)
-
-// waitlistInsertColumns are the columns JoinWaitlist writes
-// (unsubscribed_at stays NULL).
-const waitlistInsertColumns = `id, email, program, page_path, referrer, utm_source, utm_medium, utm_campaign, utm_term, utm_content,
-	unsubscribe_token_hash, created_at`
 
 // EachContactMessage calls fn for every contact message, oldest first,
 // stopping at the first error fn returns.
@@ -152,15 +134,14 @@ func (db *DB) JoinWaitlist(ctx context.Context, s *WaitlistSignup, onJoin func(*
 		}
 		return nil
 	}
-	ins := &rowInsert{kind: waitlistRows, key: s.ID, after: join,
-		values: []any{s.ID, s.Email, s.Program, s.PagePath, s.Referrer, s.UTMSource, s.UTMMedium, s.UTMCampaign, s.UTMTerm,
-			s.UTMContent, s.UnsubscribeTokenHash, s.CreatedAt}}
-	err = db.inTxRow(ctx, ins, func(tx *Tx) error {
+	err = db.InTx(ctx, func(tx *Tx) error {
 		joined = false
 		// The insert returns the row it stored for its announcement.
-		n, err := tx.insertAnnounced(ctx, TableWaitlist, `INSERT INTO waitlist_signups (`+waitlistInsertColumns+`)
+		n, err := tx.insertAnnounced(ctx, TableWaitlist, `INSERT INTO waitlist_signups (id, email, program, page_path, referrer,
+			utm_source, utm_medium, utm_campaign, utm_term, utm_content, unsubscribe_token_hash, created_at)
 			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-			ON CONFLICT (email, program) DO NOTHING`, ins.values...)
+			ON CONFLICT (email, program) DO NOTHING`, s.ID, s.Email, s.Program, s.PagePath, s.Referrer, s.UTMSource, s.UTMMedium,
+			s.UTMCampaign, s.UTMTerm, s.UTMContent, s.UnsubscribeTokenHash, s.CreatedAt)
 		if err != nil {
 			return err
 		}

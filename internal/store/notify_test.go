@@ -8,10 +8,10 @@ import (
 	"time"
 )
 
-// A group's changes are packed, in order, into payloads under the NOTIFY
+// A write's changes are packed, in order, into payloads under the NOTIFY
 // limit; a change too large alone travels as its key; a listener reads
 // them all back, and still reads a payload of one notice alone.
-func TestGroupNotifyPayloadsKeepEveryChangeInOrder(t *testing.T) {
+func TestNotifyPayloadsKeepEveryChangeInOrder(t *testing.T) {
 	now := time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC)
 	var changes []Change
 	for i := range 40 {

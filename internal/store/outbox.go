@@ -67,31 +67,10 @@ func (t *Tx) insertEmail(ctx context.Context, e *OutboxEmail) error {
 		next := e.CreatedAt
 		e.NextAttemptAt = &next
 	}
-	if t.group != nil {
-		// Written with the group's other e-mails just before its commit.
-		c := *e
-		t.own.emails = append(t.own.emails, &c)
-		return nil
-	}
-	_, err := t.Exec(ctx, `INSERT INTO `+emailInsertColumns+`
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, e.emailRow()...)
+	_, err := t.Exec(ctx, `INSERT INTO outbox_emails (id, to_address, subject, body, kind, sent_via, created_at, status, attempts,
+		next_attempt_at, sent_at, list_unsubscribe) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		e.ID, e.To, e.Subject, e.Body, e.Kind, e.Via, e.CreatedAt, e.Status, e.Attempts, e.NextAttemptAt, e.SentAt, e.ListUnsubscribe)
 	return err
-}
-
-// emailInsertColumns is the outbox table with the columns its INSERTs
-// write, in emailRow's order.
-const emailInsertColumns = `outbox_emails (id, to_address, subject, body, kind, sent_via, created_at, status, attempts, next_attempt_at, sent_at, list_unsubscribe)`
-
-// emailRow is e's values in the order of emailInsertColumns.
-func (e *OutboxEmail) emailRow() []any {
-	var next, sent any
-	if e.NextAttemptAt != nil {
-		next = *e.NextAttemptAt
-	}
-	if e.SentAt != nil {
-		sent = *e.SentAt
-	}
-	return []any{e.ID, e.To, e.Subject, e.Body, e.Kind, e.Via, e.CreatedAt, e.Status, e.Attempts, next, sent, e.ListUnsubscribe}
 }
 
 const outboxColumns = `id, to_address, subject, body, kind, status, sent_via, attempts, last_error, next_attempt_at, sent_at, created_at, list_unsubscribe`

@@ -23,11 +23,6 @@ const waitlistDay = `substr(CAST(created_at AS TEXT), 1, 10)`
 
 // countWaitlistJoin counts s, just inserted (subscribed).
 func countWaitlistJoin(ctx context.Context, tx *Tx, s *WaitlistSignup) error {
-	if tx.group != nil {
-		// Counted with the group's other sign-ups just before its commit.
-		tx.own.join(s)
-		return nil
-	}
 	if _, err := tx.Exec(ctx, `INSERT INTO waitlist_daily (day, program, signups) VALUES (?, ?, 1)
 		ON CONFLICT (day, program) DO UPDATE SET signups = waitlist_daily.signups + 1`,
 		s.CreatedAt.UTC().Format("2006-01-02"), s.Program); err != nil {

@@ -4,10 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"maps"
 	"os"
 	"path/filepath"
-	"slices"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -19,13 +17,12 @@ import (
 
 // Many concurrent transactions, some failing: each successful one is kept
 // whole, each failing one leaves nothing, and after-commit hooks run only
-// for the kept ones. On SQLite they share group commits.
+// for the kept ones.
 func TestConcurrentTransactionsAreKeptOrUndoneAlone(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		ctx := context.Background()
 		var wg sync.WaitGroup
 		var hooks atomic.Int32
-		before := db.WriteStats()
 		errs := make([]error, 64)
 		for i := range errs {
 			wg.Add(1)
@@ -52,16 +49,6 @@ func TestConcurrentTransactionsAreKeptOrUndoneAlone(t *testing.T) {
 			if (i%4 == 3) != (err != nil) {
 				t.Fatalf("transaction %d: %v", i, err)
 			}
-		}
-		// Every transaction went through the group-commit writer, and the
-		// histogram accounts for every commit.
-		after := db.WriteStats()
-		var groups int64
-		for i := range after.Sizes {
-			groups += after.Sizes[i] - before.Sizes[i]
-		}
-		if commits := after.Commits - before.Commits; after.Writes-before.Writes != 64 || commits < 1 || commits > 64 || groups != commits || after.Largest < 1 {
-			t.Fatalf("write stats %+v after %+v: want 64 writes in 1 to 64 commits", after, before)
 		}
 		var messages, emails int
 		db.QueryRow(ctx, `SELECT COUNT(*) FROM contact_messages`).Scan(&messages)
@@ -93,49 +80,13 @@ func TestConcurrentTransactionsAreKeptOrUndoneAlone(t *testing.T) {
 	})
 }
 
-// On SQLite a write that finds the writer idle is committed by its own
-// caller; writes arriving meanwhile queue and then share commits, instead
-// of each taking the lane (and a disk flush) alone.
-func TestWritesQueuedBehindACallersCommitShareCommits(t *testing.T) {
-	db := storetest.Open(t, store.SQLite)
-	ctx := context.Background()
-	insert := func(tx *store.Tx, id string) error {
-		_, err := tx.Exec(ctx, `INSERT INTO contact_messages (id, first_name, last_name, email, subject, message, created_at)
-			VALUES (?, 'A', 'B', 'a@example.com', 'other', 'hello there', ?)`, id, store.Now())
-		return err
-	}
-	before := db.WriteStats()
-	const queued = 16
-	queueBehindAHeldWrite(t, db, func(tx *store.Tx) error { return insert(tx, "first") }, queued, func(i int) error {
-		return db.InTx(ctx, func(tx *store.Tx) error { return insert(tx, fmt.Sprintf("queued-%d", i)) })
-	})
-	if n := storetest.Count(t, db, `SELECT COUNT(*) FROM contact_messages`); n != queued+1 {
-		t.Fatalf("%d messages stored, want %d", n, queued+1)
-	}
-	after := db.WriteStats()
-	if commits := after.Commits - before.Commits; commits > queued/2 {
-		t.Fatalf("%d writes took %d commits; queued writes should share them", queued+1, commits)
-	}
-}
-
 // Writes made while the database closes each get an answer, none hangs:
-// a write is either committed (and stored) or refused, whether the lane's
-// goroutine or a caller that found the lane idle was committing it.
+// a write is either committed (and stored) or refused.
 func TestWritesDuringCloseAreCommittedOrRefused(t *testing.T) {
 	for _, engine := range storetest.Engines {
 		t.Run(string(engine), func(t *testing.T) {
 			ctx := context.Background()
-			dir, url := t.TempDir(), ""
-			if engine == store.Postgres {
-				url = storetest.NewPostgresDatabase(t)
-			}
-			db, err := store.Open(ctx, url, dir)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if _, err := db.Migrate(ctx); err != nil {
-				t.Fatal(err)
-			}
+			db, url, dir := openToReopen(t, engine)
 			var wg sync.WaitGroup
 			var committed sync.Map
 			for w := range 16 {
@@ -169,7 +120,7 @@ func TestWritesDuringCloseAreCommittedOrRefused(t *testing.T) {
 			if err := <-closed; err != nil {
 				t.Fatalf("Close: %v", err)
 			}
-			db, err = store.Open(ctx, url, dir)
+			db, err := store.Open(ctx, url, dir)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -208,128 +159,12 @@ func TestPanicInTransactionReachesItsCaller(t *testing.T) {
 	})
 }
 
-// Claiming due e-mails from several senders at once hands each e-mail to
-// exactly one of them (PostgreSQL: SKIP LOCKED; SQLite: one writer).
-func TestClaimEmailsGivesEachEmailToOneSender(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, db *store.DB) {
-		ctx := context.Background()
-		for i := 0; i < 300; i++ {
-			if err := db.InTx(ctx, func(tx *store.Tx) error {
-				return tx.EnqueueEmail(ctx, &store.OutboxEmail{To: fmt.Sprintf("p%d@example.com", i), Subject: "s", Body: "b", Kind: "waitlist"})
-			}); err != nil {
-				t.Fatal(err)
-			}
-		}
-		now := store.Now().Add(time.Second)
-		var mu sync.Mutex
-		seen := map[string]int{}
-		var wg sync.WaitGroup
-		for s := 0; s < 6; s++ {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				for {
-					got, err := db.ClaimEmails(ctx, now, time.Minute, 25)
-					if err != nil {
-						t.Error(err)
-						return
-					}
-					if len(got) == 0 {
-						return
-					}
-					mu.Lock()
-					for _, e := range got {
-						seen[e.ID]++
-						if e.Attempts != 1 {
-							t.Errorf("claimed %s with %d attempts", e.ID, e.Attempts)
-						}
-					}
-					mu.Unlock()
-				}
-			}()
-		}
-		wg.Wait()
-		if len(seen) != 300 {
-			t.Fatalf("%d e-mails claimed, want 300", len(seen))
-		}
-		for id, n := range seen {
-			if n != 1 {
-				t.Fatalf("%s claimed %d times", id, n)
-			}
-		}
-		// Claimed e-mails are not due again until their lease ends.
-		if again, _ := db.ClaimEmails(ctx, now.Add(30*time.Second), time.Minute, 25); len(again) != 0 {
-			t.Fatalf("%d e-mails claimed again within the lease", len(again))
-		}
-		if again, _ := db.ClaimEmails(ctx, now.Add(2*time.Minute), time.Minute, 500); len(again) != 300 || again[0].Attempts != 2 {
-			t.Fatalf("after the lease: %d claimed", len(again))
-		}
-	})
-}
-
-// A claim takes the e-mails due soonest, queued and failing alike, up to its
-// limit; those not due yet, given up or sent stay.
-func TestClaimEmailsTakesTheEarliestDueOfEitherState(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, db *store.DB) {
-		ctx := context.Background()
-		t0 := store.Now().Add(-time.Hour)
-		at := func(s int) time.Time { return t0.Add(time.Duration(s) * time.Second) }
-		ids := map[string]string{} // address -> id
-		enqueue := func(to string, due time.Time) {
-			e := &store.OutboxEmail{To: to, Subject: "s", Body: "b", CreatedAt: due}
-			if err := db.InTx(ctx, func(tx *store.Tx) error { return tx.EnqueueEmail(ctx, e) }); err != nil {
-				t.Fatal(err)
-			}
-			ids[to] = e.ID
-		}
-		for _, q := range []struct {
-			to  string
-			due int
-		}{{"q1@example.com", 1}, {"q3@example.com", 3}, {"q5@example.com", 5}, {"f2@example.com", 0}, {"f4@example.com", 0},
-			{"later@example.com", 0}, {"gaveup@example.com", 0}, {"sent@example.com", 0}} {
-			enqueue(q.to, at(q.due))
-		}
-		fail := func(to string, next *time.Time) {
-			if err := db.MarkEmailFailed(ctx, ids[to], "451 try later", next); err != nil {
-				t.Fatal(err)
-			}
-		}
-		f2, f4, later := at(2), at(4), store.Now().Add(time.Hour)
-		fail("f2@example.com", &f2)
-		fail("f4@example.com", &f4)
-		fail("later@example.com", &later)
-		fail("gaveup@example.com", nil)
-		if err := db.MarkEmailSent(ctx, ids["sent@example.com"], "smtp", at(0)); err != nil {
-			t.Fatal(err)
-		}
-		claim := func(limit int) []string {
-			got, err := db.ClaimEmails(ctx, at(10), time.Minute, limit)
-			if err != nil {
-				t.Fatal(err)
-			}
-			var to []string
-			for _, e := range got {
-				to = append(to, e.To)
-			}
-			slices.Sort(to)
-			return to
-		}
-		if got, want := claim(4), []string{"f2@example.com", "f4@example.com", "q1@example.com", "q3@example.com"}; !slices.Equal(got, want) {
-			t.Fatalf("first claim took %v, want %v", got, want)
-		}
-		if got, want := claim(10), []string{"q5@example.com"}; !slices.Equal(got, want) {
-			t.Fatalf("second claim took %v, want %v", got, want)
-		}
-	})
-}
-
 // Sign-ups and contact messages sent at once are kept or undone one by one
-// whatever their group holds: a sign-up whose ID is taken fails alone (it
-// breaks the group's multi-row INSERT, and the
-// group runs again write by write, on both engines), one whose follow-up
-// needs a statement of its own gets it, repeats are not joined again, and
-// every kept write's e-mail and milestone are stored once.
-func TestCombinedWritesAreKeptOrUndoneAlone(t *testing.T) {
+// whatever else their group holds: a sign-up whose ID is taken fails
+// alone, one whose follow-up makes a statement of its own gets it, repeats
+// are not joined again, and every kept write's e-mail and milestone are
+// stored once.
+func TestSignUpsAndMessagesAtOnceAreKeptOrUndoneAlone(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		ctx := context.Background()
 		old := &store.WaitlistSignup{Email: "old@example.com", Program: "Upcycling Initiative", UnsubscribeTokenHash: "h-old"}
@@ -338,7 +173,7 @@ func TestCombinedWritesAreKeptOrUndoneAlone(t *testing.T) {
 		}
 		const n = 48
 		var wg sync.WaitGroup
-		holdWriter(t, db, &wg) // so that on SQLite they make one group
+		holdWriter(t, db, &wg) // so that they queue and go in groups
 		errs := make([]error, n)
 		joined := make([]bool, n)
 		for i := range n {
@@ -367,7 +202,7 @@ func TestCombinedWritesAreKeptOrUndoneAlone(t *testing.T) {
 							return err
 						}
 					}
-					if err := tx.InsertLater(ctx, "analytics_events", "day, name", "2026-01-02", "joined"); err != nil {
+					if _, err := tx.Exec(ctx, `INSERT INTO analytics_events (day, name) VALUES ('2026-01-02', 'joined')`); err != nil {
 						return err
 					}
 					return tx.EnqueueEmail(ctx, &store.OutboxEmail{To: s.Email, Subject: "You're on the list", Body: "b", Kind: "waitlist"})
@@ -414,47 +249,28 @@ func TestCombinedWritesAreKeptOrUndoneAlone(t *testing.T) {
 	})
 }
 
-// A row inserted with InsertLater is seen by the same transaction's later
-// statements, and is kept exactly when the transaction is.
-func TestInsertLaterIsSeenAndUndoneWithItsWrite(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, db *store.DB) {
-		ctx := context.Background()
-		for _, fail := range []bool{true, false} {
-			var seen int
-			err := db.InTx(ctx, func(tx *store.Tx) error {
-				if err := tx.InsertLater(ctx, "analytics_events", "day, name", "2026-01-03", "later"); err != nil {
-					return err
-				}
-				if err := tx.QueryRow(ctx, `SELECT COUNT(*) FROM analytics_events WHERE name = 'later'`).Scan(&seen); err != nil {
-					return err
-				}
-				if fail {
-					return errors.New("refused")
-				}
-				return nil
-			})
-			if (err != nil) != fail || seen != 1 {
-				t.Fatalf("fail %v: err %v, the transaction saw %d rows, want 1", fail, err, seen)
-			}
-		}
-		if got := storetest.Count(t, db, `SELECT COUNT(*) FROM analytics_events WHERE name = 'later'`); got != 1 {
-			t.Fatalf("%d rows kept, want 1", got)
-		}
-	})
-}
-
-// Two writes that lock the same two rows in opposite orders, each on its
-// own PostgreSQL writer lane, deadlock; PostgreSQL undoes one of them, and
-// the writer runs it again instead of failing it: both writes succeed and
-// each is applied exactly once.
-func TestDeadlockBetweenLanesIsRunAgain(t *testing.T) {
-	db := storetest.Open(t, store.Postgres)
+// Two writes that lock the same two rows in opposite orders, each made by
+// another instance on the same PostgreSQL database, deadlock; PostgreSQL
+// undoes one of them, and its writer runs it again instead of failing it:
+// both writes succeed and each is applied exactly once.
+func TestDeadlockBetweenInstancesIsRunAgain(t *testing.T) {
 	ctx := context.Background()
+	url := storetest.NewPostgresDatabase(t)
+	var instances [2]*store.DB
+	for i := range instances {
+		db, err := store.Open(ctx, url, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { db.Close() })
+		instances[i] = db
+	}
+	db := instances[0]
+	if _, err := db.Migrate(ctx); err != nil {
+		t.Fatal(err)
+	}
 	for _, day := range []string{"2026-01-01", "2026-01-02"} {
-		if err := db.InTx(ctx, func(tx *store.Tx) error {
-			_, err := tx.Exec(ctx, `INSERT INTO waitlist_daily (day, program, signups) VALUES (?, 'p', 0)`, day)
-			return err
-		}); err != nil {
+		if _, err := db.Exec(ctx, `INSERT INTO waitlist_daily (day, program, signups) VALUES (?, 'p', 0)`, day); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -464,7 +280,7 @@ func TestDeadlockBetweenLanesIsRunAgain(t *testing.T) {
 	aLocked, bLocked := make(chan struct{}), make(chan struct{})
 	var aOnce, bOnce sync.Once
 	var runs atomic.Int32
-	write := func(first, second string, mine *sync.Once, mineCh, other chan struct{}) error {
+	write := func(db *store.DB, first, second string, mine *sync.Once, mineCh, other chan struct{}) error {
 		return db.InTx(ctx, func(tx *store.Tx) error {
 			runs.Add(1)
 			if _, err := tx.Exec(ctx, `UPDATE waitlist_daily SET signups = signups + 1 WHERE day = ? AND program = 'p'`, first); err != nil {
@@ -480,9 +296,8 @@ func TestDeadlockBetweenLanesIsRunAgain(t *testing.T) {
 		})
 	}
 	errs := make(chan error, 2)
-	go func() { errs <- write("2026-01-01", "2026-01-02", &aOnce, aLocked, bLocked) }()
-	<-aLocked // a holds its lane; b goes to the other lane
-	go func() { errs <- write("2026-01-02", "2026-01-01", &bOnce, bLocked, aLocked) }()
+	go func() { errs <- write(instances[0], "2026-01-01", "2026-01-02", &aOnce, aLocked, bLocked) }()
+	go func() { errs <- write(instances[1], "2026-01-02", "2026-01-01", &bOnce, bLocked, aLocked) }()
 	for range 2 {
 		if err := <-errs; err != nil {
 			t.Fatalf("a write failed instead of being run again: %v", err)
@@ -602,112 +417,220 @@ func TestWriterReconnectsAfterPostgreSQLEndsItsConnections(t *testing.T) {
 
 // insertMessage stores a contact message with this ID in a transaction.
 func insertMessage(ctx context.Context, db *store.DB, id string) error {
-	return db.InTx(ctx, func(tx *store.Tx) error {
-		_, err := tx.Exec(ctx, `INSERT INTO contact_messages (id, first_name, last_name, email, subject, message, created_at)
-			VALUES (?, 'A', 'B', 'a@example.com', 'other', 'hello there', ?)`, id, store.Now())
-		return err
-	})
+	return db.InTx(ctx, func(tx *store.Tx) error { return insertMessageTx(ctx, tx, id) })
 }
 
-// The writer's lanes hold their PostgreSQL connections for writes, yet no
-// longer than the connections' lifetime: after it, writes go through new
-// ones (new server processes), as they did when each borrowed one.
-func TestWriterRenewsItsConnectionsAfterTheirLifetime(t *testing.T) {
-	db := storetest.Open(t, store.Postgres)
-	ctx := context.Background()
-	backends := func() map[int]bool {
-		var mu sync.Mutex
-		pids := map[int]bool{}
-		var wg sync.WaitGroup
-		for range 20 {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				var pid int
-				if err := db.InTx(ctx, func(tx *store.Tx) error {
-					return tx.QueryRow(ctx, `SELECT pg_backend_pid()`).Scan(&pid)
-				}); err != nil {
-					t.Error(err)
+// insertMessageTx stores a contact message with this ID inside tx.
+func insertMessageTx(ctx context.Context, tx *store.Tx, id string) error {
+	_, err := tx.Exec(ctx, `INSERT INTO contact_messages (id, first_name, last_name, email, subject, message, created_at)
+		VALUES (?, 'A', 'B', 'a@example.com', 'other', 'hello there', ?)`, id, store.Now())
+	return err
+}
+
+// The writes of one group are committed together and each answered only
+// after the commit, the kept ones' after-commit hooks first; one that
+// fails and one that panics are undone alone, the others kept; one whose
+// caller has gone by its turn is not run; and the Writer goes on.
+func TestAGroupIsCommittedTogetherAndEachWriteAnsweredAfter(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		ctx := context.Background()
+		insert := func(tx *store.Tx, id string) error {
+			_, err := tx.Exec(ctx, `INSERT INTO contact_messages (id, first_name, last_name, email, subject, message, created_at)
+				VALUES (?, 'A', 'B', 'a@example.com', 'other', 'hello there', ?)`, id, store.Now())
+			return err
+		}
+		stored := func(id string) bool {
+			t.Helper()
+			return storetest.Count(t, db, `SELECT COUNT(*) FROM contact_messages WHERE id = ?`, id) == 1
+		}
+		gone, cancel := context.WithCancel(ctx)
+		cancel()
+		g := &store.Group{}
+		var hooks []string
+		g.Add(ctx, func(tx *store.Tx) error {
+			tx.AfterCommit(func() {
+				if g.Answered(0) {
+					t.Error("a write was answered before its after-commit hook ran")
 				}
-				mu.Lock()
-				pids[pid] = true
-				mu.Unlock()
-			}()
-		}
-		wg.Wait()
-		return pids
-	}
-	before := backends()
-	if again := backends(); !maps.Equal(before, again) {
-		t.Fatalf("writes went through server processes %v, then %v: want the same connections kept", before, again)
-	}
-	db.SetWriterConnLifetime(50 * time.Millisecond)
-	time.Sleep(100 * time.Millisecond)
-	for pid := range backends() {
-		if before[pid] {
-			t.Fatalf("a write after the lifetime went through server process %d, used before it", pid)
-		}
-	}
-}
-
-// A group of up to 16 sign-ups goes in with one INSERT for the sign-ups
-// and one for their e-mails (a statement of exactly that many rows), not
-// in chunks of fixed sizes: each statement is a round of the writer's work
-// that every write in the group waits for.
-func TestAGroupOfSignUpsIsOneInsertATable(t *testing.T) {
-	db := storetest.Open(t, store.SQLite)
-	ctx := context.Background()
-	var before store.WriteStats
-	const group = 13 // chunks of 4 and 1 made it 4 statements for each table
-	queueBehindAHeldWrite(t, db, func(*store.Tx) error { before = db.WriteStats(); return nil }, group, func(i int) error {
-		s := &store.WaitlistSignup{Email: fmt.Sprintf("group%d@example.com", i), Program: "Upcycling Initiative", UnsubscribeTokenHash: fmt.Sprintf("g%d", i)}
-		_, err := db.JoinWaitlist(ctx, s, func(tx *store.Tx) error {
-			return tx.EnqueueEmail(ctx, &store.OutboxEmail{To: s.Email, Subject: "You're on the list", Body: "b", Kind: "waitlist"})
+				hooks = append(hooks, "kept")
+			})
+			return insert(tx, "kept")
 		})
-		return err
+		g.Add(ctx, func(tx *store.Tx) error {
+			tx.AfterCommit(func() { hooks = append(hooks, "failed") })
+			if err := insert(tx, "failed"); err != nil {
+				return err
+			}
+			return errors.New("refused")
+		})
+		g.Add(ctx, func(tx *store.Tx) error {
+			tx.AfterCommit(func() { hooks = append(hooks, "panicked") })
+			if err := insert(tx, "panicked"); err != nil {
+				return err
+			}
+			panic("boom")
+		})
+		ran := false
+		g.Add(gone, func(tx *store.Tx) error { ran = true; return insert(tx, "gone") })
+		g.Add(ctx, func(tx *store.Tx) error {
+			// Inside the group's transaction: the earlier writes are
+			// neither answered nor seen by readers yet.
+			for i := range 4 {
+				if g.Answered(i) {
+					t.Errorf("write %d was answered before the commit", i)
+				}
+			}
+			if stored("kept") {
+				t.Error("a reader saw a write before the commit")
+			}
+			return insert(tx, "last")
+		})
+		db.CommitGroup(g)
+
+		for i := range 5 {
+			if !g.Answered(i) {
+				t.Fatalf("write %d was not answered", i)
+			}
+		}
+		for _, i := range []int{0, 4} {
+			if err, p := g.Answer(i); err != nil || p != nil {
+				t.Fatalf("kept write %d answered %v, %v", i, err, p)
+			}
+		}
+		if err, _ := g.Answer(1); err == nil || err.Error() != "refused" {
+			t.Fatalf("the failing write was answered %v", err)
+		}
+		if _, p := g.Answer(2); p != "boom" {
+			t.Fatalf("the panicking write was answered with the panic %v", p)
+		}
+		if err, _ := g.Answer(3); !errors.Is(err, context.Canceled) || ran {
+			t.Fatalf("the write whose caller had gone was answered %v (run: %v)", err, ran)
+		}
+		for id, want := range map[string]bool{"kept": true, "last": true, "failed": false, "panicked": false, "gone": false} {
+			if stored(id) != want {
+				t.Errorf("%s stored: %v, want %v", id, !want, want)
+			}
+		}
+		if len(hooks) != 1 || hooks[0] != "kept" {
+			t.Errorf("after-commit hooks ran for %v, want [kept]", hooks)
+		}
+		if err := db.InTx(ctx, func(tx *store.Tx) error { return insert(tx, "after") }); err != nil || !stored("after") {
+			t.Fatalf("a write after the group: %v", err)
+		}
 	})
-	if n := storetest.Count(t, db, `SELECT COUNT(*) FROM waitlist_signups`); n != group {
-		t.Fatalf("%d sign-ups stored, want %d", n, group)
-	}
-	if n := storetest.Count(t, db, `SELECT COUNT(*) FROM outbox_emails`); n != group {
-		t.Fatalf("%d e-mails stored, want %d", n, group)
-	}
-	after := db.WriteStats()
-	commits, stmts := after.Commits-before.Commits, after.Statements-before.Statements
-	// The group (the held write was counted before it): BEGIN, the
-	// sign-ups, the e-mails, the two roll-ups and COMMIT.
-	if commits != 1 || stmts != 6 {
-		t.Fatalf("%d sign-ups took %d commits and %d statements, want 1 commit and 6 statements", group, commits, stmts)
+}
+
+// A write whose caller gives up while it waits for the Writer is not made:
+// its caller gets the context's error, and its function never runs.
+func TestACancelledWriteNotYetTakenIsNotRun(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		ctx := context.Background()
+		release := holdWrite(t, db, "held") // the Writer is busy with it
+		cctx, cancel := context.WithCancel(ctx)
+		var ran atomic.Bool
+		cancelled := make(chan error, 1)
+		go func() {
+			cancelled <- db.InTx(cctx, func(tx *store.Tx) error {
+				ran.Store(true)
+				return insertMessageTx(ctx, tx, "cancelled")
+			})
+		}()
+		cancel()
+		if err := <-cancelled; !errors.Is(err, context.Canceled) {
+			t.Fatalf("the cancelled write returned %v, want context.Canceled", err)
+		}
+		if err := release(); err != nil {
+			t.Fatal(err)
+		}
+		if err := insertMessage(ctx, db, "after"); err != nil {
+			t.Fatal(err)
+		}
+		if ran.Load() || storetest.Count(t, db, `SELECT COUNT(*) FROM contact_messages WHERE id = 'cancelled'`) != 0 {
+			t.Fatal("the write whose caller had gone was made")
+		}
+		if n := storetest.Count(t, db, `SELECT COUNT(*) FROM contact_messages`); n != 2 {
+			t.Fatalf("%d messages stored, want 2 (held, after)", n)
+		}
+	})
+}
+
+// Close waits for the write under way, which is committed, and refuses the
+// writes that come after it.
+func TestCloseWaitsForTheWriteUnderWayAndRefusesLaterOnes(t *testing.T) {
+	for _, engine := range storetest.Engines {
+		t.Run(string(engine), func(t *testing.T) {
+			ctx := context.Background()
+			db, url, dir := openToReopen(t, engine)
+			release := holdWrite(t, db, "under-way")
+			closed := make(chan error, 1)
+			go func() { closed <- db.Close() }()
+			// The Writer is busy, so this write can only be refused, once
+			// Close has begun.
+			if err := insertMessage(ctx, db, "later"); err == nil {
+				t.Fatal("a write made while closing was accepted")
+			}
+			select {
+			case err := <-closed:
+				t.Fatalf("Close returned (%v) before the write under way was done", err)
+			default:
+			}
+			if err := release(); err != nil {
+				t.Fatalf("the write under way: %v", err)
+			}
+			if err := <-closed; err != nil {
+				t.Fatalf("Close: %v", err)
+			}
+			if err := insertMessage(ctx, db, "after"); err == nil {
+				t.Fatal("a write after Close was accepted")
+			}
+			db, err := store.Open(ctx, url, dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer db.Close()
+			if n := storetest.Count(t, db, `SELECT COUNT(*) FROM contact_messages WHERE id = 'under-way'`); n != 1 {
+				t.Fatal("the write under way while closing is not stored")
+			}
+			if n := storetest.Count(t, db, `SELECT COUNT(*) FROM contact_messages`); n != 1 {
+				t.Fatalf("%d messages stored, want only the one under way", n)
+			}
+		})
 	}
 }
 
-// queueBehindAHeldWrite holds db's writer in a transaction that runs held
-// while n writes (write(i)) queue behind it, then lets it commit and waits
-// for every write, failing t on an error.
-func queueBehindAHeldWrite(t *testing.T, db *store.DB, held func(*store.Tx) error, n int, write func(i int) error) {
+// openToReopen opens a fresh migrated database of engine that the test
+// may close and open again with store.Open(ctx, url, dir).
+func openToReopen(t *testing.T, engine store.Dialect) (db *store.DB, url, dir string) {
 	t.Helper()
-	holding, release := make(chan struct{}), make(chan struct{})
-	first := make(chan error, 1)
+	dir = t.TempDir()
+	if engine == store.Postgres {
+		url = storetest.NewPostgresDatabase(t)
+	}
+	db, err := store.Open(context.Background(), url, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Migrate(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	return db, url, dir
+}
+
+// holdWrite starts a write that stores the message id once released, and
+// returns when the Writer is running it; release lets it finish and
+// returns its error.
+func holdWrite(t *testing.T, db *store.DB, id string) (release func() error) {
+	t.Helper()
+	ctx := context.Background()
+	holding, released := make(chan struct{}), make(chan struct{})
+	held := make(chan error, 1)
 	go func() {
-		first <- db.InTx(context.Background(), func(tx *store.Tx) error {
+		held <- db.InTx(ctx, func(tx *store.Tx) error {
 			close(holding)
-			<-release
-			return held(tx)
+			<-released
+			return insertMessageTx(ctx, tx, id)
 		})
 	}()
 	<-holding
-	errs := make(chan error, n)
-	for i := range n {
-		go func() { errs <- write(i) }()
-	}
-	time.Sleep(300 * time.Millisecond) // let them all queue behind the held write
-	close(release)
-	if err := <-first; err != nil {
-		t.Fatalf("held write: %v", err)
-	}
-	for range n {
-		if err := <-errs; err != nil {
-			t.Fatalf("queued write: %v", err)
-		}
-	}
+	return func() error { close(released); return <-held }
 }

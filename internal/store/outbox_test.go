@@ -1,0 +1,128 @@
+package store_test
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"sync"
+	"testing"
+	"time"
+
+	"salaula/internal/store"
+	"salaula/internal/store/storetest"
+)
+
+// Claiming due e-mails from several senders at once hands each e-mail to
+// exactly one of them (PostgreSQL: SKIP LOCKED; SQLite: one writer).
+func TestClaimEmailsGivesEachEmailToOneSender(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		ctx := context.Background()
+		for i := 0; i < 300; i++ {
+			if err := db.InTx(ctx, func(tx *store.Tx) error {
+				return tx.EnqueueEmail(ctx, &store.OutboxEmail{To: fmt.Sprintf("p%d@example.com", i), Subject: "s", Body: "b", Kind: "waitlist"})
+			}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		now := store.Now().Add(time.Second)
+		var mu sync.Mutex
+		seen := map[string]int{}
+		var wg sync.WaitGroup
+		for s := 0; s < 6; s++ {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for {
+					got, err := db.ClaimEmails(ctx, now, time.Minute, 25)
+					if err != nil {
+						t.Error(err)
+						return
+					}
+					if len(got) == 0 {
+						return
+					}
+					mu.Lock()
+					for _, e := range got {
+						seen[e.ID]++
+						if e.Attempts != 1 {
+							t.Errorf("claimed %s with %d attempts", e.ID, e.Attempts)
+						}
+					}
+					mu.Unlock()
+				}
+			}()
+		}
+		wg.Wait()
+		if len(seen) != 300 {
+			t.Fatalf("%d e-mails claimed, want 300", len(seen))
+		}
+		for id, n := range seen {
+			if n != 1 {
+				t.Fatalf("%s claimed %d times", id, n)
+			}
+		}
+		// Claimed e-mails are not due again until their lease ends.
+		if again, _ := db.ClaimEmails(ctx, now.Add(30*time.Second), time.Minute, 25); len(again) != 0 {
+			t.Fatalf("%d e-mails claimed again within the lease", len(again))
+		}
+		if again, _ := db.ClaimEmails(ctx, now.Add(2*time.Minute), time.Minute, 500); len(again) != 300 || again[0].Attempts != 2 {
+			t.Fatalf("after the lease: %d claimed", len(again))
+		}
+	})
+}
+
+// A claim takes the e-mails due soonest, queued and failing alike, up to its
+// limit; those not due yet, given up or sent stay.
+func TestClaimEmailsTakesTheEarliestDueOfEitherState(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		ctx := context.Background()
+		t0 := store.Now().Add(-time.Hour)
+		at := func(s int) time.Time { return t0.Add(time.Duration(s) * time.Second) }
+		ids := map[string]string{} // address -> id
+		enqueue := func(to string, due time.Time) {
+			e := &store.OutboxEmail{To: to, Subject: "s", Body: "b", CreatedAt: due}
+			if err := db.InTx(ctx, func(tx *store.Tx) error { return tx.EnqueueEmail(ctx, e) }); err != nil {
+				t.Fatal(err)
+			}
+			ids[to] = e.ID
+		}
+		for _, q := range []struct {
+			to  string
+			due int
+		}{{"q1@example.com", 1}, {"q3@example.com", 3}, {"q5@example.com", 5}, {"f2@example.com", 0}, {"f4@example.com", 0},
+			{"later@example.com", 0}, {"gaveup@example.com", 0}, {"sent@example.com", 0}} {
+			enqueue(q.to, at(q.due))
+		}
+		fail := func(to string, next *time.Time) {
+			if err := db.MarkEmailFailed(ctx, ids[to], "451 try later", next); err != nil {
+				t.Fatal(err)
+			}
+		}
+		f2, f4, later := at(2), at(4), store.Now().Add(time.Hour)
+		fail("f2@example.com", &f2)
+		fail("f4@example.com", &f4)
+		fail("later@example.com", &later)
+		fail("gaveup@example.com", nil)
+		if err := db.MarkEmailSent(ctx, ids["sent@example.com"], "smtp", at(0)); err != nil {
+			t.Fatal(err)
+		}
+		claim := func(limit int) []string {
+			got, err := db.ClaimEmails(ctx, at(10), time.Minute, limit)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var to []string
+			for _, e := range got {
+				to = append(to, e.To)
+			}
+			slices.Sort(to)
+			return to
+		}
+		if got, want := claim(4), []string{"f2@example.com", "f4@example.com", "q1@example.com", "q3@example.com"}; !slices.Equal(got, want) {
+			t.Fatalf("first claim took %v, want %v", got, want)
+		}
+		if got, want := claim(10), []string{"q5@example.com"}; !slices.Equal(got, want) {
+			t.Fatalf("second claim took %v, want %v", got, want)
+		}
+	})
+}
