@@ -34,7 +34,7 @@ func addressRows(t *testing.T, db *store.DB, email string) {
 		PhoneNumber: "+260971234567", Subject: "other", Message: secret}, nil); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := db.JoinWaitlist(ctx, &store.WaitlistSignup{Email: email, Program: "Upcycling Initiative", UnsubscribeTokenHash: "h-" + email}, nil); err != nil {
+	if _, err := db.JoinWaitlist(ctx, &store.WaitlistSignup{Email: email, Program: "Upcycling Initiative", UnsubscribeTokenHash: "h-" + email}, store.WaitlistJoin{}); err != nil {
 		t.Fatal(err)
 	}
 	if err := db.InTx(ctx, func(tx *store.Tx) error {

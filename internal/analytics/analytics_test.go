@@ -3,7 +3,6 @@ package analytics
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"net/url"
 	"strconv"
@@ -310,15 +309,19 @@ func TestSplitMonths(t *testing.T) {
 }
 
 // The milestones of writes committed together are each counted once, and
-// that of a write undone after counting not at all: 29 sign-ups at once
-// (a 30th undone after counting) and one counted on its own are 30 in the
-// funnel, before and after the roll-up.
+// that of a write undone not at all: 29 sign-ups at once (a 30th undone:
+// its ID is taken) and one counted on its own are 30 in the funnel, before
+// and after the roll-up.
 func TestMilestonesOfWritesCommittedTogetherAreEachCountedOnce(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		ctx := context.Background()
 		clk := &clock{time.Date(2026, 10, 1, 10, 0, 0, 0, time.UTC)}
 		c := New(db, clk.now)
 		if err := c.Milestone(ctx, WaitlistJoined); err != nil { // one on its own, as before
+			t.Fatal(err)
+		}
+		taken := &store.WaitlistSignup{Email: "taken@example.com", Program: "Upcycling Initiative", UnsubscribeTokenHash: "taken"}
+		if _, err := db.JoinWaitlist(ctx, taken, store.WaitlistJoin{}); err != nil {
 			t.Fatal(err)
 		}
 		// Hold the writer so the sign-ups queue and go in as one group.
@@ -335,15 +338,10 @@ func TestMilestonesOfWritesCommittedTogetherAreEachCountedOnce(t *testing.T) {
 			go func() {
 				defer wg.Done()
 				s := &store.WaitlistSignup{Email: fmt.Sprintf("m%d@example.com", i), Program: "Upcycling Initiative", UnsubscribeTokenHash: fmt.Sprint("h", i)}
-				_, errs[i] = db.JoinWaitlist(ctx, s, func(tx *store.Tx) error {
-					if err := c.MilestoneTx(ctx, tx, WaitlistJoined); err != nil {
-						return err
-					}
-					if i == 7 {
-						return errors.New("refused after counting")
-					}
-					return nil
-				})
+				if i == 7 {
+					s.ID = taken.ID
+				}
+				_, errs[i] = db.JoinWaitlist(ctx, s, store.WaitlistJoin{Event: WaitlistJoined, EventDay: c.Today()})
 			}()
 		}
 		wg.Wait()

@@ -262,11 +262,8 @@ func (c *Collector) Milestone(ctx context.Context, name string) error {
 	return err
 }
 
-// MilestoneTx counts one funnel milestone inside tx, so that it is kept
-// exactly when the change it counts is.
-func (c *Collector) MilestoneTx(ctx context.Context, tx *store.Tx, name string) error {
-	_, err := tx.Exec(ctx, milestoneSQL, Day(c.now()), name)
-	return err
-}
+// Today is the UTC day (YYYY-MM-DD) a milestone counted now falls on,
+// for a write that counts one with its change (store.WaitlistJoin).
+func (c *Collector) Today() string { return Day(c.now()) }
 
 const milestoneSQL = `INSERT INTO analytics_events (day, name) VALUES (?, ?)`

@@ -118,7 +118,7 @@ func TestOverviewRollUpStaysExact(t *testing.T) {
 			if _, err := db.JoinWaitlist(ctx, &store.WaitlistSignup{CreatedAt: store.Now().AddDate(0, 0, -(day*17)%100),
 				Email: email, Program: program, UTMSource: source,
 				UTMCampaign: "launch", PagePath: page, Referrer: "https://www." + source + ".com/x",
-				UnsubscribeTokenHash: "hash-" + email + program}, nil); err != nil {
+				UnsubscribeTokenHash: "hash-" + email + program}, store.WaitlistJoin{}); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -153,7 +153,7 @@ func TestOverviewRollUpStaysExact(t *testing.T) {
 				program := validate.Programs[i%2]
 				s := &store.WaitlistSignup{Email: email, Program: program, UTMSource: []string{"facebook", "radio"}[i%2],
 					PagePath: "/impact", UnsubscribeTokenHash: "hash-" + email + program}
-				if _, err := db.JoinWaitlist(ctx, s, nil); err != nil {
+				if _, err := db.JoinWaitlist(ctx, s, store.WaitlistJoin{}); err != nil {
 					errs <- err
 				}
 				if i%3 == 0 {
@@ -162,7 +162,7 @@ func TestOverviewRollUpStaysExact(t *testing.T) {
 					}
 				}
 				if i%5 == 0 {
-					if _, err := db.JoinWaitlist(ctx, s, nil); err != nil {
+					if _, err := db.JoinWaitlist(ctx, s, store.WaitlistJoin{}); err != nil {
 						errs <- err
 					}
 				}

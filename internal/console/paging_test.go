@@ -27,7 +27,7 @@ func TestWaitlistByEmailPagesThroughTies(t *testing.T) {
 			}
 			for i, p := range programs {
 				s := &store.WaitlistSignup{Email: email, Program: p, UnsubscribeTokenHash: fmt.Sprintf("h-%s-%d", email, i)}
-				if _, err := db.JoinWaitlist(ctx, s, nil); err != nil {
+				if _, err := db.JoinWaitlist(ctx, s, store.WaitlistJoin{}); err != nil {
 					t.Fatal(err)
 				}
 				want = append(want, email+" "+p)

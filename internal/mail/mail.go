@@ -108,29 +108,37 @@ func New(db *store.DB, from, smtpURL string, logger *slog.Logger) (*Outbox, erro
 }
 
 // Enqueue writes m to the outbox inside tx, so it is kept exactly when the
-// change tx makes is; the sender is woken once tx commits. Without SMTP,
-// where delivering is writing the e-mail to the log, which cannot fail, m
-// is recorded as sent via the log in the same write, and the sender logs
-// it once tx commits: no second write to mark it sent (if the process
-// dies in between, the line is missing from the log; the outbox still
-// holds the e-mail).
+// change tx makes is, and has what Outboxed says run once tx commits.
 func (o *Outbox) Enqueue(ctx context.Context, tx *store.Tx, m Message) error {
-	if err := Check(m); err != nil {
+	e, after, err := o.Outboxed(m)
+	if err != nil {
 		return err
 	}
-	e := &store.OutboxEmail{To: m.To, Subject: m.Subject, Body: m.Body, Kind: m.Kind, ListUnsubscribe: m.ListUnsubscribe}
-	if o.SMTP == nil {
-		if err := tx.RecordEmailSent(ctx, e, "log"); err != nil {
-			return fmt.Errorf("mail: record: %w", err)
-		}
-		tx.AfterCommit(func() { o.logLater(m) })
-		return nil
-	}
-	if err := tx.EnqueueEmail(ctx, e); err != nil {
+	if err := tx.WriteEmail(ctx, e); err != nil {
 		return fmt.Errorf("mail: queue: %w", err)
 	}
-	tx.AfterCommit(o.Wake)
+	tx.AfterCommit(after)
 	return nil
+}
+
+// Outboxed returns m as the outbox row to write with the change it belongs
+// to, and what to run once that change is committed: wake the sender.
+// Without SMTP, where delivering is writing the e-mail to the log, which
+// cannot fail, the row records m as sent via the log, and the sender logs
+// it once the change commits: no second write to mark it sent (if the
+// process dies in between, the line is missing from the log; the outbox
+// still holds the e-mail).
+func (o *Outbox) Outboxed(m Message) (*store.OutboxEmail, func(), error) {
+	if err := Check(m); err != nil {
+		return nil, nil, err
+	}
+	e := &store.OutboxEmail{To: m.To, Subject: m.Subject, Body: m.Body, Kind: m.Kind, ListUnsubscribe: m.ListUnsubscribe,
+		Status: store.EmailQueued}
+	if o.SMTP == nil {
+		e.Status, e.Via = store.EmailSent, "log"
+		return e, func() { o.logLater(m) }, nil
+	}
+	return e, o.Wake, nil
 }
 
 // logLater hands m, recorded as sent via the log, to the sender to log.

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"salaula/internal/analytics"
@@ -111,6 +112,25 @@ func (s *Server) queueMail(ctx context.Context, tx *store.Tx, m mail.Message) er
 	return s.mailer.Send(ctx, m)
 }
 
+// outboxed returns m as the outbox row to write with the change it belongs
+// to and what to run once that change commits, when the mailer is the
+// outbox; else no row, and m is handed to the mailer once the change
+// commits.
+func (s *Server) outboxed(m mail.Message) (*store.OutboxEmail, func(), error) {
+	if o, ok := s.mailer.(interface {
+		Outboxed(mail.Message) (*store.OutboxEmail, func(), error)
+	}); ok {
+		return o.Outboxed(m)
+	}
+	return nil, func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		if err := s.mailer.Send(ctx, m); err != nil {
+			s.logger.Error("mail waitlist confirmation", "err", err)
+		}
+	}, nil
+}
+
 // contactSent is the body of a successful contact-form-submit.
 var (
 	contactSent     = map[string]any{"success": true, "message": "Message sent successfully! We'll be in touch soon."}
@@ -171,15 +191,13 @@ func (s *Server) handleWaitlistSignup() http.Handler {
 			UnsubscribeTokenHash: hashToken(tok),
 		}
 		// The confirmation goes out with the first sign-up of this address
-		// for this program only, in the same transaction: never twice, never lost.
-		msg := s.waitlistMail(su, tok)
-		// The analytics funnel counts the new sign-up in the same transaction.
-		_, err = s.db.JoinWaitlist(r.Context(), su, func(tx *store.Tx) error {
-			if err := s.stats.MilestoneTx(r.Context(), tx, analytics.WaitlistJoined); err != nil {
-				return err
-			}
-			return s.queueMail(r.Context(), tx, msg)
-		})
+		// for this program only, in the same transaction: never twice, never
+		// lost. The analytics funnel counts the new sign-up there too.
+		join := store.WaitlistJoin{Event: analytics.WaitlistJoined, EventDay: s.stats.Today()}
+		join.Email, join.AfterCommit, err = s.outboxed(s.waitlistMail(su, tok))
+		if err == nil {
+			_, err = s.db.JoinWaitlist(r.Context(), su, join)
+		}
 		if err != nil {
 			s.logger.Error("store waitlist sign-up", "err", err)
 			writeFunctionError(w, http.StatusInternalServerError, "We could not add you to the waitlist. Please try again in a few minutes.", nil)

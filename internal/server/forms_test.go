@@ -463,7 +463,7 @@ func TestWaitlistUnsubscribeKeepsOldLinksWorking(t *testing.T) {
 			if tok == second {
 				old.UnsubscribeTokenHash = "019ab5c0d1e2." + hashToken(tok)
 			}
-			if _, err := env.DB.JoinWaitlist(ctx, old, nil); err != nil {
+			if _, err := env.DB.JoinWaitlist(ctx, old, store.WaitlistJoin{}); err != nil {
 				t.Fatal(err)
 			}
 			wantStatus(t, env.do(t, "GET", "/functions/v1/waitlist-unsubscribe?token="+tok, nil, nil), http.StatusOK)

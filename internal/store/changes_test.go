@@ -76,7 +76,7 @@ func TestChangesAreAnnouncedAfterCommitWithoutSecrets(t *testing.T) {
 		ctx := context.Background()
 		log := follow(t, db)
 		s := &store.WaitlistSignup{Email: "mutale@example.com", Program: "Upcycling Initiative", UnsubscribeTokenHash: "secret-hash", UTMSource: "radio"}
-		if _, err := db.JoinWaitlist(ctx, s, nil); err != nil {
+		if _, err := db.JoinWaitlist(ctx, s, store.WaitlistJoin{}); err != nil {
 			t.Fatal(err)
 		}
 		c := log.wait(t, "sign-up INSERT", func(c store.Change) bool { return c.Table == store.TableWaitlist && c.Type == "INSERT" })
@@ -156,36 +156,54 @@ func TestChangesOfUndoneWritesAreNeverAnnounced(t *testing.T) {
 		ctx := context.Background()
 		log := follow(t, db)
 		boom := errors.New("the e-mail could not be queued")
-		// Several writes at once share a group commit; the failing one is
-		// undone alone, and only the others are announced.
+		// Several writes at once share a group commit; the failing ones
+		// are undone alone, and only the others are announced. A sign-up
+		// whose ID is taken fails at its insert.
+		taken := &store.WaitlistSignup{Email: "taken@example.com", Program: "Upcycling Initiative", UnsubscribeTokenHash: "taken"}
+		if _, err := db.JoinWaitlist(ctx, taken, store.WaitlistJoin{}); err != nil {
+			t.Fatal(err)
+		}
 		var wg sync.WaitGroup
 		for i := range 20 {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				s := &store.WaitlistSignup{Email: "p" + string(rune('a'+i)) + "@example.com", Program: "Upcycling Initiative", UnsubscribeTokenHash: "h" + string(rune('a'+i))}
+				email := "p" + string(rune('a'+i)) + "@example.com"
+				if i%4 == 0 {
+					s := &store.WaitlistSignup{Email: email, Program: "Upcycling Initiative", UnsubscribeTokenHash: "h" + email}
+					if i%8 == 4 {
+						s.ID = taken.ID
+					}
+					db.JoinWaitlist(ctx, s, store.WaitlistJoin{})
+					return
+				}
+				m := &store.ContactMessage{FirstName: "A", LastName: "B", Email: email, Subject: "other", Message: "hello there"}
 				var then func(*store.Tx) error
 				if i%2 == 1 {
 					then = func(*store.Tx) error { return boom }
 				}
-				db.JoinWaitlist(ctx, s, then)
+				db.CreateContactMessage(ctx, m, then)
 			}()
 		}
 		wg.Wait()
 		// A sentinel written last: once it is seen, everything before it was.
-		if _, err := db.JoinWaitlist(ctx, &store.WaitlistSignup{Email: "last@example.com", Program: "Upcycling Initiative", UnsubscribeTokenHash: "last"}, nil); err != nil {
+		if _, err := db.JoinWaitlist(ctx, &store.WaitlistSignup{Email: "last@example.com", Program: "Upcycling Initiative", UnsubscribeTokenHash: "last"}, store.WaitlistJoin{}); err != nil {
 			t.Fatal(err)
 		}
 		log.wait(t, "the last sign-up", func(c store.Change) bool { return c.Record["email"] == "last@example.com" })
-		if n := log.count(func(c store.Change) bool { return c.Table == store.TableWaitlist }); n != 11 {
-			t.Fatalf("%d sign-ups announced, want 10 kept + the last", n)
+		// Kept: the taken one and the last; sign-ups 0, 8 and 16 (4 and 12
+		// had a taken ID); messages 2, 6, 10, 14 and 18 (the odd ones failed).
+		if n := log.count(func(c store.Change) bool { return c.Table == store.TableWaitlist }); n != 5 {
+			t.Fatalf("%d sign-ups announced, want 5", n)
 		}
-		var stored int
-		if err := db.EachWaitlistSignup(ctx, "", func(*store.WaitlistSignup) error { stored++; return nil }); err != nil {
-			t.Fatal(err)
+		if n := log.count(func(c store.Change) bool { return c.Table == store.TableMessages }); n != 5 {
+			t.Fatalf("%d messages announced, want 5", n)
 		}
-		if stored != 11 {
-			t.Fatalf("%d stored", stored)
+		if n := storetest.Count(t, db, `SELECT COUNT(*) FROM waitlist_signups`); n != 5 {
+			t.Fatalf("%d sign-ups stored, want 5", n)
+		}
+		if n := storetest.Count(t, db, `SELECT COUNT(*) FROM contact_messages`); n != 5 {
+			t.Fatalf("%d messages stored, want 5", n)
 		}
 	})
 }
@@ -216,7 +234,7 @@ func TestChangesReachEveryInstanceOnPostgres(t *testing.T) {
 	if err := a.CreateContactMessage(ctx, m, nil); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := a.JoinWaitlist(ctx, &store.WaitlistSignup{Email: "mwape@example.com", Program: "Upcycling Initiative", UnsubscribeTokenHash: "x"}, nil); err != nil {
+	if _, err := a.JoinWaitlist(ctx, &store.WaitlistSignup{Email: "mwape@example.com", Program: "Upcycling Initiative", UnsubscribeTokenHash: "x"}, store.WaitlistJoin{}); err != nil {
 		t.Fatal(err)
 	}
 	for name, log := range map[string]*changeLog{"B": atB, "A": atA} {
@@ -250,7 +268,7 @@ func TestChangesOfInsertsAreTheStoredRows(t *testing.T) {
 		s := &store.WaitlistSignup{Email: "naomi.o'brien@example.com", Program: "Wardrobe Clearance Program", PagePath: "/seller?x=\"1\"",
 			Referrer: "https://wa.me/ü", UTMSource: "whatsapp", UTMMedium: "social", UTMCampaign: "launch—day", UTMTerm: "t", UTMContent: "ctá",
 			UnsubscribeTokenHash: "h-naomi", CreatedAt: created}
-		if joined, err := db.JoinWaitlist(ctx, s, nil); err != nil || !joined {
+		if joined, err := db.JoinWaitlist(ctx, s, store.WaitlistJoin{}); err != nil || !joined {
 			t.Fatal(joined, err)
 		}
 		m := &store.ContactMessage{FirstName: "Bwalya", LastName: "Mwansa", Email: "bwalya@example.com", PhoneNumber: "+260 97 000 0000",
@@ -299,9 +317,8 @@ func TestSignUpsAtOnceAreEachAnnouncedOnce(t *testing.T) {
 				defer wg.Done()
 				s := &store.WaitlistSignup{Email: fmt.Sprintf("many%d@example.com", i), Program: "Upcycling Initiative",
 					PagePath: "/" + strings.Repeat("p", 7000), UnsubscribeTokenHash: fmt.Sprintf("mh%d", i)}
-				_, errs[i] = db.JoinWaitlist(ctx, s, func(tx *store.Tx) error {
-					return tx.EnqueueEmail(ctx, &store.OutboxEmail{To: s.Email, Subject: "You're on the list", Body: "b", Kind: "waitlist"})
-				})
+				_, errs[i] = db.JoinWaitlist(ctx, s, store.WaitlistJoin{
+					Email: &store.OutboxEmail{To: s.Email, Subject: "You're on the list", Body: "b", Kind: "waitlist"}})
 			}()
 		}
 		wg.Wait()
@@ -509,7 +526,7 @@ func TestChangesWhileNobodyFollowsAreNotDelivered(t *testing.T) {
 		join := func(email string) {
 			t.Helper()
 			s := &store.WaitlistSignup{Email: email, Program: "Upcycling Initiative", UnsubscribeTokenHash: "h-" + email}
-			if _, err := db.JoinWaitlist(ctx, s, nil); err != nil {
+			if _, err := db.JoinWaitlist(ctx, s, store.WaitlistJoin{}); err != nil {
 				t.Fatal(err)
 			}
 		}

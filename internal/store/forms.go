@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"errors"
 	"time"
 )
@@ -106,47 +107,49 @@ func scanWaitlist(row interface{ Scan(...any) error }) (*WaitlistSignup, error) 
 	return &s, nil
 }
 
+// WaitlistJoin is what a new sign-up brings with it, written in the same
+// transaction only when the sign-up is new.
+type WaitlistJoin struct {
+	Email *OutboxEmail // its confirmation, written to the outbox (see Tx.WriteEmail)
+	// Event, when not empty, is counted once in the analytics events of
+	// the UTC day EventDay (YYYY-MM-DD), e.g. the funnel's waitlist_joined.
+	Event, EventDay string
+	AfterCommit     func() // run once the sign-up is committed (see Tx.AfterCommit)
+}
+
 // JoinWaitlist stores s unless its (e-mail, program) is already on the
 // list, and reports whether s was stored: the first sign-up of that address
-// for that program ever. onJoin, when not nil, runs in the same transaction
-// only then (e.g. to queue the confirmation e-mail), so it happens at most
-// once per address and program, however many times or how concurrently the
-// address signs up. A sign-up that was unsubscribed is subscribed again,
-// keeping its first unsubscribe token (the link of the one confirmation
-// works again), and reported as not joined; an active one is left exactly
-// as it is.
-func (db *DB) JoinWaitlist(ctx context.Context, s *WaitlistSignup, onJoin func(*Tx) error) (joined bool, err error) {
+// for that program ever. Only then is what join holds written with it, in
+// the same transaction (its e-mail, say), so it happens at most once per
+// address and program, however many times or how concurrently the address
+// signs up. A sign-up that was unsubscribed is subscribed again, keeping
+// its first unsubscribe token (the link of the one confirmation works
+// again), and reported as not joined; an active one is left exactly as it
+// is. On PostgreSQL a new sign-up, its roll-ups, e-mail, event and
+// announcement are one statement: one round trip.
+func (db *DB) JoinWaitlist(ctx context.Context, s *WaitlistSignup, join WaitlistJoin) (joined bool, err error) {
 	if s.ID == "" {
 		s.ID = NewOrderedID()
 	}
 	if s.CreatedAt.IsZero() {
 		s.CreatedAt = Now()
 	}
-	// What a new sign-up adds in the same transaction: its roll-up, then
-	// whatever onJoin does.
-	join := func(tx *Tx) error {
-		joined = true
-		if err := countWaitlistJoin(ctx, tx, s); err != nil {
-			return err
-		}
-		if onJoin != nil {
-			return onJoin(tx)
-		}
-		return nil
-	}
 	err = db.InTx(ctx, func(tx *Tx) error {
-		joined = false
-		// The insert returns the row it stored for its announcement.
-		n, err := tx.insertAnnounced(ctx, TableWaitlist, `INSERT INTO waitlist_signups (id, email, program, page_path, referrer,
-			utm_source, utm_medium, utm_campaign, utm_term, utm_content, unsubscribe_token_hash, created_at)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-			ON CONFLICT (email, program) DO NOTHING`, s.ID, s.Email, s.Program, s.PagePath, s.Referrer, s.UTMSource, s.UTMMedium,
-			s.UTMCampaign, s.UTMTerm, s.UTMContent, s.UnsubscribeTokenHash, s.CreatedAt)
+		var n int
+		var err error
+		if db.dialect == Postgres {
+			n, err = tx.joinPostgres(ctx, s, join)
+		} else {
+			n, err = tx.joinSQLite(ctx, s, join)
+		}
 		if err != nil {
 			return err
 		}
-		if n == 1 {
-			return join(tx)
+		if joined = n == 1; joined {
+			if join.AfterCommit != nil {
+				tx.AfterCommit(join.AfterCommit)
+			}
+			return nil
 		}
 		res, err := tx.Exec(ctx, `UPDATE waitlist_signups SET unsubscribed_at = NULL
 			WHERE email = ? AND program = ? AND unsubscribed_at IS NOT NULL`, s.Email, s.Program)
@@ -162,6 +165,76 @@ func (db *DB) JoinWaitlist(ctx context.Context, s *WaitlistSignup, onJoin func(*
 		return nil
 	})
 	return joined && err == nil, err
+}
+
+// waitlistInsert inserts a sign-up (the values of waitlistValues) unless its
+// (e-mail, program) is on the list.
+const waitlistInsert = `INSERT INTO waitlist_signups (id, email, program, page_path, referrer, utm_source, utm_medium, utm_campaign,
+	utm_term, utm_content, unsubscribe_token_hash, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+	ON CONFLICT (email, program) DO NOTHING`
+
+// waitlistValues are s's values for waitlistInsert.
+func waitlistValues(s *WaitlistSignup) []any {
+	return []any{s.ID, s.Email, s.Program, s.PagePath, s.Referrer, s.UTMSource, s.UTMMedium, s.UTMCampaign, s.UTMTerm,
+		s.UTMContent, s.UnsubscribeTokenHash, s.CreatedAt}
+}
+
+// joinSQLite inserts s unless it is on the list and, when it was inserted,
+// announces it and writes its roll-ups and what join holds, statement by
+// statement. It returns how many sign-ups it inserted (0 or 1).
+func (t *Tx) joinSQLite(ctx context.Context, s *WaitlistSignup, join WaitlistJoin) (int, error) {
+	n, err := t.insertAnnounced(ctx, TableWaitlist, waitlistInsert, waitlistValues(s)...)
+	if err != nil || n == 0 {
+		return n, err
+	}
+	if err := countWaitlistJoin(ctx, t, s); err != nil {
+		return 0, err
+	}
+	if join.Email != nil {
+		if err := t.WriteEmail(ctx, join.Email); err != nil {
+			return 0, err
+		}
+	}
+	if join.Event != "" {
+		if _, err := t.Exec(ctx, `INSERT INTO analytics_events (day, name) VALUES (?, ?)`, join.EventDay, join.Event); err != nil {
+			return 0, err
+		}
+	}
+	return 1, nil
+}
+
+// joinPostgres is joinSQLite in one statement: data-modifying WITH parts
+// insert the sign-up and, each only when it was inserted, bump its
+// roll-ups, write its e-mail and event, and announce it by key (listeners
+// read the row).
+func (t *Tx) joinPostgres(ctx context.Context, s *WaitlistSignup, join WaitlistJoin) (int, error) {
+	day := s.CreatedAt.UTC().Format(time.DateOnly)
+	notice, err := json.Marshal([]notice{{Change: Change{Table: TableWaitlist, Type: "INSERT", CommitTimestamp: time.Now().UTC()}, Key: s.ID}})
+	if err != nil {
+		return 0, err
+	}
+	q := `WITH s AS (` + waitlistInsert + ` RETURNING id
+		), daily AS (
+			INSERT INTO waitlist_daily (day, program, signups) SELECT ?, ?, 1 FROM s
+			ON CONFLICT (day, program) DO UPDATE SET signups = waitlist_daily.signups + 1
+		), counts AS (
+			INSERT INTO waitlist_counts (` + waitlistKey + `, subscribed, unsubscribed) SELECT ?, ?, ?, ?, ?, 1, 0 FROM s
+			ON CONFLICT (` + waitlistKey + `) DO UPDATE SET subscribed = waitlist_counts.subscribed + 1
+		)`
+	args := append(waitlistValues(s), day, s.Program, s.Program, s.UTMSource, s.UTMCampaign, s.Referrer, s.PagePath)
+	if join.Email != nil {
+		q += `, email AS (INSERT INTO outbox_emails (` + emailColumns + `) SELECT ?, ?, ?, ?, ?, ?, ?::timestamp, ?, ?::int,
+			?::timestamp, ?::timestamp, ? FROM s)`
+		args = append(args, join.Email.row()...)
+	}
+	if join.Event != "" {
+		q += `, event AS (INSERT INTO analytics_events (day, name) SELECT ?, ? FROM s)`
+		args = append(args, join.EventDay, join.Event)
+	}
+	q += ` SELECT COUNT(pg_notify(?, ?)) FROM s`
+	var n int
+	err = t.QueryRow(ctx, q, append(args, notifyChannel, string(notice))...).Scan(&n)
+	return n, err
 }
 
 // UnsubscribeWaitlist marks the sign-up with this ID and token hash as

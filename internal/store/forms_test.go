@@ -38,15 +38,15 @@ func TestWaitlistJoinsOncePerProgramAndUnsubscribes(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		ctx := context.Background()
 		s := &store.WaitlistSignup{Email: "mwila@example.com", Program: "Upcycling Initiative", PagePath: "/impact", UTMSource: "whatsapp", UnsubscribeTokenHash: "h1"}
-		if joined, err := db.JoinWaitlist(ctx, s, nil); err != nil || !joined {
+		if joined, err := db.JoinWaitlist(ctx, s, store.WaitlistJoin{}); err != nil || !joined {
 			t.Fatalf("first join: %v, %v", joined, err)
 		}
 		again := &store.WaitlistSignup{Email: "mwila@example.com", Program: "Upcycling Initiative", PagePath: "/other", UnsubscribeTokenHash: "h2"}
-		if joined, err := db.JoinWaitlist(ctx, again, nil); err != nil || joined {
+		if joined, err := db.JoinWaitlist(ctx, again, store.WaitlistJoin{}); err != nil || joined {
 			t.Fatalf("repeat join: %v, %v", joined, err)
 		}
 		other := &store.WaitlistSignup{Email: "mwila@example.com", Program: "Wardrobe Clearance Program", UnsubscribeTokenHash: "h3"}
-		if joined, err := db.JoinWaitlist(ctx, other, nil); err != nil || !joined {
+		if joined, err := db.JoinWaitlist(ctx, other, store.WaitlistJoin{}); err != nil || !joined {
 			t.Fatalf("other program: %v, %v", joined, err)
 		}
 		got, err := db.WaitlistSignupByEmail(ctx, "mwila@example.com", "Upcycling Initiative")
@@ -86,8 +86,14 @@ func TestWaitlistJoinsOncePerProgramAndUnsubscribes(t *testing.T) {
 		// token (its link works again), and is not a new sign-up.
 		back := &store.WaitlistSignup{Email: "mwila@example.com", Program: "Upcycling Initiative", UnsubscribeTokenHash: "h4"}
 		ran := false
-		if joined, err := db.JoinWaitlist(ctx, back, func(*store.Tx) error { ran = true; return nil }); err != nil || joined || ran {
-			t.Fatalf("rejoin: joined %v, onJoin ran %v, %v", joined, ran, err)
+		with := store.WaitlistJoin{Email: &store.OutboxEmail{To: back.Email, Subject: "s", Body: "b", Kind: "rejoin"},
+			Event: "rejoined", EventDay: "2026-01-01", AfterCommit: func() { ran = true }}
+		if joined, err := db.JoinWaitlist(ctx, back, with); err != nil || joined || ran {
+			t.Fatalf("rejoin: joined %v, its after-commit hook ran %v, %v", joined, ran, err)
+		}
+		if storetest.Count(t, db, `SELECT COUNT(*) FROM outbox_emails WHERE kind = 'rejoin'`) != 0 ||
+			storetest.Count(t, db, `SELECT COUNT(*) FROM analytics_events WHERE name = 'rejoined'`) != 0 {
+			t.Fatal("a rejoin wrote what comes with a new sign-up")
 		}
 		got, _ = db.WaitlistSignupByEmail(ctx, "mwila@example.com", "Upcycling Initiative")
 		if got.UnsubscribedAt != nil || got.UnsubscribeTokenHash != "h1" {

@@ -35,8 +35,8 @@ type OutboxEmail struct {
 // is kept exactly when the change it belongs to is. ID and CreatedAt are
 // filled in when empty.
 func (t *Tx) EnqueueEmail(ctx context.Context, e *OutboxEmail) error {
-	e.Status, e.Via, e.Attempts, e.SentAt = EmailQueued, "", 0, nil
-	return t.insertEmail(ctx, e)
+	e.Status, e.Via = EmailQueued, ""
+	return t.WriteEmail(ctx, e)
 }
 
 // RecordEmailSent writes e to the outbox inside tx as delivered via via
@@ -46,31 +46,39 @@ func (t *Tx) EnqueueEmail(ctx context.Context, e *OutboxEmail) error {
 // exactly when the change it belongs to is. ID and CreatedAt are filled
 // in when empty.
 func (t *Tx) RecordEmailSent(ctx context.Context, e *OutboxEmail, via string) error {
-	e.Status, e.Via, e.Attempts = EmailSent, via, 1
-	e.SentAt = nil // set to CreatedAt below
-	return t.insertEmail(ctx, e)
+	e.Status, e.Via = EmailSent, via
+	return t.WriteEmail(ctx, e)
 }
 
-// insertEmail writes e, whose Status, Via and Attempts are set, inside tx.
-func (t *Tx) insertEmail(ctx context.Context, e *OutboxEmail) error {
+// WriteEmail writes e to the outbox inside tx as its Status says: sent
+// (EmailSent, via e.Via; see RecordEmailSent), else queued (due at once;
+// see EnqueueEmail). ID and CreatedAt are filled in when empty.
+func (t *Tx) WriteEmail(ctx context.Context, e *OutboxEmail) error {
+	_, err := t.Exec(ctx, `INSERT INTO outbox_emails (`+emailColumns+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, e.row()...)
+	return err
+}
+
+// emailColumns are the columns an outbox e-mail is written with, in the
+// order of its row.
+const emailColumns = `id, to_address, subject, body, kind, sent_via, created_at, status, attempts, next_attempt_at, sent_at, list_unsubscribe`
+
+// row fills in e's ID, CreatedAt, attempts and times from its Status and
+// returns its values in the order of emailColumns.
+func (e *OutboxEmail) row() []any {
 	if e.ID == "" {
 		e.ID = NewOrderedID()
 	}
 	if e.CreatedAt.IsZero() {
 		e.CreatedAt = Now()
 	}
-	e.NextAttemptAt = nil
-	if e.Status == EmailSent {
-		at := e.CreatedAt
-		e.SentAt = &at
+	at := e.CreatedAt
+	e.Attempts, e.NextAttemptAt, e.SentAt = 0, &at, nil
+	if e.Status != EmailSent {
+		e.Status = EmailQueued
 	} else {
-		next := e.CreatedAt
-		e.NextAttemptAt = &next
+		e.Attempts, e.NextAttemptAt, e.SentAt = 1, nil, &at
 	}
-	_, err := t.Exec(ctx, `INSERT INTO outbox_emails (id, to_address, subject, body, kind, sent_via, created_at, status, attempts,
-		next_attempt_at, sent_at, list_unsubscribe) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-		e.ID, e.To, e.Subject, e.Body, e.Kind, e.Via, e.CreatedAt, e.Status, e.Attempts, e.NextAttemptAt, e.SentAt, e.ListUnsubscribe)
-	return err
+	return []any{e.ID, e.To, e.Subject, e.Body, e.Kind, e.Via, e.CreatedAt, e.Status, e.Attempts, e.NextAttemptAt, e.SentAt, e.ListUnsubscribe}
 }
 
 const outboxColumns = `id, to_address, subject, body, kind, status, sent_via, attempts, last_error, next_attempt_at, sent_at, created_at, list_unsubscribe`

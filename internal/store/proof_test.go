@@ -82,7 +82,7 @@ func TestDeletePersonKeepsTheAddressRowsUnlessAsked(t *testing.T) {
 		ctx := context.Background()
 		for _, byAddress := range []bool{false, true} {
 			u, _ := newUserAndSession(t, db, "mutale-"+strconv.FormatBool(byAddress)+"@example.com", "r-"+strconv.FormatBool(byAddress))
-			if _, err := db.JoinWaitlist(ctx, &store.WaitlistSignup{Email: u.Email, Program: "Upcycling Initiative", UnsubscribeTokenHash: "h"}, nil); err != nil {
+			if _, err := db.JoinWaitlist(ctx, &store.WaitlistSignup{Email: u.Email, Program: "Upcycling Initiative", UnsubscribeTokenHash: "h"}, store.WaitlistJoin{}); err != nil {
 				t.Fatal(err)
 			}
 			if err := db.CreateContactMessage(ctx, &store.ContactMessage{FirstName: "Mutale", LastName: "Zulu", Email: u.Email,

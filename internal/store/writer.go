@@ -172,14 +172,19 @@ func (w *Writer) runGroup(group []*write, again bool) ([]result, [][]func(), err
 	if err != nil {
 		return results, hooks, err
 	}
+	// The savepoint of each write is opened in the same statement that
+	// ends the one before: on PostgreSQL every statement is a round trip.
+	open := false
 	for i, wr := range group {
 		if err := wr.ctx.Err(); err != nil {
 			results[i].err = err // its caller has gone: not made
 			continue
 		}
-		if _, err := tx.ExecContext(ctx, "SAVEPOINT w"); err != nil {
-			tx.Rollback()
-			return results, hooks, err
+		if !open {
+			if _, err := tx.ExecContext(ctx, "SAVEPOINT w"); err != nil {
+				tx.Rollback()
+				return results, hooks, err
+			}
 		}
 		t := &Tx{tx: tx, db: w.db}
 		results[i] = call(wr.fn, t)
@@ -192,6 +197,9 @@ func (w *Writer) runGroup(group []*write, again bool) ([]result, [][]func(), err
 		if again && retryable(results[i].err) {
 			tx.Rollback()
 			return results, hooks, errRunAgain
+		}
+		if open = i < len(group)-1; open {
+			end += "; SAVEPOINT w"
 		}
 		if _, err := tx.ExecContext(ctx, end); err != nil {
 			tx.Rollback()
