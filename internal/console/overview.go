@@ -155,7 +155,7 @@ func GetOverview(ctx context.Context, db *store.DB, now time.Time) (*Overview, e
 	}
 	// Waitlist sign-ups come from the waitlist_daily roll-up, kept by the
 	// store's writes, never from counting every sign-up.
-	rows, err := db.Query(ctx, `SELECT day, program, signups FROM waitlist_daily WHERE day >= ?`, since.Format("2006-01-02"))
+	rows, err := db.Query(ctx, `SELECT day, program, SUM(signups) FROM waitlist_daily WHERE day >= ? GROUP BY day, program`, since.Format("2006-01-02"))
 	if err != nil {
 		return nil, err
 	}

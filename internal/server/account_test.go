@@ -313,6 +313,11 @@ func TestAccountDeleteRemovesTheCallerAndNobodyElse(t *testing.T) {
 		}
 		after := counts(t, env.DB, a, b)
 		for _, table := range tables(t, env.DB) {
+			if table == "waitlist_counts" || table == "waitlist_daily" {
+				// Roll-ups: a count taken off may land in a row of another
+				// writer lane; their totals are checked by the console's tests.
+				continue
+			}
 			want := before[table] - before[table+" of "+a.Email]
 			if table == "outbox_emails" {
 				want++ // the confirmation

@@ -145,7 +145,7 @@ func createPrivate(path string) error {
 const (
 	sqliteReaders   = 4
 	postgresConns   = 16
-	postgresWriters = 1
+	postgresWriters = 4
 )
 
 func openPostgres(ctx context.Context, url string) (*DB, error) {
@@ -237,26 +237,48 @@ func (db *DB) QueryRow(ctx context.Context, query string, args ...any) *sql.Row 
 // placeholder helpers as DB. Its statements run without the cancellation
 // of the context they are given (see Writer).
 type Tx struct {
-	tx          *sql.Tx
+	tx          querier // the Writer's connection, a transaction open on it
 	db          *DB
+	lane        *lane // the Writer's goroutine running this transaction
 	afterCommit []func()
 }
+
+// querier runs statements: what *sql.Conn and *sql.Tx have in common.
+type querier interface {
+	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
+}
+
+// Lane is the number of the Writer's connection running the transaction
+// (0 on SQLite): counters keep a row per lane, so that the connections
+// PostgreSQL writes on at once never wait on each other's counter rows.
+func (t *Tx) Lane() int { return t.lane.n }
 
 // Dialect reports which engine the transaction runs on.
 func (t *Tx) Dialect() Dialect { return t.db.dialect }
 
 // Exec runs a statement inside the transaction.
 func (t *Tx) Exec(ctx context.Context, query string, args ...any) (sql.Result, error) {
+	if st := t.lane.stmt(query); st != nil {
+		return st.ExecContext(context.WithoutCancel(ctx), args...)
+	}
 	return t.tx.ExecContext(context.WithoutCancel(ctx), t.db.rebind(query), args...)
 }
 
 // Query runs a query inside the transaction.
 func (t *Tx) Query(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
+	if st := t.lane.stmt(query); st != nil {
+		return st.QueryContext(context.WithoutCancel(ctx), args...)
+	}
 	return t.tx.QueryContext(context.WithoutCancel(ctx), t.db.rebind(query), args...)
 }
 
 // QueryRow runs a one-row query inside the transaction.
 func (t *Tx) QueryRow(ctx context.Context, query string, args ...any) *sql.Row {
+	if st := t.lane.stmt(query); st != nil {
+		return st.QueryRowContext(context.WithoutCancel(ctx), args...)
+	}
 	return t.tx.QueryRowContext(context.WithoutCancel(ctx), t.db.rebind(query), args...)
 }
 

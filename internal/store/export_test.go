@@ -45,4 +45,12 @@ func (g *Group) Answer(i int) (error, any) {
 }
 
 // CommitGroup has the Writer commit g as one group.
-func (db *DB) CommitGroup(g *Group) { db.writer.commit(g.writes) }
+func (db *DB) CommitGroup(g *Group) {
+	l := db.writer.lanes[0]
+	l.busy.Lock()
+	defer l.busy.Unlock()
+	l.commit(g.writes)
+}
+
+// WriterLanes is how many connections the Writer commits on.
+func WriterLanes(db *DB) int { return len(db.writer.lanes) }

@@ -125,8 +125,9 @@ type WaitlistJoin struct {
 // signs up. A sign-up that was unsubscribed is subscribed again, keeping
 // its first unsubscribe token (the link of the one confirmation works
 // again), and reported as not joined; an active one is left exactly as it
-// is. On PostgreSQL a new sign-up, its roll-ups, e-mail, event and
-// announcement are one statement: one round trip.
+// is. On PostgreSQL a new sign-up with its roll-ups, e-mail, event and
+// announcement is one statement: each statement is a round trip, and the
+// sign-up is the write a launch makes most (docs/decisions/0165-writer.md).
 func (db *DB) JoinWaitlist(ctx context.Context, s *WaitlistSignup, join WaitlistJoin) (joined bool, err error) {
 	if s.ID == "" {
 		s.ID = NewOrderedID()
@@ -140,7 +141,7 @@ func (db *DB) JoinWaitlist(ctx context.Context, s *WaitlistSignup, join Waitlist
 		if db.dialect == Postgres {
 			n, err = tx.joinPostgres(ctx, s, join)
 		} else {
-			n, err = tx.joinSQLite(ctx, s, join)
+			n, err = tx.join(ctx, s, join)
 		}
 		if err != nil {
 			return err
@@ -179,10 +180,10 @@ func waitlistValues(s *WaitlistSignup) []any {
 		s.UTMContent, s.UnsubscribeTokenHash, s.CreatedAt}
 }
 
-// joinSQLite inserts s unless it is on the list and, when it was inserted,
+// join inserts s unless it is on the list and, when it was inserted,
 // announces it and writes its roll-ups and what join holds, statement by
 // statement. It returns how many sign-ups it inserted (0 or 1).
-func (t *Tx) joinSQLite(ctx context.Context, s *WaitlistSignup, join WaitlistJoin) (int, error) {
+func (t *Tx) join(ctx context.Context, s *WaitlistSignup, join WaitlistJoin) (int, error) {
 	n, err := t.insertAnnounced(ctx, TableWaitlist, waitlistInsert, waitlistValues(s)...)
 	if err != nil || n == 0 {
 		return n, err
@@ -203,7 +204,7 @@ func (t *Tx) joinSQLite(ctx context.Context, s *WaitlistSignup, join WaitlistJoi
 	return 1, nil
 }
 
-// joinPostgres is joinSQLite in one statement: data-modifying WITH parts
+// joinPostgres is join in one statement: data-modifying WITH parts
 // insert the sign-up and, each only when it was inserted, bump its
 // roll-ups, write its e-mail and event, and announce it by key (listeners
 // read the row).
@@ -215,13 +216,13 @@ func (t *Tx) joinPostgres(ctx context.Context, s *WaitlistSignup, join WaitlistJ
 	}
 	q := `WITH s AS (` + waitlistInsert + ` RETURNING id
 		), daily AS (
-			INSERT INTO waitlist_daily (day, program, signups) SELECT ?, ?, 1 FROM s
-			ON CONFLICT (day, program) DO UPDATE SET signups = waitlist_daily.signups + 1
+			INSERT INTO waitlist_daily (day, program, lane, signups) SELECT ?, ?, ?, 1 FROM s
+			ON CONFLICT (day, program, lane) DO UPDATE SET signups = waitlist_daily.signups + 1
 		), counts AS (
-			INSERT INTO waitlist_counts (` + waitlistKey + `, subscribed, unsubscribed) SELECT ?, ?, ?, ?, ?, 1, 0 FROM s
-			ON CONFLICT (` + waitlistKey + `) DO UPDATE SET subscribed = waitlist_counts.subscribed + 1
+			INSERT INTO waitlist_counts (` + waitlistKey + `, lane, subscribed, unsubscribed) SELECT ?, ?, ?, ?, ?, ?, 1, 0 FROM s
+			ON CONFLICT (` + waitlistKey + `, lane) DO UPDATE SET subscribed = waitlist_counts.subscribed + 1
 		)`
-	args := append(waitlistValues(s), day, s.Program, s.Program, s.UTMSource, s.UTMCampaign, s.Referrer, s.PagePath)
+	args := append(waitlistValues(s), day, s.Program, t.Lane(), s.Program, s.UTMSource, s.UTMCampaign, s.Referrer, s.PagePath, t.Lane())
 	if join.Email != nil {
 		q += `, email AS (INSERT INTO outbox_emails (` + emailColumns + `) SELECT ?, ?, ?, ?, ?, ?, ?::timestamp, ?, ?::int,
 			?::timestamp, ?::timestamp, ? FROM s)`

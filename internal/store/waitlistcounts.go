@@ -1,10 +1,6 @@
 package store
 
-import (
-	"context"
-	"sort"
-	"strings"
-)
+import "context"
 
 // The waitlist_counts roll-up (migration 0014) holds, per program and
 // source (UTM source and campaign, referrer, page path), how many sign-ups
@@ -12,7 +8,8 @@ import (
 // per UTC day and program, so that the console's overview never counts
 // every sign-up. Every write of waitlist_signups updates it in the
 // same transaction through the functions below; a sign-up's program and
-// source never change after it is stored.
+// source never change after it is stored. Each writer lane keeps rows of
+// its own (migration 0024); readers add them up.
 
 // waitlistKey is the roll-up's key, in the order of its primary key.
 const waitlistKey = `program, utm_source, utm_campaign, referrer, page_path`
@@ -23,14 +20,25 @@ const waitlistDay = `substr(CAST(created_at AS TEXT), 1, 10)`
 
 // countWaitlistJoin counts s, just inserted (subscribed).
 func countWaitlistJoin(ctx context.Context, tx *Tx, s *WaitlistSignup) error {
-	if _, err := tx.Exec(ctx, `INSERT INTO waitlist_daily (day, program, signups) VALUES (?, ?, 1)
-		ON CONFLICT (day, program) DO UPDATE SET signups = waitlist_daily.signups + 1`,
-		s.CreatedAt.UTC().Format("2006-01-02"), s.Program); err != nil {
-		return err
+	return addWaitlistCounts(ctx, tx, s.CreatedAt.UTC().Format("2006-01-02"),
+		[5]string{s.Program, s.UTMSource, s.UTMCampaign, s.Referrer, s.PagePath}, 1, 1, 0)
+}
+
+// addWaitlistCounts adds signups to the day's row of key's program, and
+// subscribed and unsubscribed to key's row, both the rows of the
+// transaction's writer lane.
+func addWaitlistCounts(ctx context.Context, tx *Tx, day string, key [5]string, signups, subscribed, unsubscribed int) error {
+	if signups != 0 {
+		if _, err := tx.Exec(ctx, `INSERT INTO waitlist_daily (day, program, lane, signups) VALUES (?, ?, ?, ?)
+			ON CONFLICT (day, program, lane) DO UPDATE SET signups = waitlist_daily.signups + excluded.signups`,
+			day, key[0], tx.Lane(), signups); err != nil {
+			return err
+		}
 	}
-	_, err := tx.Exec(ctx, `INSERT INTO waitlist_counts (`+waitlistKey+`, subscribed, unsubscribed) VALUES (?, ?, ?, ?, ?, 1, 0)
-		ON CONFLICT (`+waitlistKey+`) DO UPDATE SET subscribed = waitlist_counts.subscribed + 1`,
-		s.Program, s.UTMSource, s.UTMCampaign, s.Referrer, s.PagePath)
+	_, err := tx.Exec(ctx, `INSERT INTO waitlist_counts (`+waitlistKey+`, lane, subscribed, unsubscribed) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+		ON CONFLICT (`+waitlistKey+`, lane) DO UPDATE SET subscribed = waitlist_counts.subscribed + excluded.subscribed,
+			unsubscribed = waitlist_counts.unsubscribed + excluded.unsubscribed`,
+		key[0], key[1], key[2], key[3], key[4], tx.Lane(), subscribed, unsubscribed)
 	return err
 }
 
@@ -38,10 +46,13 @@ func countWaitlistJoin(ctx context.Context, tx *Tx, s *WaitlistSignup) error {
 // waitlist_signups) selects, between subscribed (delta 1) and unsubscribed
 // (delta -1). The caller has just changed that sign-up's unsubscribed_at.
 func countWaitlistMove(ctx context.Context, tx *Tx, delta int, where string, args ...any) error {
-	_, err := tx.Exec(ctx, `UPDATE waitlist_counts SET subscribed = subscribed + ?, unsubscribed = unsubscribed - ?
-		WHERE (`+waitlistKey+`) IN (SELECT `+waitlistKey+` FROM waitlist_signups WHERE `+where+`)`,
-		append([]any{delta, delta}, args...)...)
-	return err
+	var key [5]string
+	err := tx.QueryRow(ctx, `SELECT `+waitlistKey+` FROM waitlist_signups WHERE `+where, args...).
+		Scan(&key[0], &key[1], &key[2], &key[3], &key[4])
+	if err != nil {
+		return err
+	}
+	return addWaitlistCounts(ctx, tx, "", key, 0, delta, -delta)
 }
 
 // deleteWaitlistCounted deletes the sign-ups of email and takes them off the
@@ -73,22 +84,8 @@ func deleteWaitlistCounted(ctx context.Context, tx *Tx, email string) (int64, er
 	if err := rows.Err(); err != nil {
 		return 0, err
 	}
-	// Rows are updated in the order JoinWaitlist takes them (every
-	// waitlist_daily row, then every waitlist_counts row, each sorted), so
-	// that concurrent writers on PostgreSQL never wait on each other in a
-	// circle.
-	sort.Slice(all, func(i, j int) bool { return all[i].day+"\x00"+all[i].key[0] < all[j].day+"\x00"+all[j].key[0] })
 	for _, g := range all {
-		if _, err := tx.Exec(ctx, `UPDATE waitlist_daily SET signups = signups - 1 WHERE day = ? AND program = ?`,
-			g.day, g.key[0]); err != nil {
-			return 0, err
-		}
-	}
-	sort.Slice(all, func(i, j int) bool { return strings.Join(all[i].key[:], "\x00") < strings.Join(all[j].key[:], "\x00") })
-	for _, g := range all {
-		if _, err := tx.Exec(ctx, `UPDATE waitlist_counts SET subscribed = subscribed - ?, unsubscribed = unsubscribed - ?
-			WHERE program = ? AND utm_source = ? AND utm_campaign = ? AND referrer = ? AND page_path = ?`,
-			g.subs, 1-g.subs, g.key[0], g.key[1], g.key[2], g.key[3], g.key[4]); err != nil {
+		if err := addWaitlistCounts(ctx, tx, g.day, g.key, -1, -g.subs, g.subs-1); err != nil {
 			return 0, err
 		}
 	}
@@ -102,8 +99,8 @@ func RecountWaitlist(ctx context.Context, tx *Tx) error {
 	if _, err := tx.Exec(ctx, `DELETE FROM waitlist_counts`); err != nil {
 		return err
 	}
-	if _, err := tx.Exec(ctx, `INSERT INTO waitlist_counts (`+waitlistKey+`, subscribed, unsubscribed)
-		SELECT `+waitlistKey+`, SUM(CASE WHEN unsubscribed_at IS NULL THEN 1 ELSE 0 END),
+	if _, err := tx.Exec(ctx, `INSERT INTO waitlist_counts (`+waitlistKey+`, lane, subscribed, unsubscribed)
+		SELECT `+waitlistKey+`, 0, SUM(CASE WHEN unsubscribed_at IS NULL THEN 1 ELSE 0 END),
 			SUM(CASE WHEN unsubscribed_at IS NULL THEN 0 ELSE 1 END)
 		FROM waitlist_signups GROUP BY `+waitlistKey); err != nil {
 		return err
@@ -111,7 +108,7 @@ func RecountWaitlist(ctx context.Context, tx *Tx) error {
 	if _, err := tx.Exec(ctx, `DELETE FROM waitlist_daily`); err != nil {
 		return err
 	}
-	_, err := tx.Exec(ctx, `INSERT INTO waitlist_daily (day, program, signups)
-		SELECT `+waitlistDay+`, program, COUNT(*) FROM waitlist_signups GROUP BY `+waitlistDay+`, program`)
+	_, err := tx.Exec(ctx, `INSERT INTO waitlist_daily (day, program, lane, signups)
+		SELECT `+waitlistDay+`, program, 0, COUNT(*) FROM waitlist_signups GROUP BY `+waitlistDay+`, program`)
 	return err
 }

@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"database/sql"
+	"database/sql/driver"
 	"errors"
 	"fmt"
 	"sync"
@@ -14,13 +15,16 @@ import (
 //
 // A caller hands it a write: a function that makes its changes through a
 // Tx (DB.InTx, DB.Exec). The Writer's goroutine takes all the writes
-// waiting at that moment, begins one transaction, runs each write in a
-// savepoint of its own, commits once and only then answers each caller.
-// A write that fails (returns an error or panics) is undone alone, back to
-// its savepoint; the others are kept. So one commit, and on SQLite one
-// flush to disk, serves every write taken together. Under load the group
-// grows by itself: the writes that arrive while one group commits make up
-// the next one. A lone write goes at once; there is no timer.
+// waiting at that moment, begins one transaction, runs them, commits once
+// and only then answers each caller. A write that fails (returns an error
+// or panics) is undone alone; the others are kept: when one fails, the
+// group is undone and run again with each write in a savepoint of its own,
+// rolled back to for the failing ones. (Writes rarely fail, and a savepoint
+// costs every write a round trip on PostgreSQL, so a group first runs
+// without them.) So one commit, and on SQLite one flush to disk, serves
+// every write taken together. Under load the group grows by itself: the
+// writes that arrive while one group commits make up the next one. A lone
+// write goes at once; there is no timer.
 //
 // Once a group is committed, the after-commit hooks of its kept writes run
 // (Tx.AfterCommit), and then their callers get their answers. A write
@@ -29,15 +33,18 @@ import (
 // going away must not fail a transaction that other callers' writes share.
 //
 // SQLite allows one writer at a time, so its Writer has one connection and
-// one goroutine. On PostgreSQL a Writer may have a few, each taking writes
-// from the same queue; when PostgreSQL undoes a group for a deadlock or a
-// serialization failure (two groups updating the same rows), the group is
-// run again.
+// one goroutine (a lane). On PostgreSQL it has a few, each taking writes
+// from the same queue and committing on its own connection, so that one
+// group's round trips overlap with another's. Counters keep a row per lane
+// (Tx.Lane), so lanes do not wait on each other's counter rows; when
+// PostgreSQL still undoes a group for a deadlock or a serialization
+// failure, the group is run again.
 type Writer struct {
 	db     *DB
 	conns  *sql.DB     // the Writer's connections, one per goroutine
 	writes chan *write // unbuffered: a send succeeds once a goroutine takes the write
 	quit   chan struct{}
+	lanes  []*lane
 	done   sync.WaitGroup
 	once   sync.Once
 }
@@ -73,9 +80,11 @@ func (r result) failed() bool { return r.err != nil || r.panic != nil }
 // connections.
 func newWriter(db *DB, conns *sql.DB, n int) *Writer {
 	w := &Writer{db: db, conns: conns, writes: make(chan *write), quit: make(chan struct{})}
-	for range n {
+	for i := range n {
 		w.done.Add(1)
-		go w.run()
+		l := &lane{w: w, n: i, stmts: map[string]*sql.Stmt{}}
+		w.lanes = append(w.lanes, l)
+		go l.run()
 	}
 	return w
 }
@@ -99,10 +108,99 @@ func (w *Writer) do(ctx context.Context, fn func(*Tx) error) error {
 	return res.err
 }
 
+// lane is one goroutine of the Writer with the connection it holds
+// between groups. On SQLite it keeps its statements prepared: SQLite
+// parses and plans a statement every time it is not, and parsing was most
+// of a sign-up's cost in the writer. (PostgreSQL's driver keeps its own
+// prepared statements per connection.)
+type lane struct {
+	w     *Writer
+	n     int       // the lane's number, from 0: Tx.Lane
+	conn  *sql.Conn // nil until the first group, and after a broken one
+	stmts map[string]*sql.Stmt
+	busy  sync.Mutex // held while a group commits (tests commit groups of their own)
+}
+
+// stmt returns query prepared on the lane's connection (SQLite), or nil.
+func (l *lane) stmt(query string) *sql.Stmt {
+	if l.w.db.dialect != SQLite {
+		return nil
+	}
+	if st, ok := l.stmts[query]; ok {
+		return st
+	}
+	st, err := l.conn.PrepareContext(context.Background(), query)
+	if err != nil {
+		return nil // run unprepared: the error shows there
+	}
+	l.stmts[query] = st
+	return st
+}
+
+// exec runs one of the Writer's own statements (BEGIN, SAVEPOINT...).
+func (l *lane) exec(query string) error {
+	if st := l.stmt(query); st != nil {
+		_, err := st.ExecContext(context.Background())
+		return err
+	}
+	_, err := l.conn.ExecContext(context.Background(), query)
+	return err
+}
+
+// begin opens a transaction on the lane's connection, taking one from the
+// pool when it holds none. A connection the server has ended (a restart,
+// an administrator) fails at its first statement: it is given up and BEGIN
+// tried once more on a fresh one.
+func (l *lane) begin() error {
+	begin := "BEGIN"
+	if l.w.db.dialect == SQLite {
+		begin = "BEGIN IMMEDIATE" // the write lock at once, never halfway
+	}
+	var err error
+	for range 2 {
+		if l.conn == nil {
+			if l.conn, err = l.w.conns.Conn(context.Background()); err != nil {
+				return err
+			}
+		}
+		if err = l.exec(begin); err == nil {
+			return nil
+		}
+		l.release(true)
+	}
+	return err
+}
+
+// rollback undoes the transaction open on the lane's connection; when
+// even that fails, the connection is given up.
+func (l *lane) rollback() {
+	if err := l.exec("ROLLBACK"); err != nil {
+		l.release(true)
+	}
+}
+
+// release hands the connection back to the pool (closed there when bad).
+func (l *lane) release(bad bool) {
+	if l.conn == nil {
+		return
+	}
+	for q, st := range l.stmts {
+		st.Close()
+		delete(l.stmts, q)
+	}
+	if bad {
+		l.conn.Raw(func(any) error { return driver.ErrBadConn })
+	}
+	l.conn.Close()
+	l.conn = nil
+}
+
 // run takes the writes waiting, commits them together, and again, until
 // the Writer is closed.
-func (w *Writer) run() {
+func (l *lane) run() {
+	w := l.w
 	defer w.done.Done()
+	defer l.release(false)
 	for {
 		var group []*write
 		select {
@@ -120,17 +218,24 @@ func (w *Writer) run() {
 				break more
 			}
 		}
-		w.commit(group)
+		l.busy.Lock()
+		l.commit(group)
+		l.busy.Unlock()
 	}
 }
 
 // commit runs group in one transaction and answers every write.
-func (w *Writer) commit(group []*write) {
+func (l *lane) commit(group []*write) {
 	var results []result
 	var hooks [][]func()
 	var err error
+	isolate := len(group) == 1
 	for attempt := 1; ; attempt++ {
-		results, hooks, err = w.runGroup(group, attempt < maxAttempts)
+		results, hooks, err = l.runGroup(group, isolate, attempt < maxAttempts)
+		if errors.Is(err, errIsolate) {
+			isolate = true
+			continue
+		}
 		if !errors.Is(err, errRunAgain) {
 			break
 		}
@@ -150,63 +255,66 @@ func (w *Writer) commit(group []*write) {
 	}
 }
 
+// errIsolate tells commit that a write of the group failed while the
+// group ran without savepoints: the group was undone and is to be run
+// again, each write in a savepoint of its own.
+var errIsolate = errors.New("store: run the group again, each write alone")
+
 // errRunAgain tells commit that the group was undone and is to be run again.
 var errRunAgain = errors.New("store: run the group again")
 
-// runGroup runs group in one transaction, each write in its own savepoint,
-// and commits it. It returns each write's result and after-commit hooks,
-// and the error that undid the whole group (nil when it was committed).
-// With again, a group in which PostgreSQL undid a statement for a deadlock
-// or a serialization failure is undone and errRunAgain returned.
-func (w *Writer) runGroup(group []*write, again bool) ([]result, [][]func(), error) {
+// runGroup runs group in one transaction and commits it. With isolate,
+// each write runs in a savepoint of its own, rolled back to when the write
+// fails; without, the first write that fails undoes the group and
+// errIsolate is returned. It returns each write's result and after-commit
+// hooks, and the error that undid the whole group (nil when it was
+// committed). With again, a group in which PostgreSQL undid a statement
+// for a deadlock or a serialization failure is undone and errRunAgain
+// returned.
+func (l *lane) runGroup(group []*write, isolate, again bool) ([]result, [][]func(), error) {
 	results := make([]result, len(group))
 	hooks := make([][]func(), len(group))
-	ctx := context.Background()
-	tx, err := w.conns.BeginTx(ctx, nil)
-	if err != nil {
-		// A connection the server has ended (a restart, an administrator)
-		// fails at its first statement and is dropped from the pool;
-		// nothing was written, so BEGIN is tried once more on a fresh one.
-		tx, err = w.conns.BeginTx(ctx, nil)
-	}
-	if err != nil {
+	if err := l.begin(); err != nil {
 		return results, hooks, err
 	}
-	// The savepoint of each write is opened in the same statement that
-	// ends the one before: on PostgreSQL every statement is a round trip.
-	open := false
+	undo := func(err error) ([]result, [][]func(), error) {
+		l.rollback()
+		return results, hooks, err
+	}
 	for i, wr := range group {
 		if err := wr.ctx.Err(); err != nil {
 			results[i].err = err // its caller has gone: not made
 			continue
 		}
-		if !open {
-			if _, err := tx.ExecContext(ctx, "SAVEPOINT w"); err != nil {
-				tx.Rollback()
-				return results, hooks, err
+		if isolate {
+			if err := l.exec("SAVEPOINT w"); err != nil {
+				return undo(err)
 			}
 		}
-		t := &Tx{tx: tx, db: w.db}
+		t := &Tx{tx: l.conn, db: l.w.db, lane: l}
 		results[i] = call(wr.fn, t)
-		end := "RELEASE w"
-		if results[i].failed() {
-			end = "ROLLBACK TO w; RELEASE w"
-		} else {
+		switch {
+		case again && retryable(results[i].err):
+			return undo(errRunAgain)
+		case results[i].failed() && !isolate:
+			return undo(errIsolate)
+		case results[i].failed():
+			if err := l.exec("ROLLBACK TO w"); err != nil {
+				return undo(err)
+			}
+		default:
 			hooks[i] = t.afterCommit
 		}
-		if again && retryable(results[i].err) {
-			tx.Rollback()
-			return results, hooks, errRunAgain
-		}
-		if open = i < len(group)-1; open {
-			end += "; SAVEPOINT w"
-		}
-		if _, err := tx.ExecContext(ctx, end); err != nil {
-			tx.Rollback()
-			return results, hooks, err
+		if isolate {
+			if err := l.exec("RELEASE w"); err != nil {
+				return undo(err)
+			}
 		}
 	}
-	err = tx.Commit()
+	err := l.exec("COMMIT")
+	if err != nil {
+		l.rollback() // SQLite may keep a transaction open after a failed COMMIT
+	}
 	if again && retryable(err) {
 		return results, hooks, errRunAgain
 	}

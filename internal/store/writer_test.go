@@ -548,6 +548,12 @@ func TestCloseWaitsForTheWriteUnderWayAndRefusesLaterOnes(t *testing.T) {
 			ctx := context.Background()
 			db, url, dir := openToReopen(t, engine)
 			release := holdWrite(t, db, "under-way")
+			// Every other lane of the Writer (PostgreSQL has a few) holds
+			// a write that fails, so none of them is stored.
+			var others []func() error
+			for i := 1; i < store.WriterLanes(db); i++ {
+				others = append(others, holdFailingWrite(t, db))
+			}
 			closed := make(chan error, 1)
 			go func() { closed <- db.Close() }()
 			// The Writer is busy, so this write can only be refused, once
@@ -562,6 +568,9 @@ func TestCloseWaitsForTheWriteUnderWayAndRefusesLaterOnes(t *testing.T) {
 			}
 			if err := release(); err != nil {
 				t.Fatalf("the write under way: %v", err)
+			}
+			for _, other := range others {
+				other()
 			}
 			if err := <-closed; err != nil {
 				t.Fatalf("Close: %v", err)
@@ -605,6 +614,22 @@ func openToReopen(t *testing.T, engine store.Dialect) (db *store.DB, url, dir st
 // holdWrite starts a write that stores the message id once released, and
 // returns when the Writer is running it; release lets it finish and
 // returns its error.
+// holdFailingWrite is holdWrite for a write that stores nothing and fails.
+func holdFailingWrite(t *testing.T, db *store.DB) (release func() error) {
+	t.Helper()
+	holding, released := make(chan struct{}), make(chan struct{})
+	held := make(chan error, 1)
+	go func() {
+		held <- db.InTx(context.Background(), func(tx *store.Tx) error {
+			close(holding)
+			<-released
+			return errors.New("held")
+		})
+	}()
+	<-holding
+	return func() error { close(released); return <-held }
+}
+
 func holdWrite(t *testing.T, db *store.DB, id string) (release func() error) {
 	t.Helper()
 	ctx := context.Background()
