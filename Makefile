@@ -9,11 +9,12 @@ GO_SRC   := $(shell find cmd internal -name '*.go' -o -name '*.sql' -o -name '*.
 WEB_SRC  := $(shell find web/src web/public web/index.html web/vite.config.ts web/tsconfig.json web/scripts/precompress.mjs -type f 2>/dev/null)
 VERSION  := $(shell git describe --always --dirty 2>/dev/null || echo dev)
 
-.PHONY: run build test test-go test-web test-e2e test-supabase test-fuzz fuzz bench bench-tools deps chromium tools aiosmtpd wrk clean
+.PHONY: run build check test test-go test-web test-e2e test-supabase test-fuzz fuzz bench deps chromium tools aiosmtpd wrk clean
 
 ## run: install what is missing, build, and serve on http://localhost:8080 with data in ./data
+## (PORT=9000 serves on another port; without PORT, SALAULA_HTTP or :8080)
 run: build
-	./$(BIN) serve --http :8080 --data ./data
+	./$(BIN) serve $(if $(PORT),--http :$(PORT)) --data ./data
 
 ## build: the binary with the built web app embedded
 build: $(BIN)
@@ -62,11 +63,16 @@ wrk:
 		$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq wrk; \
 	fi
 
-## test: every test: Go (both stores), web unit tests, supabase-js in Node, browser tests
-test: test-go test-web test-supabase test-e2e
+## test: the checks, then every test: Go (both stores), web unit tests, supabase-js in Node, browser tests
+test: check test-go test-web test-supabase test-e2e
+
+## check: go vet, go.mod tidy, ESLint and the TypeScript compiler on web/
+check: web/node_modules/.installed
+	go vet ./...
+	go mod tidy -diff
+	cd web && npm run lint && npm run typecheck
 
 test-go: build tools
-	go vet ./...
 	go test -count=1 ./...
 	$(MAKE) test-fuzz FUZZTIME=2s
 
@@ -101,7 +107,7 @@ fuzz:
 	$(MAKE) test-fuzz FUZZTIME=$${FUZZTIME:-2m}
 
 test-web: web/node_modules/.installed
-	cd web && npm run typecheck && npm test
+	cd web && npm test
 
 test-supabase: build
 	cd web && npm run test:supabase

@@ -163,6 +163,7 @@ func waitHealthy(t *testing.T, addr string, cmd *exec.Cmd) {
 // its e-mail exactly once. When a batch was marked sent only once it was
 // done, the 49 accepted e-mails of the unfinished batch went out twice.
 func TestOutboxKilledMidBatchSendsEachEmailOnce(t *testing.T) {
+	mailtest.SkipShort(t)
 	for _, engine := range storetest.Engines {
 		t.Run(string(engine), func(t *testing.T) {
 			const total, held = 300, 150

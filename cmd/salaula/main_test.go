@@ -122,11 +122,16 @@ func TestServeCreatesItsSecretAndShutsDownGracefully(t *testing.T) {
 				t.Fatal(err)
 			}
 			cancel()
-			time.Sleep(200 * time.Millisecond)
 			// New connections are refused while the download goes on.
-			if c, err := net.DialTimeout("tcp", addr, time.Second); err == nil {
+			for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+				c, err := net.DialTimeout("tcp", addr, time.Second)
+				if err != nil {
+					break
+				}
 				c.Close()
-				t.Fatal("server still accepts connections after the stop signal")
+				if time.Now().After(deadline) {
+					t.Fatal("server still accepts connections 10 s after the stop signal")
+				}
 			}
 			rest, err := io.ReadAll(res.Body)
 			if err != nil {

@@ -17,6 +17,7 @@ import (
 
 // The consent versions are the 'last updated' date the legal pages show.
 func TestConsentVersionsMatchTheLegalPages(t *testing.T) {
+	t.Parallel()
 	src, err := os.ReadFile("../../web/src/config/constants.ts")
 	if err != nil {
 		t.Fatal(err)
@@ -68,6 +69,7 @@ func emailsIn(t *testing.T, db *store.DB, table string) []string {
 }
 
 func TestSweepKeepsOnlyWhatTheRetentionAllows(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		ctx := context.Background()
 		m, err := media.NewLocal(t.TempDir())

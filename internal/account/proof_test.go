@@ -112,6 +112,7 @@ func proofToken(t *testing.T, db *store.DB, email string) string {
 // Someone who signs up with another person's address, without proving it,
 // sees, exports and erases none of what that person sent with it.
 func TestAnUnprovenAccountGetsNothingSentWithItsAddress(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		ctx := context.Background()
 		r := rules(t, db)
@@ -161,6 +162,7 @@ func TestAnUnprovenAccountGetsNothingSentWithItsAddress(t *testing.T) {
 // The holder of the address proves it with the link e-mailed to it; from
 // then on the account sees, exports and erases what was sent with it.
 func TestAProvenAccountGetsWhatWasSentWithItsAddress(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		ctx := context.Background()
 		r := rules(t, db)
@@ -235,6 +237,7 @@ func TestAProvenAccountGetsWhatWasSentWithItsAddress(t *testing.T) {
 // An operator acts on a request they checked themselves: the command line's
 // export and delete take every row under the address, proven or not.
 func TestOperatorsExportAndDeleteEveryRowOfTheAddress(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		ctx := context.Background()
 		r := rules(t, db)
@@ -263,6 +266,7 @@ func TestOperatorsExportAndDeleteEveryRowOfTheAddress(t *testing.T) {
 // The retention sweep of unconfirmed accounts keeps the rows sent with
 // their addresses: such an account never proved the address.
 func TestSweepKeepsTheAddressRowsOfUnconfirmedAccounts(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		ctx := context.Background()
 		r := rules(t, db)

@@ -6,6 +6,7 @@ import (
 )
 
 func TestClientIP(t *testing.T) {
+	t.Parallel()
 	proxies, err := Parse("127.0.0.1, 10.0.0.0/8, 2001:db8:ffff::/48")
 	if err != nil {
 		t.Fatal(err)
@@ -58,6 +59,7 @@ func TestClientIP(t *testing.T) {
 }
 
 func TestFromProxy(t *testing.T) {
+	t.Parallel()
 	proxies, _ := Parse("10.0.0.1")
 	for remote, want := range map[string]bool{"10.0.0.1:80": true, "[::ffff:10.0.0.1]:80": true, "10.0.0.2:80": false, "garbage": false, "": false} {
 		if got := proxies.FromProxy(remote); got != want {
@@ -70,6 +72,7 @@ func TestFromProxy(t *testing.T) {
 }
 
 func TestParse(t *testing.T) {
+	t.Parallel()
 	got, err := Parse(" 127.0.0.1 , 10.1.2.3/8,2001:db8::/32, ::ffff:192.0.2.0/120, private ,")
 	if err != nil {
 		t.Fatal(err)

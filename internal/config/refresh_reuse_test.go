@@ -7,6 +7,7 @@ import (
 )
 
 func TestRefreshReuseInterval(t *testing.T) {
+	t.Parallel()
 	parse := func(v string) (*Config, error) {
 		return Parse("serve", nil, func(k string) string {
 			if k == "SALAULA_REFRESH_REUSE_INTERVAL" {

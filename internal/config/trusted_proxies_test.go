@@ -9,6 +9,7 @@ import (
 )
 
 func TestTrustedProxies(t *testing.T) {
+	t.Parallel()
 	parse := func(env map[string]string) (*Config, error) {
 		return Parse("serve", nil, func(k string) string { return env[k] }, io.Discard)
 	}

@@ -5,6 +5,7 @@ import "testing"
 // A cell a spreadsheet would run as a formula gets a leading quote, also
 // when blanks of any kind come before the formula's first character.
 func TestSafeCellDisarmsFormulas(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct{ in, want string }{
 		{"=SUM(A1:A9)", "'=SUM(A1:A9)"},
 		{"+260 977 123456", "'+260 977 123456"},

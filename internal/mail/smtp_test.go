@@ -265,6 +265,7 @@ func TestNewRejectsBadSMTPURL(t *testing.T) {
 // the 5th of 8, the 4 it accepted are already marked, so a sender killed
 // then would not send them again. The held one, refused, is retried.
 func TestOutboxMarksEachEmailOnceTheServerAcceptsIt(t *testing.T) {
+	mailtest.SkipShort(t)
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		smtpd, err := mailtest.StartHolding(5)
 		if err != nil {

@@ -16,6 +16,7 @@ import (
 )
 
 func TestDelayGrowsFromLockAfterUpToMaxDelay(t *testing.T) {
+	t.Parallel()
 	for n, want := range map[int]time.Duration{1: 0, 4: 0, 5: time.Minute, 6: 2 * time.Minute, 7: 4 * time.Minute,
 		10: 32 * time.Minute, 11: time.Hour, 12: time.Hour, 10_000: time.Hour} {
 		if got := Delay(n); got != want {
@@ -126,6 +127,7 @@ func (e *lockoutEnv) warnings() int {
 }
 
 func TestWrongCodesInARowLockTheFactorForAGrowingDelay(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		e := newLockoutEnv(t, db)
 		// While the factor is being enrolled, wrong codes are not counted.
@@ -195,6 +197,7 @@ func TestWrongCodesInARowLockTheFactorForAGrowingDelay(t *testing.T) {
 // Wrong codes sent at once when a wait ends (from several instances, say)
 // get one try between them: one is counted, the others are refused.
 func TestWrongCodesAtOnceAfterAWaitGetOneTry(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		e := newLockoutEnv(t, db)
 		if err := e.try(e.right()); err != nil {

@@ -9,6 +9,7 @@ import (
 
 // RFC 6238 appendix B (SHA-1), last six digits.
 func TestCodeMatchesRFC6238(t *testing.T) {
+	t.Parallel()
 	secret := base32.StdEncoding.WithPadding(base32.NoPadding).EncodeToString([]byte("12345678901234567890"))
 	for unix, want := range map[int64]string{59: "287082", 1111111109: "081804", 1234567890: "005924", 2000000000: "279037"} {
 		got, err := Code(secret, Step(time.Unix(unix, 0)))
@@ -19,6 +20,7 @@ func TestCodeMatchesRFC6238(t *testing.T) {
 }
 
 func TestMatchAllowsOneStepOfDrift(t *testing.T) {
+	t.Parallel()
 	secret, _ := NewSecret()
 	now := time.Unix(1_800_000_000, 0)
 	for d, ok := range map[int64]bool{-2: false, -1: true, 0: true, 1: true, 2: false} {
@@ -36,6 +38,7 @@ func TestMatchAllowsOneStepOfDrift(t *testing.T) {
 }
 
 func TestQRSVGIsSafeInADataURI(t *testing.T) {
+	t.Parallel()
 	svg, err := QRSVG(URI("Salaula", "mwila@example.com", "JBSWY3DPEHPK3PXP"))
 	if err != nil {
 		t.Fatal(err)

@@ -11,6 +11,7 @@ import (
 )
 
 func TestCheck(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		pw      string
 		reasons []string
@@ -43,6 +44,7 @@ func TestCheck(t *testing.T) {
 }
 
 func TestCommonListIsLoaded(t *testing.T) {
+	t.Parallel()
 	if n := len(commonSet()); n < 9000 {
 		t.Fatalf("common list has %d entries, want about 10,000", n)
 	}
@@ -54,6 +56,7 @@ func TestCommonListIsLoaded(t *testing.T) {
 }
 
 func TestHashAndVerify(t *testing.T) {
+	t.Parallel()
 	h, err := Hash("chitenge-lusaka-42")
 	if err != nil {
 		t.Fatal(err)
@@ -90,6 +93,7 @@ func TestHashAndVerify(t *testing.T) {
 // A hash stored with the earlier parameters (19 MiB, 2 passes) still
 // verifies, right and wrong: the parameters come from the hash.
 func TestOlderBiggerHashStillVerifies(t *testing.T) {
+	t.Parallel()
 	salt := []byte("sixteen-byte-slt")
 	key := argon2.IDKey([]byte("chitenge-lusaka-42"), salt, 2, 19456, 1, 32)
 	b64 := base64.RawStdEncoding
@@ -105,6 +109,7 @@ func TestOlderBiggerHashStillVerifies(t *testing.T) {
 // A hash stored by an earlier build, with the current parameters, still
 // verifies, right and wrong.
 func TestStoredHashStillVerifies(t *testing.T) {
+	t.Parallel()
 	stored := "$argon2id$v=19$m=7168,t=5,p=1$Gk/rLcd8vzHLSNCI3cWtJg$sb8xO3D3fvAvvtoGXpdPJwEztJ1575sC1AMA/I+TiPY"
 	if ok, err := Verify("chitenge-lusaka-42", stored); !ok || err != nil {
 		t.Fatalf("Verify(right, stored hash) = %v, %v", ok, err)
@@ -117,6 +122,7 @@ func TestStoredHashStillVerifies(t *testing.T) {
 // When no hashing slot comes free within the wait, or the caller gives
 // up first, a check returns ErrBusy; with a slot free it runs.
 func TestChecksWaitForASlotUpToTheDeadline(t *testing.T) {
+	t.Parallel()
 	stored := Dummy()
 	restore := SetLimits(0, 20*time.Millisecond) // no slot ever frees
 	if _, err := Hash("chitenge-lusaka-42"); err != ErrBusy {
@@ -135,6 +141,7 @@ func TestChecksWaitForASlotUpToTheDeadline(t *testing.T) {
 }
 
 func TestDummyIsAValidHash(t *testing.T) {
+	t.Parallel()
 	if ok, err := Verify("anything", Dummy()); ok || err != nil {
 		t.Fatalf("Verify against dummy = %v, %v; want false, nil", ok, err)
 	}

@@ -10,6 +10,7 @@ import (
 )
 
 func TestLimiterAllowsCountPerWindowPerKey(t *testing.T) {
+	t.Parallel()
 	now := time.Unix(1000, 0)
 	l := New(3, time.Minute)
 	l.now = func() time.Time { return now }
@@ -32,6 +33,7 @@ func TestLimiterAllowsCountPerWindowPerKey(t *testing.T) {
 }
 
 func TestZeroCountAllowsEverything(t *testing.T) {
+	t.Parallel()
 	l := New(0, time.Minute)
 	for i := 0; i < 100; i++ {
 		if ok, _ := l.Allow("a"); !ok {
@@ -43,6 +45,7 @@ func TestZeroCountAllowsEverything(t *testing.T) {
 // Two instances on one PostgreSQL share each client's count, and the window
 // restarts for both when it has passed.
 func TestSharedLimitIsCountedOnceAcrossInstances(t *testing.T) {
+	t.Parallel()
 	db := storetest.Open(t, store.Postgres)
 	now := time.Date(2026, 11, 23, 9, 0, 0, 0, time.UTC)
 	a, b := NewShared(db, 3, time.Minute, nil), NewShared(db, 3, time.Minute, nil)
@@ -75,6 +78,7 @@ func TestSharedLimitIsCountedOnceAcrossInstances(t *testing.T) {
 }
 
 func TestForChoosesTheDatabaseOnPostgreSQLOnly(t *testing.T) {
+	t.Parallel()
 	if _, ok := For(storetest.Open(t, store.Postgres), 1, time.Minute, nil).(*Shared); !ok {
 		t.Error("PostgreSQL: limiter is not shared")
 	}

@@ -44,6 +44,7 @@ func attach(t testing.TB, c *conn, topic string, id Identity, pcs string) *chann
 // identity changed since the join) may not broadcast there: the sender
 // is answered with the reason and nobody on the topic receives anything.
 func TestBroadcastOnTheTeamsTopicNeedsAnOperatorNow(t *testing.T) {
+	t.Parallel()
 	h := New(Config{}, nil, slog.New(slog.DiscardHandler))
 	defer h.Close()
 	op, sender := testConn(h), testConn(h)

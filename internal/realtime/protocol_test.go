@@ -7,6 +7,7 @@ import (
 )
 
 func TestDecodeReadsBothVersionsAndRefusesTheRest(t *testing.T) {
+	t.Parallel()
 	for _, in := range []string{
 		`["1","2","realtime:x","phx_join",{"config":{}}]`,
 		`{"topic":"realtime:x","event":"phx_join","payload":{},"ref":"2","join_ref":"1"}`,

@@ -6,6 +6,7 @@ import (
 )
 
 func TestSealOpensOnlyForItsSecretAndPurpose(t *testing.T) {
+	t.Parallel()
 	secret := []byte("server-secret-server-secret-server!")
 	a, _ := New(secret, "purpose a")
 	b, _ := New(secret, "purpose b")

@@ -10,6 +10,7 @@ import (
 	"net/http/httptest"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"testing/fstest"
 	"time"
@@ -31,6 +32,26 @@ var testApp = fstest.MapFS{
 	"favicon.svg":            {Data: []byte(`<svg xmlns="http://www.w3.org/2000/svg"></svg>`)},
 }
 
+// logBuffer holds the server's log lines; a test may read it while the
+// server writes.
+type logBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *logBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+// String returns every line logged so far.
+func (b *logBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
 // testEnv is a running server on one engine with what the test needs to look inside.
 type testEnv struct {
 	*httptest.Server
@@ -38,7 +59,7 @@ type testEnv struct {
 	Config *config.Config
 	Media  *media.Local
 	Mailer *mail.Outbox // its sender does not run unless a test starts it (runMailer)
-	Logs   *bytes.Buffer
+	Logs   *logBuffer
 	anon   string // the anon key, once asked for
 }
 
@@ -59,7 +80,7 @@ func newTestEnvAt(t testing.TB, db *store.DB, tweak func(*config.Config), now fu
 	if tweak != nil {
 		tweak(cfg)
 	}
-	logs := &bytes.Buffer{}
+	logs := &logBuffer{}
 	logger := slog.New(slog.NewJSONHandler(logs, nil))
 	m, err := media.NewLocal(filepath.Join(cfg.DataDir, "media"))
 	if err != nil {

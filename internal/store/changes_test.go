@@ -333,7 +333,16 @@ func TestSignUpsAtOnceAreEachAnnouncedOnce(t *testing.T) {
 			}
 			time.Sleep(5 * time.Millisecond)
 		}
-		time.Sleep(50 * time.Millisecond) // a duplicate would follow at once
+		// A last sign-up fences the feed: it delivers in commit order, so a
+		// duplicate of an earlier one would come before this one's change.
+		fence := &store.WaitlistSignup{Email: "fence@example.com", Program: "Upcycling Initiative",
+			PagePath: "/" + strings.Repeat("p", 7000), UnsubscribeTokenHash: "mhfence"}
+		if _, err := db.JoinWaitlist(ctx, fence, store.WaitlistJoin{}); err != nil {
+			t.Fatal(err)
+		}
+		log.wait(t, "the fence sign-up", func(c store.Change) bool {
+			return c.Table == store.TableWaitlist && c.Record["email"] == "fence@example.com"
+		})
 		log.mu.Lock()
 		defer log.mu.Unlock()
 		seen := map[any]int{}
@@ -424,7 +433,14 @@ func TestGroupChangesWhenNobodyFollowsAtTheInsert(t *testing.T) {
 			}
 			time.Sleep(5 * time.Millisecond)
 		}
-		time.Sleep(50 * time.Millisecond) // a duplicate would follow at once
+		// A last message fences the feed: it delivers in commit order, so a
+		// duplicate of an earlier one would come before this one's change.
+		fence := &store.ContactMessage{FirstName: "Chanda", LastName: "Mwale", Email: "fence@example.com",
+			Subject: "general Inquiry", Message: "Hello"}
+		if err := db.CreateContactMessage(ctx, fence, func(*store.Tx) error { return nil }); err != nil {
+			t.Fatal(err)
+		}
+		l.wait(t, "the fence message", func(c store.Change) bool { return isMessage(c) && c.Record["email"] == "fence@example.com" })
 		seen := map[any]int{}
 		for _, c := range l.snapshot() {
 			if !isMessage(c) {

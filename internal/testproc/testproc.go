@@ -1,8 +1,8 @@
 // Package testproc starts the real programs the tests run against (an S3
 // gateway, an SMTP server, the salaula binary): it finds them in the
 // project's own bin/ folder, picks free ports, waits until they answer and
-// stops them. A program that is missing fails the test loudly; it is never
-// skipped.
+// stops them. A program that is missing fails the test loudly; it is
+// skipped only under `go test -short`, which uses none of them (SkipShort).
 package testproc
 
 import (
@@ -15,6 +15,7 @@ import (
 	"strconv"
 	"sync"
 	"syscall"
+	"testing"
 	"time"
 )
 
@@ -34,6 +35,16 @@ func Root() (string, error) {
 			return "", errors.New("testproc: go.mod not found above the working directory")
 		}
 		dir = parent
+	}
+}
+
+// SkipShort skips t under `go test -short`, the quick run that needs no
+// outside service; otherwise the test goes on and a service it cannot
+// reach fails it. service names what is not used, for the skip message.
+func SkipShort(t testing.TB, service string) {
+	t.Helper()
+	if testing.Short() {
+		t.Skipf("%s is not used under go test -short", service)
 	}
 }
 

@@ -40,6 +40,7 @@ func esRing(t *testing.T) *Keyring {
 }
 
 func TestES256RoundTripHasKid(t *testing.T) {
+	t.Parallel()
 	kr := esRing(t)
 	tok, err := kr.Sign(access(now))
 	if err != nil {
@@ -66,6 +67,7 @@ func TestES256RoundTripHasKid(t *testing.T) {
 }
 
 func TestHS256HasKidAndNoPublicKeys(t *testing.T) {
+	t.Parallel()
 	kr, err := NewKeyring([]*Key{HS256Key([]byte("0123456789abcdef0123456789abcdef"))})
 	if err != nil {
 		t.Fatal(err)
@@ -84,6 +86,7 @@ func TestHS256HasKidAndNoPublicKeys(t *testing.T) {
 }
 
 func TestRotationKeepsOldKeyVerifying(t *testing.T) {
+	t.Parallel()
 	old, _ := NewES256Key(now.Add(-time.Hour))
 	before, _ := NewKeyring([]*Key{old})
 	oldTok, _ := before.Sign(access(now))
@@ -107,6 +110,7 @@ func TestRotationKeepsOldKeyVerifying(t *testing.T) {
 }
 
 func TestParseRejectsBadTokens(t *testing.T) {
+	t.Parallel()
 	kr := esRing(t)
 	good, _ := kr.Sign(access(now))
 	parts := strings.Split(good, ".")
@@ -202,6 +206,7 @@ func highSTwin(t *testing.T, tok string) string {
 // ecdsa.Sign returns is not) and verifies; its high-S twin, which the
 // JWT library alone would take, is refused.
 func TestES256SignaturesHaveOneSpelling(t *testing.T) {
+	t.Parallel()
 	kr := esRing(t)
 	lib := jwt.NewParser(jwt.WithValidMethods([]string{"ES256"}), jwt.WithoutClaimsValidation())
 	for i := range 64 {

@@ -10,6 +10,7 @@ import (
 )
 
 func TestContactFollowsTheSharedCases(t *testing.T) {
+	t.Parallel()
 	for _, tc := range validatetest.Load(t, "contact") {
 		t.Run(tc.Name, func(t *testing.T) {
 			var in validate.Contact
@@ -24,6 +25,7 @@ func TestContactFollowsTheSharedCases(t *testing.T) {
 }
 
 func TestWaitlistFollowsTheSharedCases(t *testing.T) {
+	t.Parallel()
 	for _, tc := range validatetest.Load(t, "waitlist") {
 		t.Run(tc.Name, func(t *testing.T) {
 			var in validate.Waitlist
@@ -38,6 +40,7 @@ func TestWaitlistFollowsTheSharedCases(t *testing.T) {
 }
 
 func TestSubjectLabels(t *testing.T) {
+	t.Parallel()
 	if got := validate.ContactSubjectLabel("Unsolved issue"); got != "Unsolved Issue" {
 		t.Fatalf("label = %q", got)
 	}

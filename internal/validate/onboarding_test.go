@@ -55,6 +55,7 @@ func checkCases(t *testing.T, form string, run func(json.RawMessage) Errors) {
 }
 
 func TestOnboardingProfileCases(t *testing.T) {
+	t.Parallel()
 	checkCases(t, "onboarding_profile", func(raw json.RawMessage) Errors {
 		var in ProfileInput
 		if err := json.Unmarshal(raw, &in); err != nil {
@@ -66,6 +67,7 @@ func TestOnboardingProfileCases(t *testing.T) {
 }
 
 func TestSellerCases(t *testing.T) {
+	t.Parallel()
 	checkCases(t, "seller", func(raw json.RawMessage) Errors {
 		var in SellerInput
 		if err := json.Unmarshal(raw, &in); err != nil {
@@ -77,6 +79,7 @@ func TestSellerCases(t *testing.T) {
 }
 
 func TestBuyerAndSellerCases(t *testing.T) {
+	t.Parallel()
 	checkCases(t, "buyer_and_seller", func(raw json.RawMessage) Errors {
 		var p ProfileInput
 		var s SellerInput
@@ -91,6 +94,7 @@ func TestBuyerAndSellerCases(t *testing.T) {
 }
 
 func TestZambianPhoneNumbers(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[string]string{
 		"+260 97 123 4567": "+260971234567", "0971234567": "+260971234567", "971234567": "+260971234567",
 		"260961234567": "+260961234567", "00260 95 123 4567": "+260951234567", "(0211) 123-456": "+260211123456",
@@ -106,6 +110,7 @@ func TestZambianPhoneNumbers(t *testing.T) {
 }
 
 func TestCleanedValues(t *testing.T) {
+	t.Parallel()
 	pic := " https://x.example/storage/v1/object/public/user-media/u1/photos/a.jpg "
 	p, errs := OnboardingProfile(ProfileInput{
 		UserID: "u1", Role: "buyer", FullName: "  Chipo  ", Location: "Lusaka", Age: json.RawMessage(`"24"`),

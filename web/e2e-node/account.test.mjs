@@ -158,6 +158,7 @@ test('what was sent with an address comes with the account only once it proves t
   assert.equal(data.proven, true);
   assert.deepEqual(data.contact_messages.map((m) => m.message), ['Deliveries to Plot 12, Kabulonga']);
   ({ data, error } = await supabase.functions.invoke('account-export'));
+  assert.equal(error, null);
   assert.equal(data.address_not_proven, undefined);
   assert.equal(data.contact_messages.length, 1);
 });

@@ -120,14 +120,23 @@ func (s *Server) Stop() {
 var shared testproc.Once[*Server]
 
 // Shared returns the test binary's SMTP server, starting it on first use.
-// Call StopShared from TestMain after m.Run.
+// Call StopShared from TestMain after m.Run. Under `go test -short` it
+// skips the test instead.
 func Shared(t testing.TB) *Server {
 	t.Helper()
+	SkipShort(t)
 	v, err := shared.Get(Start)
 	if err != nil {
 		t.Fatalf("real SMTP for tests: %v", err)
 	}
 	return v
+}
+
+// SkipShort skips t under `go test -short`, which runs no SMTP server;
+// a test that starts its own (StartHolding) calls it first.
+func SkipShort(t testing.TB) {
+	t.Helper()
+	testproc.SkipShort(t, "SMTP (aiosmtpd)")
 }
 
 // StopShared stops the server Shared started, if any.

@@ -73,9 +73,11 @@ func (g *Gateway) Stop() {
 }
 
 // Shared returns the test binary's gateway, starting it on first use. Call
-// StopShared from TestMain after m.Run.
+// StopShared from TestMain after m.Run. Under `go test -short` it skips
+// the test instead.
 func Shared(t testing.TB) *Gateway {
 	t.Helper()
+	testproc.SkipShort(t, "S3 (versitygw)")
 	v, err := shared.Get(StartGateway)
 	if err != nil {
 		t.Fatalf("real S3 for tests: %v", err)

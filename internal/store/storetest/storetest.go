@@ -2,7 +2,7 @@
 // SQLite in a temporary folder, and PostgreSQL in a new database created on
 // the server at SALAULA_TEST_POSTGRES (default postgres://postgres@127.0.0.1:5432/postgres)
 // and dropped afterwards. A PostgreSQL that cannot be reached fails the test
-// loudly; it is never skipped.
+// loudly; PostgreSQL tests are skipped only under `go test -short`.
 package storetest
 
 import (
@@ -18,6 +18,7 @@ import (
 	_ "github.com/jackc/pgx/v5/stdlib"
 
 	"salaula/internal/store"
+	"salaula/internal/testproc"
 )
 
 // DefaultAdminURL is the PostgreSQL server tests create their databases on.
@@ -67,9 +68,11 @@ func Open(t testing.TB, engine store.Dialect) *store.DB {
 }
 
 // NewPostgresDatabase creates an empty database with a random name and
-// returns its URL; it is dropped when the test ends.
+// returns its URL; it is dropped when the test ends. Under `go test -short`
+// it skips the test instead.
 func NewPostgresDatabase(t testing.TB) string {
 	t.Helper()
+	testproc.SkipShort(t, "PostgreSQL")
 	adminURL := os.Getenv("SALAULA_TEST_POSTGRES")
 	if adminURL == "" {
 		adminURL = DefaultAdminURL

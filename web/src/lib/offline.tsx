@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { Alert } from '../components/form/Alert';
 import { Button } from '../components/form/Button';
 import { FunctionCallError, NETWORK_ERROR_MESSAGE, isNetworkFailure } from './functionError';
@@ -43,7 +43,9 @@ export function useSendWhenOnline<T>(send: (payload: T) => Promise<void>, onSent
   const pending = useRef<T | null>(null);
   const busy = useRef(false);
   const latest = useRef({ send, onSent, onFailed });
-  latest.current = { send, onSent, onFailed };
+  useLayoutEffect(() => {
+    latest.current = { send, onSent, onFailed };
+  });
 
   const attempt = async (payload: T) => {
     if (busy.current) return;

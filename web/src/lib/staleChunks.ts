@@ -32,7 +32,7 @@ export function reloadOnStaleChunk(win: Window = window, fetchImpl: typeof fetch
   win.addEventListener('vite:preloadError', (event) => {
     if (win.navigator?.onLine === false) return;
     const here = win.location.pathname + win.location.search;
-    let last: { at: number; path: string } | null = null;
+    let last: { at: number; path: string } | null;
     try {
       last = JSON.parse(win.sessionStorage.getItem(KEY) ?? 'null') as { at: number; path: string } | null;
     } catch {

@@ -49,7 +49,12 @@ function SettingField({ name, value, fallback, onSaved }: { name: string; value:
   const [busy, setBusy] = useState(false);
   /** The portrait's upload, 0 to 100, while it goes. */
   const [sent, setSent] = useState<number>();
-  useEffect(() => setDraft(value), [value]);
+  // A new saved value replaces the draft (during render, not after it).
+  const [shown, setShown] = useState(value);
+  if (value !== shown) {
+    setShown(value);
+    setDraft(value);
+  }
   const { user } = useAuth();
   const [label, hint] = LABELS[name] ?? [name];
   const store = async (value: string) => {

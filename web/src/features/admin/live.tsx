@@ -114,7 +114,9 @@ export function useLiveHighlight(data: unknown, keys: string[], live: LiveTick):
   const seen = useRef(live.tick);
   const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
   const latest = useRef({ keys, live });
-  latest.current = { keys, live };
+  useLayoutEffect(() => {
+    latest.current = { keys, live };
+  });
   useEffect(() => () => clearTimeout(timer.current), []);
   // Before paint, so a new row never shows unhighlighted first.
   useLayoutEffect(() => {

@@ -195,7 +195,7 @@ export default function SignInPage() {
       const { role } = await fetchMyProfile();
       navigate(next ?? (role ? AUTH_ROUTES.index : AUTH_ROUTES.selectRole), { replace: true });
     } catch (err) {
-      throw new Error(`Login successful, but could not fetch profile: ${messageOf(err)}`);
+      throw new Error(`Login successful, but could not fetch profile: ${messageOf(err)}`, { cause: err });
     }
   }
 

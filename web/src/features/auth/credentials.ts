@@ -47,6 +47,8 @@ export function validateNewPassword(password: string, confirm: string): FieldErr
  */
 export function safeNextPath(raw: string | null | undefined): string | null {
   if (!raw || !raw.startsWith('/') || raw.startsWith('//') || raw.startsWith('/\\')) return null;
+  // A control character (a newline, a tab, NUL) is never part of a path.
+  // eslint-disable-next-line no-control-regex
   if (/[\u0000-\u001f]/.test(raw)) return null;
   const path = raw.split(/[?#]/)[0];
   if (path === '/sign_up' || path === '/reset_password') return null;

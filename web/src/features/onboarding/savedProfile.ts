@@ -3,7 +3,7 @@
  * are prefilled from it when a person edits their profile from /account
  * (`?edit=1`): after a save the form goes back to /account.
  */
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { FUNCTIONS, PHONE_PREFIX } from '../../config/constants';
 import { getSupabase } from '../../lib/supabase';
 import { functionErrorReason } from '../auth/api';
@@ -102,7 +102,9 @@ export function useEditProfile(editing: boolean, prefill: (p: SavedProfile) => v
   const [loading, setLoading] = useState(editing);
   const [error, setError] = useState('');
   const prefillRef = useRef(prefill);
-  prefillRef.current = prefill;
+  useLayoutEffect(() => {
+    prefillRef.current = prefill;
+  });
   useEffect(() => {
     if (!editing) return;
     let cancelled = false;

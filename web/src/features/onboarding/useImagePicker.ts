@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { isImageFile } from '../../lib/images';
 import { uploadImage, UploadError } from './api';
 
@@ -57,7 +57,9 @@ let nextId = 0;
 export function useImagePicker(max: number): ImagePicker {
   const [items, setItems] = useState<PickedImage[]>([]);
   const itemsRef = useRef(items);
-  itemsRef.current = items;
+  useLayoutEffect(() => {
+    itemsRef.current = items;
+  });
 
   useEffect(
     () => () => {
