@@ -54,3 +54,10 @@ func (db *DB) CommitGroup(g *Group) {
 
 // WriterLanes is how many connections the Writer commits on.
 func WriterLanes(db *DB) int { return len(db.writer.lanes) }
+
+// WaitlistListSQL is the query ListWaitlist runs for f in the order o, so
+// tests can read its plan.
+func WaitlistListSQL(f WaitlistFilter, o ListOrder) (string, []any, error) {
+	q := waitlistQuery(f)
+	return q.sql(o)
+}

@@ -5,7 +5,6 @@ package consoletest
 import (
 	"context"
 	"fmt"
-	"strings"
 	"testing"
 	"time"
 
@@ -24,34 +23,25 @@ var SeedStart = store.Now().Add(-80 * 24 * time.Hour).Truncate(time.Second)
 // waitlist roll-up.
 func SeedWaitlist(tb testing.TB, db *store.DB, n int) {
 	tb.Helper()
-	const batch = 500
 	ctx := context.Background()
+	signups := make([]store.WaitlistSignup, n)
+	for i := range signups {
+		at := SeedStart.Add(time.Duration(i-i%3/2) * time.Second)
+		var unsub *time.Time
+		if i%10 == 9 {
+			u := at.Add(time.Hour)
+			unsub = &u
+		}
+		signups[i] = store.WaitlistSignup{ID: fmt.Sprintf("00000000-0000-4000-8000-%012d", i), Email: fmt.Sprintf("seed%06d@example.com", i),
+			Program: validate.Programs[i%2], PagePath: []string{"/wardrobeclearance", "/impact"}[i%2],
+			Referrer:  []string{"https://l.facebook.com/", "", "https://www.google.com/search?q=salaula", "https://wa.me/"}[i%4],
+			UTMSource: []string{"facebook", "whatsapp", "", "instagram"}[i%4], UTMMedium: "social",
+			UTMCampaign: []string{"launch", "radio"}[i%2], UnsubscribeTokenHash: fmt.Sprintf("seedhash%d", i),
+			UnsubscribedAt: unsub, CreatedAt: at}
+	}
 	err := db.InTx(ctx, func(tx *store.Tx) error {
-		for start := 0; start < n; start += batch {
-			end := min(start+batch, n)
-			var sb strings.Builder
-			args := make([]any, 0, (end-start)*13)
-			sb.WriteString(`INSERT INTO waitlist_signups (id, email, program, page_path, referrer, utm_source, utm_medium,
-				utm_campaign, utm_term, utm_content, unsubscribe_token_hash, unsubscribed_at, created_at) VALUES `)
-			for i := start; i < end; i++ {
-				if i > start {
-					sb.WriteByte(',')
-				}
-				sb.WriteString("(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
-				at := SeedStart.Add(time.Duration(i-i%3/2) * time.Second)
-				var unsub any
-				if i%10 == 9 {
-					unsub = at.Add(time.Hour)
-				}
-				src := []string{"facebook", "whatsapp", "", "instagram"}[i%4]
-				ref := []string{"https://l.facebook.com/", "", "https://www.google.com/search?q=salaula", "https://wa.me/"}[i%4]
-				args = append(args, fmt.Sprintf("00000000-0000-4000-8000-%012d", i), fmt.Sprintf("seed%06d@example.com", i),
-					validate.Programs[i%2], []string{"/wardrobeclearance", "/impact"}[i%2], ref, src, "social",
-					[]string{"launch", "radio"}[i%2], "", "", fmt.Sprintf("seedhash%d", i), unsub, at)
-			}
-			if _, err := tx.Exec(ctx, sb.String(), args...); err != nil {
-				return err
-			}
+		if err := tx.ImportWaitlist(ctx, signups); err != nil {
+			return err
 		}
 		return store.RecountWaitlist(ctx, tx)
 	})
@@ -60,7 +50,7 @@ func SeedWaitlist(tb testing.TB, db *store.DB, n int) {
 	}
 	// Fresh statistics, as autovacuum (PostgreSQL) or a long-running
 	// database would have, so the planner sees the table's real size.
-	if _, err := db.Exec(ctx, `ANALYZE`); err != nil {
+	if err := db.Analyze(ctx); err != nil {
 		tb.Fatal(err)
 	}
 }

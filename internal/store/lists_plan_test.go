@@ -1,10 +1,11 @@
-package console
+package store_test
 
 import (
 	"context"
 	"strings"
 	"testing"
 
+	"salaula/internal/console"
 	"salaula/internal/console/consoletest"
 	"salaula/internal/store"
 	"salaula/internal/store/storetest"
@@ -52,36 +53,36 @@ func TestListQueriesUseIndexesAt100000Rows(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		consoletest.SeedWaitlist(t, db, 100_000)
 		ctx := context.Background()
-		first, err := ListWaitlist(ctx, db, WaitlistFilter{}, Paging{Limit: 200})
+		first, err := console.ListWaitlist(ctx, db, console.WaitlistFilter{}, console.Paging{Limit: 200})
 		if err != nil || first.Total != 100_000 || first.NextCursor == nil {
 			t.Fatalf("first page: %v, total %d", err, first.Total)
 		}
-		byEmail, err := ListWaitlist(ctx, db, WaitlistFilter{}, Paging{Limit: 200, Sort: "email"})
+		byEmail, err := console.ListWaitlist(ctx, db, console.WaitlistFilter{}, console.Paging{Limit: 200, Sort: "email"})
 		if err != nil {
 			t.Fatal(err)
 		}
+		last, lastByEmail := first.Items[len(first.Items)-1], byEmail.Items[len(byEmail.Items)-1]
+		afterFirst := &store.ListAfter{Key: last.CreatedAt, Tie: store.WaitlistTie(last, "created_at")}
+		afterByEmail := &store.ListAfter{Key: lastByEmail.Email, Tie: store.WaitlistTie(lastByEmail, "email")}
 		emailProgram := "sqlite_autoindex_waitlist_signups_2|waitlist_signups_email_program_key"
 		cases := []struct {
 			name  string
-			f     WaitlistFilter
-			p     Paging
+			f     store.WaitlistFilter
+			o     store.ListOrder
 			index string
 		}{
-			{"newest first", WaitlistFilter{}, Paging{Limit: 200}, "waitlist_signups_created_id"},
-			{"newest first, next page", WaitlistFilter{}, Paging{Limit: 200, Cursor: *first.NextCursor}, "waitlist_signups_created_id"},
-			{"oldest first", WaitlistFilter{}, Paging{Limit: 200, Sort: "created_at"}, "waitlist_signups_created_id"},
-			{"one program", WaitlistFilter{Program: "Upcycling Initiative"}, Paging{Limit: 200}, "waitlist_signups_program_created_id|waitlist_signups_created_id"},
+			{"newest first", store.WaitlistFilter{}, store.ListOrder{Key: "created_at", Desc: true}, "waitlist_signups_created_id"},
+			{"newest first, next page", store.WaitlistFilter{}, store.ListOrder{Key: "created_at", Desc: true, After: afterFirst}, "waitlist_signups_created_id"},
+			{"oldest first", store.WaitlistFilter{}, store.ListOrder{Key: "created_at"}, "waitlist_signups_created_id"},
+			{"one program", store.WaitlistFilter{Program: "Upcycling Initiative"}, store.ListOrder{Key: "created_at", Desc: true}, "waitlist_signups_program_created_id|waitlist_signups_created_id"},
 			// The unique (email, program) index: SQLite's automatic one, PostgreSQL's constraint.
-			{"by e-mail", WaitlistFilter{}, Paging{Limit: 200, Sort: "-email"}, emailProgram},
-			{"by e-mail, next page", WaitlistFilter{}, Paging{Limit: 200, Sort: "email", Cursor: *byEmail.NextCursor}, emailProgram},
-			{"unsubscribed", WaitlistFilter{Status: StatusUnsubscribed}, Paging{Limit: 200}, "waitlist_signups_created_id"},
+			{"by e-mail", store.WaitlistFilter{}, store.ListOrder{Key: "email", Desc: true}, emailProgram},
+			{"by e-mail, next page", store.WaitlistFilter{}, store.ListOrder{Key: "email", After: afterByEmail}, emailProgram},
+			{"unsubscribed", store.WaitlistFilter{Status: store.WaitlistUnsubscribed}, store.ListOrder{Key: "created_at", Desc: true}, "waitlist_signups_created_id"},
 		}
 		for _, c := range cases {
-			q := waitlistQuery(c.f)
-			if c.p.Limit == 0 {
-				c.p.Limit = DefaultLimit
-			}
-			_, _, sqlText, args, err := q.page(c.p)
+			c.o.Limit = 201
+			sqlText, args, err := store.WaitlistListSQL(c.f, c.o)
 			if err != nil {
 				t.Fatal(err)
 			}
