@@ -216,6 +216,16 @@ func (db *DB) DeleteEmailsTo(ctx context.Context, to string) (int64, error) {
 	return deleted, nil
 }
 
+// DeleteEmailsBefore deletes the outbox e-mails created before t (the
+// outbox's retention) and returns how many went.
+func (db *DB) DeleteEmailsBefore(ctx context.Context, t time.Time) (int64, error) {
+	res, err := db.Exec(ctx, `DELETE FROM outbox_emails WHERE created_at < ?`, t)
+	if err != nil {
+		return 0, err
+	}
+	return res.RowsAffected()
+}
+
 // EmailsTo returns the newest outbox e-mails to an address, newest first
 // (read from the whole outbox: it has no index by address, see
 // DeleteEmailsTo).
