@@ -319,3 +319,12 @@ func (db *DB) SnapshotSQLite(ctx context.Context, path string) error {
 	_, err := db.sql.ExecContext(ctx, `VACUUM INTO ?`, path)
 	return err
 }
+
+// CountRows is how many rows table holds in an open database/sql database
+// of either engine, Salaula's or another's (the benchmark checks what a
+// run stored, in Salaula's and PocketBase's files). table is a trusted name.
+func CountRows(ctx context.Context, db *sql.DB, table string) (int64, error) {
+	var n int64
+	err := db.QueryRowContext(ctx, "SELECT COUNT(*) FROM "+table).Scan(&n)
+	return n, err
+}
