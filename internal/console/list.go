@@ -21,11 +21,14 @@ const (
 )
 
 // Page is one page of a list: the items, the cursor of the next page (nil on
-// the last page) and how many records match the filters in all.
+// the last page) and how many records match the filters in all: exactly,
+// or, when TotalAtLeast, that many or more (the count stops at
+// store.CountCap rather than read every matching record).
 type Page[T any] struct {
-	Items      []T     `json:"items"`
-	NextCursor *string `json:"nextCursor"`
-	Total      int     `json:"total"`
+	Items        []T     `json:"items"`
+	NextCursor   *string `json:"nextCursor"`
+	Total        int     `json:"total"`
+	TotalAtLeast bool    `json:"totalAtLeast,omitempty"`
 }
 
 // Paging is what every list takes besides its filters.
@@ -106,7 +109,7 @@ type lister[T any] func(ctx context.Context, o store.ListOrder, fn func(T) error
 // list answers one page of a list: the rows after p.Cursor in the order of
 // p.Sort (one more is read to tell whether another page follows), and
 // count's total.
-func list[T any](ctx context.Context, read lister[T], count func(context.Context) (int, error), keys []string, p Paging,
+func list[T any](ctx context.Context, read lister[T], count func(context.Context) (store.Total, error), keys []string, p Paging,
 	created rowTime[T], email rowEmail[T], tie tieOf[T]) (*Page[T], error) {
 	if p.Limit == 0 {
 		p.Limit = DefaultLimit
@@ -130,7 +133,7 @@ func list[T any](ctx context.Context, read lister[T], count func(context.Context
 		return nil, err
 	}
 	o.Limit = p.Limit + 1
-	page := &Page[T]{Items: []T{}, Total: total}
+	page := &Page[T]{Items: []T{}, Total: total.N, TotalAtLeast: total.AtLeast}
 	if err := read(ctx, o, func(item T) error {
 		page.Items = append(page.Items, item)
 		return nil

@@ -53,7 +53,7 @@ func messageTie(m Message, _ string) string {
 
 // ListMessages answers one page of the inbox.
 func ListMessages(ctx context.Context, db *store.DB, f MessageFilter, p Paging) (*Page[Message], error) {
-	return list(ctx, messageLister(db, f), func(ctx context.Context) (int, error) { return db.CountMessages(ctx, f) },
+	return list(ctx, messageLister(db, f), func(ctx context.Context) (store.Total, error) { return db.CountMessages(ctx, f) },
 		sortKeys, p, messageCreated, messageEmail, messageTie)
 }
 

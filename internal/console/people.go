@@ -44,7 +44,7 @@ func personTie(p Person, _ string) string {
 
 // ListPeople answers one page of accounts with their profiles.
 func ListPeople(ctx context.Context, db *store.DB, f PeopleFilter, p Paging) (*Page[Person], error) {
-	return list(ctx, peopleLister(db, f), func(ctx context.Context) (int, error) { return db.CountPeople(ctx, f) },
+	return list(ctx, peopleLister(db, f), func(ctx context.Context) (store.Total, error) { return db.CountPeople(ctx, f) },
 		sortKeys, p, personCreated, personEmail, personTie)
 }
 

@@ -15,7 +15,8 @@ const (
 )
 
 // WaitlistFilter narrows the waitlist: Program one of validate.Programs,
-// Status subscribed or unsubscribed, Q a text searched in the e-mail.
+// Status subscribed or unsubscribed, Q the start of the address or of its
+// domain (after the @), any letter case.
 type WaitlistFilter = store.WaitlistFilter
 
 // WaitlistFilters are the query parameters the waitlist list takes.
@@ -44,7 +45,7 @@ func waitlistEmail(s WaitlistItem) string      { return s.Email }
 
 // ListWaitlist answers one page of the waitlist.
 func ListWaitlist(ctx context.Context, db *store.DB, f WaitlistFilter, p Paging) (*Page[WaitlistItem], error) {
-	return list(ctx, waitlistLister(db, f), func(ctx context.Context) (int, error) { return db.CountWaitlist(ctx, f) },
+	return list(ctx, waitlistLister(db, f), func(ctx context.Context) (store.Total, error) { return db.CountWaitlist(ctx, f) },
 		sortKeys, p, waitlistCreated, waitlistEmail, store.WaitlistTie)
 }
 

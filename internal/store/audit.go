@@ -62,8 +62,8 @@ func (db *DB) ListAudit(ctx context.Context, o ListOrder, fn func(AuditEntry) er
 	return each(ctx, db, auditQuery(), o, scanAudit, fn)
 }
 
-// CountAudit is how many entries the audit log holds.
-func (db *DB) CountAudit(ctx context.Context) (int, error) {
+// CountAudit is how many entries the audit log holds, up to CountCap.
+func (db *DB) CountAudit(ctx context.Context) (Total, error) {
 	q := auditQuery()
 	return q.count(ctx, db)
 }

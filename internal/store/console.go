@@ -4,8 +4,10 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"strconv"
 	"strings"
 	"time"
+	"unicode"
 )
 
 // The console's lists (waitlist, contact messages, people, audit log):
@@ -20,8 +22,9 @@ const (
 )
 
 // WaitlistFilter narrows the waitlist: Program (exact), Status
-// WaitlistSubscribed or WaitlistUnsubscribed, Q a text searched in the
-// e-mail. Empty fields do not filter.
+// WaitlistSubscribed or WaitlistUnsubscribed, Q the start of an address or
+// of its domain (any letter case; see searchWaitlist). Empty fields do not
+// filter.
 type WaitlistFilter struct {
 	Program, Status, Q string
 }
@@ -69,7 +72,6 @@ func waitlistQuery(f WaitlistFilter) listQuery {
 	case WaitlistUnsubscribed:
 		q.add(`unsubscribed_at IS NOT NULL`)
 	}
-	q.searchAny(f.Q, "email")
 	return q
 }
 
@@ -84,13 +86,113 @@ func scanWaitlistItem(rows *sql.Rows) (WaitlistItem, error) {
 
 // ListWaitlist calls fn with each sign-up matching f, in the order o.
 func (db *DB) ListWaitlist(ctx context.Context, f WaitlistFilter, o ListOrder, fn func(WaitlistItem) error) error {
-	return each(ctx, db, waitlistQuery(f), o, scanWaitlistItem, fn)
+	q, _, err := db.searchWaitlist(ctx, f)
+	if err != nil {
+		return err
+	}
+	return each(ctx, db, q, o, scanWaitlistItem, fn)
 }
 
-// CountWaitlist is how many sign-ups match f.
-func (db *DB) CountWaitlist(ctx context.Context, f WaitlistFilter) (int, error) {
-	q := waitlistQuery(f)
-	return q.count(ctx, db)
+// sparseMatches is how many sign-ups a search may match for the list to
+// read just those through the search's indexes (see searchWaitlist).
+const sparseMatches = 1000
+
+// searchWaitlist is the waitlist's query for f. A search (f.Q, any letter
+// case) finds the addresses starting with it and those whose domain
+// starts with it, each a range of an index (migration 0025). When it
+// matches few sign-ups (up to sparseMatches, counted in those ranges) the
+// list reads just them and sorts them; when it matches many, the list
+// reads the sign-ups in its own order and keeps the matching ones, which
+// soon fills a page (on SQLite the search's indexes are then set aside
+// with a unary +; PostgreSQL's planner chooses by itself). many reports
+// the second case.
+func (db *DB) searchWaitlist(ctx context.Context, f WaitlistFilter) (q listQuery, many bool, err error) {
+	q = waitlistQuery(f)
+	text := strings.ToLower(strings.TrimSpace(f.Q))
+	if text == "" {
+		return q, false, nil
+	}
+	cond, args := db.prefixSearch(text, false)
+	var n int
+	if err := db.QueryRow(ctx, `SELECT COUNT(*) FROM (SELECT 1 FROM waitlist_signups WHERE `+cond+` LIMIT `+
+		strconv.Itoa(sparseMatches+1)+`) AS m`, args...).Scan(&n); err != nil {
+		return q, false, err
+	}
+	many = n > sparseMatches
+	if many {
+		cond, args = db.prefixSearch(text, true)
+	}
+	q.add(cond, args...)
+	return q, many, nil
+}
+
+// prefixSearch is the condition "the address, or its domain, starts with
+// text" in the engine's SQL, on the expressions migration 0025 indexes;
+// noIndex writes it so that SQLite uses no index for it.
+func (db *DB) prefixSearch(text string, noIndex bool) (string, []any) {
+	addr, domain := `email COLLATE "C"`, `split_part(email, '@', 2) COLLATE "C"`
+	if db.dialect == SQLite {
+		col := "email"
+		if noIndex {
+			col = "+email"
+		}
+		addr, domain = col, "substr("+col+", instr("+col+", '@') + 1)"
+	}
+	within := func(expr string) (string, []any) {
+		if end := prefixEnd(text); end != "" {
+			return "(" + expr + " >= ? AND " + expr + " < ?)", []any{text, end}
+		}
+		return expr + " >= ?", []any{text}
+	}
+	a, aArgs := within(addr)
+	d, dArgs := within(domain)
+	return "(" + a + " OR " + d + ")", append(aArgs, dArgs...)
+}
+
+// prefixEnd is the least string greater than every string starting with
+// prefix, in code point order, "" when there is none.
+func prefixEnd(prefix string) string {
+	r := []rune(prefix)
+	for i := len(r) - 1; i >= 0; i-- {
+		switch {
+		case r[i] == 0xD7FF:
+			r[i] = 0xE000 // past the surrogates, which are no characters
+		case r[i] < unicode.MaxRune:
+			r[i]++
+		default:
+			continue
+		}
+		return string(r[:i+1])
+	}
+	return ""
+}
+
+// CountWaitlist is how many sign-ups match f: exact from the waitlist's
+// counters (waitlistcounts.go) when f searches no text, else counted up to
+// CountCap.
+func (db *DB) CountWaitlist(ctx context.Context, f WaitlistFilter) (Total, error) {
+	if strings.TrimSpace(f.Q) != "" {
+		q, many, err := db.searchWaitlist(ctx, f)
+		if err != nil || many && f.Program == "" && f.Status == "" {
+			return Total{N: sparseMatches, AtLeast: true}, err
+		}
+		return q.count(ctx, db)
+	}
+	q, args := `SELECT COALESCE(SUM(subscribed), 0), COALESCE(SUM(unsubscribed), 0) FROM waitlist_counts`, []any{}
+	if f.Program != "" {
+		q, args = q+` WHERE program = ?`, append(args, f.Program)
+	}
+	var subscribed, unsubscribed int
+	if err := db.QueryRow(ctx, q, args...).Scan(&subscribed, &unsubscribed); err != nil {
+		return Total{}, err
+	}
+	switch f.Status {
+	case WaitlistSubscribed:
+		return Total{N: subscribed}, nil
+	case WaitlistUnsubscribed:
+		return Total{N: unsubscribed}, nil
+	}
+	return Total{N: subscribed + unsubscribed}, nil
 }
 
 // MessageFilter narrows the inbox: Subject and Status (exact), Q a text
@@ -148,8 +250,8 @@ func (db *DB) ListMessages(ctx context.Context, f MessageFilter, o ListOrder, fn
 	return each(ctx, db, messageQuery(f), o, func(rows *sql.Rows) (InboxMessage, error) { return scanInboxMessage(rows) }, fn)
 }
 
-// CountMessages is how many contact messages match f.
-func (db *DB) CountMessages(ctx context.Context, f MessageFilter) (int, error) {
+// CountMessages is how many contact messages match f, up to CountCap.
+func (db *DB) CountMessages(ctx context.Context, f MessageFilter) (Total, error) {
 	q := messageQuery(f)
 	return q.count(ctx, db)
 }
@@ -265,8 +367,8 @@ func (db *DB) ListPeople(ctx context.Context, f PeopleFilter, o ListOrder, fn fu
 	return each(ctx, db, peopleQuery(f), o, func(rows *sql.Rows) (PersonRow, error) { return scanPersonRow(rows) }, fn)
 }
 
-// CountPeople is how many accounts match f.
-func (db *DB) CountPeople(ctx context.Context, f PeopleFilter) (int, error) {
+// CountPeople is how many accounts match f, up to CountCap.
+func (db *DB) CountPeople(ctx context.Context, f PeopleFilter) (Total, error) {
 	q := peopleQuery(f)
 	return q.count(ctx, db)
 }

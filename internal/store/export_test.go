@@ -61,3 +61,13 @@ func WaitlistListSQL(f WaitlistFilter, o ListOrder) (string, []any, error) {
 	q := waitlistQuery(f)
 	return q.sql(o)
 }
+
+// WaitlistSearchSQL is the query ListWaitlist runs for a search f in the
+// order o, so tests can read its plan.
+func (db *DB) WaitlistSearchSQL(ctx context.Context, f WaitlistFilter, o ListOrder) (string, []any, error) {
+	q, _, err := db.searchWaitlist(ctx, f)
+	if err != nil {
+		return "", nil, err
+	}
+	return q.sql(o)
+}

@@ -89,11 +89,26 @@ func (q *listQuery) searchAny(text string, cols ...string) {
 	q.where = append(q.where, "("+strings.Join(parts, " OR ")+")")
 }
 
-// count is how many rows match q's conditions.
-func (q *listQuery) count(ctx context.Context, db *DB) (int, error) {
+// Total is how many rows a list's filters match: N exactly, or, when
+// AtLeast, N or more (an exact count would read every matching row).
+type Total struct {
+	N       int
+	AtLeast bool
+}
+
+// CountCap is where a list's count stops: it reads at most this many rows
+// (one more to tell), so that a list of a million answers at once.
+const CountCap = 10_000
+
+// count is how many rows match q's conditions, up to CountCap.
+func (q *listQuery) count(ctx context.Context, db *DB) (Total, error) {
 	var n int
-	err := db.QueryRow(ctx, `SELECT COUNT(*) FROM `+q.from+q.whereSQL(""), q.args...).Scan(&n)
-	return n, err
+	err := db.QueryRow(ctx, `SELECT COUNT(*) FROM (SELECT 1 FROM `+q.from+q.whereSQL("")+` LIMIT `+strconv.Itoa(CountCap+1)+`) AS m`,
+		q.args...).Scan(&n)
+	if n > CountCap {
+		return Total{N: CountCap, AtLeast: true}, err
+	}
+	return Total{N: n}, err
 }
 
 // sql is the query of q's rows in the order o.
