@@ -20,9 +20,10 @@ type Retention struct {
 	Uploads time.Duration
 	// Outbox: e-mails recorded in the outbox.
 	Outbox time.Duration
-	// EmailBodies: the body of a sent e-mail; after it the outbox keeps
-	// only what the console and `salaula admin mail` show (recipient,
-	// subject, kind, state, times) until Outbox.
+	// EmailBodies: the body (and List-Unsubscribe address) of a sent
+	// e-mail; after it the outbox keeps only what the console and
+	// `salaula admin mail` show (recipient, subject, kind, state, times)
+	// until Outbox.
 	EmailBodies time.Duration
 	// ContactMessages: messages sent through the Contact Us form.
 	ContactMessages time.Duration

@@ -283,12 +283,13 @@ func (t *Tx) ImportEmails(ctx context.Context, emails []OutboxEmail) error {
 	return nil
 }
 
-// ClearSentBodies empties the body of the e-mails sent before t, keeping
-// what the console and `salaula admin mail` show of them (recipient,
-// subject, kind, state, times), and returns how many it cleared. The
-// e-mails are found from a reader, off the writer (the outbox has no index
-// by time), and cleared by id, 500 to a write.
+// ClearSentBodies empties the body and the List-Unsubscribe address of
+// the e-mails sent before t, both needed only to send them (they hold the
+// unsubscribe link), keeping what the console and `salaula admin mail`
+// show of them (recipient, subject, kind, state, times), and returns how
+// many it cleared. The e-mails are found from a reader, off the writer
+// (the outbox has no index by time), and cleared by id, 500 to a write.
 func (db *DB) ClearSentBodies(ctx context.Context, t time.Time) (int64, error) {
-	return db.writeByIDs(ctx, `SELECT id FROM outbox_emails WHERE status = ? AND sent_at < ? AND body <> ''`,
-		[]any{EmailSent, t}, `UPDATE outbox_emails SET body = '' WHERE`)
+	return db.writeByIDs(ctx, `SELECT id FROM outbox_emails WHERE status = ? AND sent_at < ? AND (body <> '' OR list_unsubscribe <> '')`,
+		[]any{EmailSent, t}, `UPDATE outbox_emails SET body = '', list_unsubscribe = '' WHERE`)
 }

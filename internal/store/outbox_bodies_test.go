@@ -18,7 +18,7 @@ func TestClearSentBodies(t *testing.T) {
 		now := store.Now()
 		old, recent := now.Add(-8*24*time.Hour), now.Add(-time.Hour)
 		emails := []store.OutboxEmail{
-			{ID: store.NewOrderedID(), To: "a@example.com", Subject: "Old", Body: "old body", Kind: "waitlist", Status: store.EmailSent, Via: "smtp", Attempts: 1, SentAt: &old, CreatedAt: old},
+			{ID: store.NewOrderedID(), To: "a@example.com", Subject: "Old", Body: "old body", ListUnsubscribe: "https://salaula.example/u", Kind: "waitlist", Status: store.EmailSent, Via: "smtp", Attempts: 1, SentAt: &old, CreatedAt: old},
 			{ID: store.NewOrderedID(), To: "a@example.com", Subject: "New", Body: "new body", Kind: "waitlist", Status: store.EmailSent, Via: "smtp", Attempts: 1, SentAt: &recent, CreatedAt: recent},
 			{ID: store.NewOrderedID(), To: "a@example.com", Subject: "Queued", Body: "queued body", Kind: "waitlist", Status: store.EmailQueued, NextAttemptAt: &old, CreatedAt: old},
 		}
@@ -37,7 +37,7 @@ func TestClearSentBodies(t *testing.T) {
 		}
 		bodies := map[string]string{}
 		for _, e := range got {
-			bodies[e.Subject] = e.Body
+			bodies[e.Subject] = e.Body + e.ListUnsubscribe
 		}
 		if bodies["Old"] != "" || bodies["New"] != "new body" || bodies["Queued"] != "queued body" || len(bodies) != 3 {
 			t.Fatalf("bodies after clearing: %q", bodies)

@@ -72,7 +72,8 @@ const (
 // SeedScale inserts n waitlist sign-ups as SeedWaitlist makes them, but at
 // addresses a search can be timed on (every tenth at TenthDomain, a hundred
 // at HundredDomain, the others at example.com), each with its confirmation
-// e-mail, sent, its body cleared as the retention sweep leaves it; in
+// e-mail, sent, its body and List-Unsubscribe cleared as the retention
+// sweep leaves them; in
 // transactions of 10,000, then recounts the waitlist's roll-up. A million
 // takes a few minutes.
 func SeedScale(tb testing.TB, db *store.DB, n int) {
@@ -95,8 +96,7 @@ func SeedScale(tb testing.TB, db *store.DB, n int) {
 			signups = append(signups, s)
 			sent := s.CreatedAt
 			emails = append(emails, store.OutboxEmail{ID: store.NewOrderedID(), To: s.Email, Subject: "You're on the Salaula waitlist",
-				Kind: "waitlist", Status: store.EmailSent, Via: "smtp", Attempts: 1, SentAt: &sent, CreatedAt: s.CreatedAt,
-				ListUnsubscribe: "https://salaula.example/unsubscribe?id=" + s.ID})
+				Kind: "waitlist", Status: store.EmailSent, Via: "smtp", Attempts: 1, SentAt: &sent, CreatedAt: s.CreatedAt})
 		}
 		err := db.InTx(ctx, func(tx *store.Tx) error {
 			if err := tx.ImportWaitlist(ctx, signups); err != nil {
