@@ -22,6 +22,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"salaula/internal/store"
 )
 
 // scenario is one row of the table: a wrk script in bench/, run with
@@ -260,7 +262,7 @@ func (c *rowCheck) count() error {
 	defer db.Close()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	if err := db.QueryRowContext(ctx, "SELECT COUNT(*) FROM "+c.s.tables[c.kind]).Scan(&c.stored); err != nil {
+	if c.stored, err = store.CountRows(ctx, db, c.s.tables[c.kind]); err != nil {
 		return fmt.Errorf("count the %s rows of %s: %w", c.kind, c.s.name, err)
 	}
 	return nil

@@ -20,21 +20,31 @@ type Retention struct {
 	Uploads time.Duration
 	// Outbox: e-mails recorded in the outbox.
 	Outbox time.Duration
+	// EmailBodies: the body (and List-Unsubscribe address) of a sent
+	// e-mail; after it the outbox keeps only what the console and
+	// `salaula admin mail` show (recipient, subject, kind, state, times)
+	// until Outbox.
+	EmailBodies time.Duration
 	// ContactMessages: messages sent through the Contact Us form.
 	ContactMessages time.Duration
 }
 
 // DefaultRetention is the policy: unconfirmed accounts 30 days (only when
 // e-mail confirmation is required, else no account is unconfirmed for long),
-// unused uploads 24 hours, outbox e-mails 90 days, contact messages 2 years
-// (730 days, never more than two calendar years).
+// unused uploads 24 hours, outbox e-mails 90 days (their body 7 days once
+// sent), contact messages 2 years (730 days, never more than two calendar
+// years).
 func DefaultRetention(confirmEmail bool) Retention {
-	r := Retention{Uploads: 24 * time.Hour, Outbox: 90 * 24 * time.Hour, ContactMessages: 730 * 24 * time.Hour}
+	r := Retention{Uploads: 24 * time.Hour, Outbox: 90 * 24 * time.Hour, EmailBodies: DefaultEmailBodies,
+		ContactMessages: 730 * 24 * time.Hour}
 	if confirmEmail {
 		r.UnconfirmedAccounts = 30 * 24 * time.Hour
 	}
 	return r
 }
+
+// DefaultEmailBodies is how long a sent e-mail's body is kept by default.
+const DefaultEmailBodies = 7 * 24 * time.Hour
 
 // Swept reports what one sweep removed.
 type Swept struct {
@@ -42,6 +52,8 @@ type Swept struct {
 	Uploads  int   `json:"uploads"`
 	Emails   int64 `json:"emails"`
 	Messages int64 `json:"messages"`
+	// EmailBodies counts the sent e-mails whose body was cleared.
+	EmailBodies int64 `json:"emailBodies"`
 }
 
 // Sweep removes what the retention policy no longer allows to keep. It goes
@@ -81,6 +93,11 @@ func (r *Rules) Sweep(ctx context.Context, ret Retention) (Swept, error) {
 	if ret.Outbox > 0 {
 		n, err := mail.DeleteBefore(ctx, r.DB, now.Add(-ret.Outbox))
 		out.Emails = n
+		keep(err)
+	}
+	if ret.EmailBodies > 0 {
+		n, err := r.DB.ClearSentBodies(ctx, now.Add(-ret.EmailBodies))
+		out.EmailBodies = n
 		keep(err)
 	}
 	if ret.ContactMessages > 0 {

@@ -250,20 +250,16 @@ func (c *Collector) Record(ctx context.Context, h Hit, ip, ua string, selfHosts 
 	if err != nil {
 		return err
 	}
-	_, err = c.db.Exec(ctx, `INSERT INTO analytics_events (day, name, visitor, path, referrer_host, utm_source, utm_medium, utm_campaign)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?)`, day, e.name, visitor, e.path, e.referrerHost, e.utmSource, e.utmMedium, e.utmCampaign)
-	return err
+	return c.db.AddAnalyticsEvent(ctx, store.AnalyticsEvent{Day: day, Name: e.name, Visitor: visitor, Path: e.path,
+		ReferrerHost: e.referrerHost, UTMSource: e.utmSource, UTMMedium: e.utmMedium, UTMCampaign: e.utmCampaign})
 }
 
 // Milestone counts one funnel milestone (WaitlistJoined, AccountCreated,
 // OnboardingFinished) now, in its own write. It carries no visitor.
 func (c *Collector) Milestone(ctx context.Context, name string) error {
-	_, err := c.db.Exec(ctx, milestoneSQL, Day(c.now()), name)
-	return err
+	return c.db.AddAnalyticsEvent(ctx, store.AnalyticsEvent{Day: Day(c.now()), Name: name})
 }
 
 // Today is the UTC day (YYYY-MM-DD) a milestone counted now falls on,
 // for a write that counts one with its change (store.WaitlistJoin).
 func (c *Collector) Today() string { return Day(c.now()) }
-
-const milestoneSQL = `INSERT INTO analytics_events (day, name) VALUES (?, ?)`

@@ -140,57 +140,38 @@ func GetReport(ctx context.Context, db *store.DB, from, to time.Time) (*Report, 
 	lo, hi := Day(from), Day(to)
 	r := &Report{From: lo, To: hi, TopPages: []PageCount{}, Referrers: []HostCount{}, UTMSources: []SourceCount{},
 		UTMCampaigns: []CampaignCount{}}
-	days := map[string]dayCounts{}
-	rows, err := db.Query(ctx, `SELECT day, visitors, pageviews, waitlist_joined, account_created, role_chosen, onboarding_finished
-		FROM analytics_daily WHERE day >= ? AND day <= ?`, lo, hi)
+	rolled, err := db.AnalyticsDays(ctx, lo, hi)
 	if err != nil {
 		return nil, err
 	}
-	for rows.Next() {
-		var day string
-		var c dayCounts
-		if err := rows.Scan(&day, &c.Visitors, &c.PageViews, &c.Waitlist, &c.Accounts, &c.Roles, &c.Onboarded); err != nil {
-			rows.Close()
-			return nil, err
-		}
-		days[day] = c
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return nil, err
+	days := map[string]dayCounts{}
+	for day, c := range rolled {
+		days[day] = dayCounts(c)
 	}
 	// The rolled-up counts by dimension: whole calendar months from the
 	// monthly roll-up, the days at either end from the daily one.
 	dims := map[dimKey]dimCounts{}
 	months, ends := splitMonths(from, to)
-	sums := func(query string, args ...any) error {
-		rows, err := db.Query(ctx, query, args...)
+	sums := func(counts []store.AnalyticsDimCount, err error) error {
 		if err != nil {
 			return err
 		}
-		defer rows.Close()
-		for rows.Next() {
-			var k dimKey
-			var c dimCounts
-			if err := rows.Scan(&k.dim, &k.value, &c.Visitors, &c.PageViews); err != nil {
-				return err
-			}
+		for _, c := range counts {
+			k := dimKey{c.Dim, c.Value}
 			sum := dims[k]
 			sum.Visitors += c.Visitors
 			sum.PageViews += c.PageViews
 			dims[k] = sum
 		}
-		return rows.Err()
+		return nil
 	}
 	if months[0] != "" {
-		if err := sums(`SELECT dim, value, SUM(visitors), SUM(pageviews) FROM analytics_monthly_dims
-			WHERE month >= ? AND month <= ? GROUP BY dim, value`, months[0], months[1]); err != nil {
+		if err := sums(db.AnalyticsMonthDims(ctx, months[0], months[1])); err != nil {
 			return nil, err
 		}
 	}
 	for _, e := range ends {
-		if err := sums(`SELECT dim, value, SUM(visitors), SUM(pageviews) FROM analytics_daily_dims
-			WHERE day >= ? AND day <= ? GROUP BY dim, value`, e[0], e[1]); err != nil {
+		if err := sums(db.AnalyticsDayDims(ctx, e[0], e[1])); err != nil {
 			return nil, err
 		}
 	}

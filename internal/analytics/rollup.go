@@ -57,25 +57,18 @@ type dimCounts struct{ Visitors, PageViews int }
 // once, in one index range scan, and counts in memory (one day holds a few
 // thousand events; every GROUP BY in SQL would read them again).
 func rawDays(ctx context.Context, db *store.DB, lo, hi string) (map[string]dayCounts, map[string]map[dimKey]dimCounts, error) {
-	rows, err := db.Query(ctx, `SELECT day, name, n, visitor, path, referrer_host, utm_source, utm_campaign
-		FROM analytics_events WHERE day >= ? AND day <= ?`, lo, hi)
-	if err != nil {
-		return nil, nil, err
-	}
-	defer rows.Close()
 	type seenKey struct {
 		day, dim, value, visitor string
 	}
 	days := map[string]dayCounts{}
 	dims := map[string]map[dimKey]dimCounts{}
 	seen := map[seenKey]bool{} // (day, dimension value, visitor) already counted
-	var day, name, visitor string
-	var n int            // how many occurrences the row stands for (more than one: milestones counted together)
-	var values [4]string // in the order of dimNames
-	for rows.Next() {
-		if err := rows.Scan(&day, &name, &n, &visitor, &values[0], &values[1], &values[2], &values[3]); err != nil {
-			return nil, nil, err
-		}
+	err := db.EachAnalyticsEvent(ctx, lo, hi, func(e *store.AnalyticsEvent) error {
+		day, name, visitor := e.Day, e.Name, e.Visitor
+		// n is how many occurrences the row stands for (more than one:
+		// milestones counted together); values are in the order of dimNames.
+		n := e.N
+		values := [4]string{e.Path, e.ReferrerHost, e.UTMSource, e.UTMCampaign}
 		c := days[day]
 		switch name {
 		case WaitlistJoined:
@@ -114,8 +107,9 @@ func rawDays(ctx context.Context, db *store.DB, lo, hi string) (map[string]dayCo
 			}
 		}
 		days[day] = c
-	}
-	return days, dims, rows.Err()
+		return nil
+	})
+	return days, dims, err
 }
 
 // RollupReport tells what one Rollup did.
@@ -150,32 +144,13 @@ func (c *Collector) Rollup(ctx context.Context) (RollupReport, error) {
 		}
 	}
 	cutoff := Day(now.Add(-RawRetention))
-	res, err := c.db.Exec(ctx, `DELETE FROM analytics_events WHERE day < ?
-		AND day IN (SELECT day FROM analytics_daily WHERE day < ?)`, cutoff, cutoff)
-	if err != nil {
-		return rep, err
-	}
-	rep.Deleted, _ = res.RowsAffected()
-	return rep, nil
+	rep.Deleted, err = c.db.DeleteAnalyticsEventsBefore(ctx, cutoff)
+	return rep, err
 }
 
 // pendingDays are the days before open that have raw events and no roll-up.
 func (c *Collector) pendingDays(ctx context.Context, open string) ([]string, error) {
-	rows, err := c.db.Query(ctx, `SELECT DISTINCT day FROM analytics_events
-		WHERE day < ? AND day NOT IN (SELECT day FROM analytics_daily WHERE day < ?) ORDER BY day`, open, open)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var days []string
-	for rows.Next() {
-		var d string
-		if err := rows.Scan(&d); err != nil {
-			return nil, err
-		}
-		days = append(days, d)
-	}
-	return days, rows.Err()
+	return c.db.AnalyticsPendingDays(ctx, open)
 }
 
 // rollupDay writes day's roll-up from its raw events, unless another
@@ -187,34 +162,11 @@ func (c *Collector) rollupDay(ctx context.Context, day string) (bool, error) {
 	}
 	d := days[day]
 	kept := top(dims[day], maxValuesPerDay, byPageViews)
-	done := false
-	err = c.db.InTx(ctx, func(tx *store.Tx) error {
-		done = false
-		res, err := tx.Exec(ctx, `INSERT INTO analytics_daily (day, visitors, pageviews, waitlist_joined, account_created, role_chosen, onboarding_finished)
-			VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (day) DO NOTHING`,
-			day, d.Visitors, d.PageViews, d.Waitlist, d.Accounts, d.Roles, d.Onboarded)
-		if err != nil {
-			return err
-		}
-		if n, _ := res.RowsAffected(); n == 0 {
-			return nil
-		}
-		for _, kc := range kept {
-			if _, err := tx.Exec(ctx, `INSERT INTO analytics_daily_dims (day, dim, value, visitors, pageviews) VALUES (?, ?, ?, ?, ?)`,
-				day, kc.key.dim, kc.key.value, kc.counts.Visitors, kc.counts.PageViews); err != nil {
-				return err
-			}
-			if _, err := tx.Exec(ctx, `INSERT INTO analytics_monthly_dims (month, dim, value, visitors, pageviews) VALUES (?, ?, ?, ?, ?)
-				ON CONFLICT (month, dim, value) DO UPDATE SET visitors = analytics_monthly_dims.visitors + excluded.visitors,
-				pageviews = analytics_monthly_dims.pageviews + excluded.pageviews`,
-				day[:7], kc.key.dim, kc.key.value, kc.counts.Visitors, kc.counts.PageViews); err != nil {
-				return err
-			}
-		}
-		done = true
-		return nil
-	})
-	return done, err
+	rows := make([]store.AnalyticsDimCount, len(kept))
+	for i, kc := range kept {
+		rows[i] = store.AnalyticsDimCount{Dim: kc.key.dim, Value: kc.key.value, Visitors: kc.counts.Visitors, PageViews: kc.counts.PageViews}
+	}
+	return c.db.AddAnalyticsRollup(ctx, day, store.AnalyticsDay(d), rows)
 }
 
 type keyCounts struct {

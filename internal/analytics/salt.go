@@ -11,19 +11,19 @@ import (
 )
 
 // salts keeps today's salt: in memory, and on PostgreSQL also in the
-// database, so that every instance hashes a visitor the same way. A salt
+// database (store.DaySalt), so that every instance hashes a visitor the
+// same way. A salt
 // is used for one UTC day only; the next day's replaces it and the old one
 // is deleted from memory and from the database.
 type salts struct {
-	db     *store.DB // nil: memory only (SQLite, a single instance)
-	mu     sync.Mutex
-	day    string
-	salt   []byte
-	shared bool
+	db   *store.DB // nil: memory only
+	mu   sync.Mutex
+	day  string
+	salt []byte
 }
 
 func newSalts(db *store.DB) *salts {
-	return &salts{db: db, shared: db != nil && db.Dialect() == store.Postgres}
+	return &salts{db: db}
 }
 
 // visitor is the hash of ip and ua with day's salt, made when there is
@@ -45,23 +45,12 @@ func (s *salts) load(ctx context.Context, day string) error {
 	if _, err := rand.Read(fresh); err != nil {
 		return err
 	}
-	if s.shared {
-		// The first instance to need today's salt stores it; the others
-		// read that one. Older salts are deleted at once.
-		if _, err := s.db.Exec(ctx, `INSERT INTO analytics_salts (day, salt) VALUES (?, ?) ON CONFLICT (day) DO NOTHING`,
-			day, hex.EncodeToString(fresh)); err != nil {
-			return err
-		}
-		var stored string
-		if err := s.db.QueryRow(ctx, `SELECT salt FROM analytics_salts WHERE day = ?`, day).Scan(&stored); err != nil {
-			return err
-		}
-		b, err := hex.DecodeString(stored)
+	if s.db != nil {
+		stored, err := s.db.DaySalt(ctx, day, hex.EncodeToString(fresh))
 		if err != nil {
 			return err
 		}
-		fresh = b
-		if _, err := s.db.Exec(ctx, `DELETE FROM analytics_salts WHERE day < ?`, day); err != nil {
+		if fresh, err = hex.DecodeString(stored); err != nil {
 			return err
 		}
 	}
@@ -78,9 +67,8 @@ func (s *salts) rotate(ctx context.Context, day string) error {
 		s.forget()
 	}
 	s.mu.Unlock()
-	if s.shared {
-		_, err := s.db.Exec(ctx, `DELETE FROM analytics_salts WHERE day < ?`, day)
-		return err
+	if s.db != nil {
+		return s.db.DeleteSaltsBefore(ctx, day)
 	}
 	return nil
 }

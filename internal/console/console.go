@@ -14,8 +14,9 @@ import (
 
 // Errors of the console's rules.
 var (
-	// ErrNotOperator: the account does not (or no longer) hold the operator role.
-	ErrNotOperator = errors.New("This page is for the Salaula team")
+	// ErrNotOperator: the account does not (or no longer) hold the operator
+	// role. The HTTP layer answers it with its own copy.
+	ErrNotOperator = errors.New("console: not an operator")
 	// ErrNotFound: no record has the given id.
 	ErrNotFound = errors.New("not found")
 )

@@ -2,11 +2,11 @@ package console
 
 import (
 	"context"
-	"database/sql"
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -21,11 +21,14 @@ const (
 )
 
 // Page is one page of a list: the items, the cursor of the next page (nil on
-// the last page) and how many records match the filters in all.
+// the last page) and how many records match the filters in all: exactly,
+// or, when TotalAtLeast, that many or more (the count stops at
+// store.CountCap rather than read every matching record).
 type Page[T any] struct {
-	Items      []T     `json:"items"`
-	NextCursor *string `json:"nextCursor"`
-	Total      int     `json:"total"`
+	Items        []T     `json:"items"`
+	NextCursor   *string `json:"nextCursor"`
+	Total        int     `json:"total"`
+	TotalAtLeast bool    `json:"totalAtLeast,omitempty"`
 }
 
 // Paging is what every list takes besides its filters.
@@ -35,76 +38,28 @@ type Paging struct {
 	Cursor string
 }
 
-// query is one list's SQL: the FROM clause, the WHERE conditions with their
-// arguments, and the columns a row is read from.
-type query struct {
-	columns string
-	from    string
-	where   []string
-	args    []any
-	// keys maps a sort name ("created_at", "email") to its column.
-	keys map[string]string
-	id   string // the unique tie-breaker column
-	// emailTie, when set, breaks ties of the e-mail sort instead of id: a
-	// column unique together with the e-mail, so that the sort reads the
-	// unique index on both and needs no index of its own.
-	emailTie string
-}
+// sortKeys are the sorts every list but the audit log offers.
+var sortKeys = []string{"created_at", "email"}
 
-// tie is the column that breaks ties of the sort by name.
-func (q *query) tie(name string) string {
-	if name == "email" && q.emailTie != "" {
-		return q.emailTie
-	}
-	return q.id
-}
-
-func (q *query) add(cond string, args ...any) {
-	q.where = append(q.where, cond)
-	q.args = append(q.args, args...)
-}
-
-func (q *query) whereSQL(extra string) string {
-	conds := q.where
-	if extra != "" {
-		conds = append(append([]string{}, conds...), extra)
-	}
-	if len(conds) == 0 {
-		return ""
-	}
-	return " WHERE " + strings.Join(conds, " AND ")
-}
-
-// sortKey splits a sort value into its key column and whether it descends.
-func (q *query) sortKey(sort string) (name, col string, desc bool, err error) {
+// order checks a sort value among keys ("-" before a key: descending) and
+// returns it as the store's order, with its canonical spelling.
+func order(sort string, keys []string) (string, store.ListOrder, error) {
 	if sort == "" {
 		sort = "-created_at"
 	}
-	name = strings.TrimPrefix(sort, "-")
-	col, ok := q.keys[name]
-	if !ok {
-		names := make([]string, 0, len(q.keys)*2)
-		for _, k := range []string{"created_at", "email"} {
-			if _, ok := q.keys[k]; ok {
-				names = append(names, k, "-"+k)
-			}
+	key := strings.TrimPrefix(sort, "-")
+	if !slices.Contains(keys, key) {
+		names := make([]string, 0, len(keys)*2)
+		for _, k := range keys {
+			names = append(names, k, "-"+k)
 		}
-		return "", "", false, badInput(fmt.Sprintf("Unknown sort %q: use one of %s", sort, strings.Join(names, ", ")))
+		return "", store.ListOrder{}, badInput(fmt.Sprintf("Unknown sort %q: use one of %s", sort, strings.Join(names, ", ")))
 	}
-	return name, col, strings.HasPrefix(sort, "-"), nil
-}
-
-// orderSQL is the ORDER BY of the sort by name (column col).
-func (q *query) orderSQL(name, col string, desc bool) string {
-	dir := ""
-	if desc {
-		dir = " DESC"
-	}
-	return " ORDER BY " + col + dir + ", " + q.tie(name) + dir
+	return sort, store.ListOrder{Key: key, Desc: strings.HasPrefix(sort, "-")}, nil
 }
 
 // cursor is what a nextCursor encodes: the sort it belongs to and the last
-// row's key and tie-breaker (its id, or see query.emailTie).
+// row's key and tie-breaker (its id, or see store.WaitlistTie).
 type cursor struct {
 	Sort string `json:"s"`
 	Key  string `json:"k"`
@@ -137,131 +92,78 @@ func decodeCursor(s, sort, keyName string) (key any, id string, err error) {
 	return c.Key, c.ID, nil
 }
 
-// page is the SQL (with its arguments) of one page of q: the rows after
-// p.Cursor in the order of p.Sort, one more than p.Limit to tell whether
-// another page follows.
-func (q *query) page(p Paging) (sort, keyName, sqlText string, args []any, err error) {
-	sort = p.Sort
-	if sort == "" {
-		sort = "-created_at"
-	}
-	name, col, desc, err := q.sortKey(sort)
-	if err != nil {
-		return "", "", "", nil, err
-	}
-	after, args := "", append([]any{}, q.args...)
-	if p.Cursor != "" {
-		k, id, err := decodeCursor(p.Cursor, sort, name)
-		if err != nil {
-			return "", "", "", nil, err
-		}
-		op := ">"
-		if desc {
-			op = "<"
-		}
-		after = "(" + col + ", " + q.tie(name) + ") " + op + " (?, ?)"
-		args = append(args, k, id)
-	}
-	return sort, name, `SELECT ` + q.columns + ` FROM ` + q.from + q.whereSQL(after) + q.orderSQL(name, col, desc) +
-		` LIMIT ` + strconv.Itoa(p.Limit+1), args, nil
-}
+// tieOf is a row's tie-breaker in the order of a sort key (see
+// store.WaitlistTie).
+type tieOf[T any] func(item T, key string) string
 
-// keyOf is what a row contributes to the next cursor: its sort keys, the
-// tie-breaker of the e-mail sort (query.emailTie's value, else its id) and
-// its id.
-type keyOf[T any] func(T) (createdAt time.Time, email, emailTie, id string)
+// rowTime is a row's created_at, its key in the created_at order.
+type rowTime[T any] func(T) time.Time
 
-// list answers one page of q, reading each row with scan.
-func list[T any](ctx context.Context, db *store.DB, q query, p Paging, scan func(*sql.Rows) (T, error), key keyOf[T]) (*Page[T], error) {
+// rowEmail is a row's e-mail, its key in the email order.
+type rowEmail[T any] func(T) string
+
+// lister reads one list through the store, in a store.ListOrder, calling fn
+// with each row.
+type lister[T any] func(ctx context.Context, o store.ListOrder, fn func(T) error) error
+
+// list answers one page of a list: the rows after p.Cursor in the order of
+// p.Sort (one more is read to tell whether another page follows), and
+// count's total.
+func list[T any](ctx context.Context, read lister[T], count func(context.Context) (store.Total, error), keys []string, p Paging,
+	created rowTime[T], email rowEmail[T], tie tieOf[T]) (*Page[T], error) {
 	if p.Limit == 0 {
 		p.Limit = DefaultLimit
 	}
 	if p.Limit < 1 || p.Limit > MaxLimit {
 		return nil, badInput(fmt.Sprintf("limit must be a whole number from 1 to %d", MaxLimit))
 	}
-	sort, name, pageSQL, args, err := q.page(p)
+	sort, o, err := order(p.Sort, keys)
 	if err != nil {
 		return nil, err
 	}
-	var total int
-	if err := db.QueryRow(ctx, `SELECT COUNT(*) FROM `+q.from+q.whereSQL(""), q.args...).Scan(&total); err != nil {
-		return nil, err
-	}
-	rows, err := db.Query(ctx, pageSQL, args...)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	page := &Page[T]{Items: []T{}, Total: total}
-	for rows.Next() {
-		item, err := scan(rows)
+	if p.Cursor != "" {
+		k, id, err := decodeCursor(p.Cursor, sort, o.Key)
 		if err != nil {
 			return nil, err
 		}
-		page.Items = append(page.Items, item)
+		o.After = &store.ListAfter{Key: k, Tie: id}
 	}
-	if err := rows.Err(); err != nil {
+	total, err := count(ctx)
+	if err != nil {
+		return nil, err
+	}
+	o.Limit = p.Limit + 1
+	page := &Page[T]{Items: []T{}, Total: total.N, TotalAtLeast: total.AtLeast}
+	if err := read(ctx, o, func(item T) error {
+		page.Items = append(page.Items, item)
+		return nil
+	}); err != nil {
 		return nil, err
 	}
 	if len(page.Items) > p.Limit {
 		page.Items = page.Items[:p.Limit]
-		created, email, emailTie, id := key(page.Items[p.Limit-1])
-		k := created.UTC().Format(time.RFC3339Nano)
-		if name == "email" {
-			k, id = email, emailTie
+		last := page.Items[p.Limit-1]
+		k := created(last).UTC().Format(time.RFC3339Nano)
+		if o.Key == "email" {
+			k = email(last)
 		}
-		next := encodeCursor(cursor{Sort: sort, Key: k, ID: id})
+		next := encodeCursor(cursor{Sort: sort, Key: k, ID: tie(last, o.Key)})
 		page.NextCursor = &next
 	}
 	return page, nil
 }
 
-// each calls fn for every row of q in the order of sort ("created_at",
+// each calls fn for every row of a list in the order of sort ("created_at",
 // oldest first, when empty), streaming: one row in memory at a time.
-func each[T any](ctx context.Context, db *store.DB, q query, sort string, scan func(*sql.Rows) (T, error), fn func(T) error) error {
+func each[T any](ctx context.Context, read lister[T], keys []string, sort string, fn func(T) error) error {
 	if sort == "" {
 		sort = "created_at"
 	}
-	name, col, desc, err := q.sortKey(sort)
+	_, o, err := order(sort, keys)
 	if err != nil {
 		return err
 	}
-	rows, err := db.Query(ctx, `SELECT `+q.columns+` FROM `+q.from+q.whereSQL("")+q.orderSQL(name, col, desc), q.args...)
-	if err != nil {
-		return err
-	}
-	defer rows.Close()
-	for rows.Next() {
-		item, err := scan(rows)
-		if err != nil {
-			return err
-		}
-		if err := fn(item); err != nil {
-			return err
-		}
-	}
-	return rows.Err()
-}
-
-// likePattern makes a case-insensitive "contains" pattern for LIKE ... ESCAPE '\'.
-func likePattern(s string) string {
-	r := strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`)
-	return "%" + r.Replace(strings.ToLower(strings.TrimSpace(s))) + "%"
-}
-
-// searchAny adds "any of cols contains q" (case-insensitive) to query.
-func (q *query) searchAny(text string, cols ...string) {
-	text = strings.TrimSpace(text)
-	if text == "" {
-		return
-	}
-	parts := make([]string, len(cols))
-	pat := likePattern(text)
-	for i, c := range cols {
-		parts[i] = "LOWER(" + c + `) LIKE ? ESCAPE '\'`
-		q.args = append(q.args, pat)
-	}
-	q.where = append(q.where, "("+strings.Join(parts, " OR ")+")")
+	return read(ctx, o, fn)
 }
 
 // Params reads the list parameters of a request's query string: the
@@ -318,12 +220,4 @@ func oneOf(name, v string, allowed ...string) (string, error) {
 		quoted[i] = strconv.Quote(a)
 	}
 	return "", badInput(fmt.Sprintf("Unknown %s %q: use one of %s", name, v, strings.Join(quoted, ", ")))
-}
-
-func nullTime(t sql.NullTime) *time.Time {
-	if !t.Valid {
-		return nil
-	}
-	u := t.Time.UTC()
-	return &u
 }

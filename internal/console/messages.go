@@ -2,7 +2,6 @@ package console
 
 import (
 	"context"
-	"database/sql"
 	"errors"
 	"strings"
 	"time"
@@ -24,9 +23,7 @@ const MaxNoteLength = 2000
 
 // MessageFilter narrows the inbox: Subject one of validate.ContactSubjects,
 // Status open or handled, Q a text searched in the e-mail and names.
-type MessageFilter struct {
-	Subject, Status, Q string
-}
+type MessageFilter = store.MessageFilter
 
 // MessageFilters are the query parameters the messages list takes.
 var MessageFilters = []string{"subject", "status", "q"}
@@ -46,63 +43,30 @@ func ParseMessageFilter(raw map[string]string) (MessageFilter, error) {
 }
 
 // Message is one contact message with its inbox state.
-type Message struct {
-	ID          string     `json:"id"`
-	FirstName   string     `json:"firstName"`
-	LastName    string     `json:"lastName"`
-	Email       string     `json:"email"`
-	PhoneNumber string     `json:"phoneNumber"`
-	Subject     string     `json:"subject"`
-	Message     string     `json:"message"`
-	Status      string     `json:"status"`
-	Note        string     `json:"note"`
-	HandledAt   *time.Time `json:"handledAt"`
-	CreatedAt   time.Time  `json:"createdAt"`
-}
+type Message = store.InboxMessage
 
-const messageColumns = `id, first_name, last_name, email, phone_number, subject, message, status, note, handled_at, created_at`
-
-func messageQuery(f MessageFilter) query {
-	q := query{
-		columns: messageColumns,
-		from:    `contact_messages`,
-		keys:    map[string]string{"created_at": "created_at", "email": "email"},
-		id:      "id",
-	}
-	if f.Status != "" {
-		q.add(`status = ?`, f.Status)
-	}
-	if f.Subject != "" {
-		q.add(`subject = ?`, f.Subject)
-	}
-	q.searchAny(f.Q, "email", "first_name", "last_name")
-	return q
-}
-
-func scanMessage(row interface{ Scan(...any) error }) (Message, error) {
-	var m Message
-	var handled sql.NullTime
-	err := row.Scan(&m.ID, &m.FirstName, &m.LastName, &m.Email, &m.PhoneNumber, &m.Subject, &m.Message, &m.Status, &m.Note,
-		&handled, &m.CreatedAt)
-	m.HandledAt, m.CreatedAt = nullTime(handled), m.CreatedAt.UTC()
-	return m, err
-}
-
-func scanMessageRows(rows *sql.Rows) (Message, error) { return scanMessage(rows) }
-
-func messageKey(m Message) (time.Time, string, string, string) {
-	return m.CreatedAt, m.Email, m.ID, m.ID
+func messageCreated(m Message) time.Time { return m.CreatedAt }
+func messageEmail(m Message) string      { return m.Email }
+func messageTie(m Message, _ string) string {
+	return m.ID
 }
 
 // ListMessages answers one page of the inbox.
 func ListMessages(ctx context.Context, db *store.DB, f MessageFilter, p Paging) (*Page[Message], error) {
-	return list(ctx, db, messageQuery(f), p, scanMessageRows, messageKey)
+	return list(ctx, messageLister(db, f), func(ctx context.Context) (store.Total, error) { return db.CountMessages(ctx, f) },
+		sortKeys, p, messageCreated, messageEmail, messageTie)
 }
 
 // EachMessage calls fn for every message matching f in the order of sort
 // (oldest first when empty), one row in memory at a time.
 func EachMessage(ctx context.Context, db *store.DB, f MessageFilter, sort string, fn func(Message) error) error {
-	return each(ctx, db, messageQuery(f), sort, scanMessageRows, fn)
+	return each(ctx, messageLister(db, f), sortKeys, sort, fn)
+}
+
+func messageLister(db *store.DB, f MessageFilter) lister[Message] {
+	return func(ctx context.Context, o store.ListOrder, fn func(Message) error) error {
+		return db.ListMessages(ctx, f, o, fn)
+	}
 }
 
 // MessageUpdate is what an operator changes on a message; a nil field is
@@ -131,8 +95,8 @@ func UpdateMessage(ctx context.Context, db *store.DB, by Actor, id string, u Mes
 	}
 	var out Message
 	err := db.InTx(ctx, func(tx *store.Tx) error {
-		before, err := scanMessage(tx.QueryRow(ctx, `SELECT `+messageColumns+` FROM contact_messages WHERE id = ?`, id))
-		if errors.Is(err, sql.ErrNoRows) {
+		before, err := tx.InboxMessageForUpdate(ctx, id)
+		if errors.Is(err, store.ErrNotFound) {
 			return ErrNotFound
 		}
 		if err != nil {
@@ -157,11 +121,7 @@ func UpdateMessage(ctx context.Context, db *store.DB, by Actor, id string, u Mes
 		if len(detail) == 0 {
 			return nil // nothing changed, nothing to record
 		}
-		if _, err := tx.Exec(ctx, `UPDATE contact_messages SET status = ?, note = ?, handled_at = ? WHERE id = ?`,
-			after.Status, after.Note, after.HandledAt, id); err != nil {
-			return err
-		}
-		if err := tx.Announce(ctx, store.TableMessages, "UPDATE", `id = ?`, id); err != nil {
+		if err := tx.SetInboxState(ctx, id, after.Status, after.Note, after.HandledAt); err != nil {
 			return err
 		}
 		return audit.Append(ctx, tx, &audit.Entry{ActorID: by.ID, ActorEmail: by.Email, IP: by.IP,

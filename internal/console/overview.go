@@ -40,10 +40,7 @@ type Totals struct {
 }
 
 // WaitlistTotal counts one program's sign-ups.
-type WaitlistTotal struct {
-	Subscribed   int `json:"subscribed"`
-	Unsubscribed int `json:"unsubscribed"`
-}
+type WaitlistTotal = store.WaitlistTally
 
 // MessageTotals counts contact messages by status.
 type MessageTotals struct {
@@ -68,11 +65,7 @@ type Sources struct {
 }
 
 // CampaignCount counts sign-ups of one UTM source and campaign.
-type CampaignCount struct {
-	Source   string `json:"source"`
-	Campaign string `json:"campaign"`
-	Count    int    `json:"count"`
-}
+type CampaignCount = store.CampaignTally
 
 // NameCount counts sign-ups with one value.
 type NameCount struct {
@@ -81,22 +74,7 @@ type NameCount struct {
 }
 
 // Event is one recent happening shown on the overview.
-type Event struct {
-	Kind   string    `json:"kind"` // "waitlist", "account", "message"
-	ID     string    `json:"id"`
-	Title  string    `json:"title"`
-	Detail string    `json:"detail"`
-	At     time.Time `json:"at"`
-}
-
-// dayExpr is the SQL expression of the UTC date (YYYY-MM-DD) of a timestamp
-// column (stored in UTC; SQLite keeps it as text starting with the date).
-func dayExpr(engine store.Dialect, col string) string {
-	if engine == store.SQLite {
-		return "substr(" + col + ", 1, 10)"
-	}
-	return "to_char(" + col + ", 'YYYY-MM-DD')"
-}
+type Event = store.Activity
 
 // GetOverview computes the overview as of now.
 func GetOverview(ctx context.Context, db *store.DB, now time.Time) (*Overview, error) {
@@ -109,6 +87,7 @@ func GetOverview(ctx context.Context, db *store.DB, now time.Time) (*Overview, e
 		o.Totals.ProfilesByRole[r] = 0
 	}
 	days := map[string]*Day{}
+	o.Daily = make([]Day, 0, SeriesDays) // never reallocated: days points into it
 	for d := since; !d.After(today); d = d.AddDate(0, 0, 1) {
 		day := &Day{Date: d.Format("2006-01-02"), Waitlist: map[string]int{}}
 		for _, p := range validate.Programs {
@@ -120,178 +99,81 @@ func GetOverview(ctx context.Context, db *store.DB, now time.Time) (*Overview, e
 	for _, p := range validate.Programs {
 		o.Totals.Waitlist[p] = WaitlistTotal{}
 	}
-	// The series of accounts, profiles and messages: one query per table,
-	// reading only the last 90 days through its created_at index. (The
-	// waitlist, the one table that grows by the 100,000, has a roll-up.)
-	series := []struct {
-		table string
-		add   func(d *Day, n int)
-	}{
-		{"users", func(d *Day, n int) { d.Accounts += n }},
-		{"profiles", func(d *Day, n int) { d.ProfilesCompleted += n }},
-		{"contact_messages", func(d *Day, n int) { d.Messages += n }},
-	}
-	for _, s := range series {
-		day := dayExpr(db.Dialect(), "created_at")
-		rows, err := db.Query(ctx, `SELECT `+day+`, COUNT(*) FROM `+s.table+` WHERE created_at >= ? GROUP BY `+day, since)
-		if err != nil {
-			return nil, err
-		}
-		for rows.Next() {
-			var date string
-			var n int
-			if err := rows.Scan(&date, &n); err != nil {
-				rows.Close()
-				return nil, err
-			}
-			if d := days[date]; d != nil {
-				s.add(d, n)
-			}
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
-			return nil, err
-		}
-	}
-	// Waitlist sign-ups come from the waitlist_daily roll-up, kept by the
-	// store's writes, never from counting every sign-up.
-	rows, err := db.Query(ctx, `SELECT day, program, SUM(signups) FROM waitlist_daily WHERE day >= ? GROUP BY day, program`, since.Format("2006-01-02"))
+	// The series of accounts, profiles and messages read only the last 90
+	// days; the waitlist's comes from its roll-up.
+	accounts, profiles, messages, err := db.CreatedPerDay(ctx, since)
 	if err != nil {
 		return nil, err
 	}
-	for rows.Next() {
-		var date, program string
-		var n int
-		if err := rows.Scan(&date, &program, &n); err != nil {
-			rows.Close()
-			return nil, err
-		}
-		if d := days[date]; d != nil {
-			d.Waitlist[program] += n
-		}
+	for date, d := range days {
+		d.Accounts, d.ProfilesCompleted, d.Messages = accounts[date], profiles[date], messages[date]
 	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
+	signups, err := db.WaitlistPerDay(ctx, since.Format("2006-01-02"))
+	if err != nil {
 		return nil, err
 	}
+	for date, byProgram := range signups {
+		if d := days[date]; d != nil {
+			for program, n := range byProgram {
+				d.Waitlist[program] += n
+			}
+		}
+	}
 	// Totals.
-	if err := db.QueryRow(ctx, `SELECT COUNT(*), COALESCE(SUM(CASE WHEN is_admin THEN 1 ELSE 0 END), 0) FROM users`).
-		Scan(&o.Totals.Accounts, &o.Totals.Operators); err != nil {
+	if o.Totals.Accounts, o.Totals.Operators, err = db.CountAccounts(ctx); err != nil {
+		return nil, err
+	}
+	byRole, err := db.ProfilesByRole(ctx)
+	if err != nil {
 		return nil, err
 	}
 	completed := 0
-	if err := groupCount(ctx, db, `SELECT role, COUNT(*) FROM profiles WHERE role IS NOT NULL GROUP BY role`, func(role string, n int) {
+	for role, n := range byRole {
 		o.Totals.ProfilesByRole[role] = n
 		completed += n
-	}); err != nil {
-		return nil, err
 	}
 	o.Totals.OnboardingUnfinished = max(o.Totals.Accounts-completed, 0)
-	// The waitlist's totals and sources come from the waitlist_counts
-	// roll-up (one row per program and source, kept by the store's writes),
-	// never from counting every sign-up.
-	rows, err = db.Query(ctx, `SELECT program, SUM(subscribed), SUM(unsubscribed) FROM waitlist_counts GROUP BY program`)
+	byProgram, err := db.WaitlistByProgram(ctx)
 	if err != nil {
 		return nil, err
 	}
-	for rows.Next() {
-		var p string
-		var t WaitlistTotal
-		if err := rows.Scan(&p, &t.Subscribed, &t.Unsubscribed); err != nil {
-			rows.Close()
-			return nil, err
-		}
+	for p, t := range byProgram {
 		o.Totals.Waitlist[p] = t
 	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return nil, err
-	}
-	if err := groupCount(ctx, db, `SELECT status, COUNT(*) FROM contact_messages GROUP BY status`, func(s string, n int) {
-		switch s {
-		case MessageOpen:
-			o.Totals.Messages.Open = n
-		case MessageHandled:
-			o.Totals.Messages.Handled = n
-		}
-	}); err != nil {
-		return nil, err
-	}
-	// Sources.
-	const n = `SUM(subscribed + unsubscribed)`
-	rows, err = db.Query(ctx, `SELECT utm_source, utm_campaign, `+n+` FROM waitlist_counts
-		GROUP BY utm_source, utm_campaign HAVING `+n+` > 0 ORDER BY `+n+` DESC, utm_source, utm_campaign LIMIT ?`, topSources)
+	byStatus, err := db.MessagesByStatus(ctx)
 	if err != nil {
 		return nil, err
 	}
-	o.Sources.Campaigns = []CampaignCount{}
-	for rows.Next() {
-		var c CampaignCount
-		if err := rows.Scan(&c.Source, &c.Campaign, &c.Count); err != nil {
-			rows.Close()
-			return nil, err
-		}
-		o.Sources.Campaigns = append(o.Sources.Campaigns, c)
-	}
-	rows.Close()
-	hosts := map[string]int{}
-	if err := groupCount(ctx, db, `SELECT referrer, `+n+` FROM waitlist_counts GROUP BY referrer HAVING `+n+` > 0`, func(ref string, n int) {
-		hosts[referrerHost(ref)] += n
-	}); err != nil {
+	o.Totals.Messages.Open, o.Totals.Messages.Handled = byStatus[MessageOpen], byStatus[MessageHandled]
+	// Sources.
+	if o.Sources.Campaigns, err = db.TopCampaigns(ctx, topSources); err != nil {
 		return nil, err
+	}
+	byReferrer, err := db.WaitlistByReferrer(ctx)
+	if err != nil {
+		return nil, err
+	}
+	hosts := map[string]int{}
+	for ref, n := range byReferrer {
+		hosts[referrerHost(ref)] += n
 	}
 	o.Sources.Referrers = top(hosts)
-	pages := map[string]int{}
-	if err := groupCount(ctx, db, `SELECT page_path, `+n+` FROM waitlist_counts GROUP BY page_path HAVING `+n+` > 0`, func(p string, n int) {
-		pages[p] += n
-	}); err != nil {
+	byPage, err := db.WaitlistByPage(ctx)
+	if err != nil {
 		return nil, err
 	}
-	o.Sources.Pages = top(pages)
+	o.Sources.Pages = top(byPage)
 	// Newest events.
-	for _, q := range []struct{ kind, sql string }{
-		{"waitlist", `SELECT id, email, program, created_at FROM waitlist_signups ORDER BY created_at DESC, id DESC LIMIT 10`},
-		{"account", `SELECT id, email, '', created_at FROM users ORDER BY created_at DESC, id DESC LIMIT 10`},
-		{"message", `SELECT id, first_name || ' ' || last_name, subject, created_at FROM contact_messages ORDER BY created_at DESC, id DESC LIMIT 10`},
-	} {
-		rows, err := db.Query(ctx, q.sql)
-		if err != nil {
-			return nil, err
-		}
-		for rows.Next() {
-			e := Event{Kind: q.kind}
-			if err := rows.Scan(&e.ID, &e.Title, &e.Detail, &e.At); err != nil {
-				rows.Close()
-				return nil, err
-			}
-			e.At = e.At.UTC()
-			o.Newest = append(o.Newest, e)
-		}
-		rows.Close()
+	newest, err := db.NewestActivity(ctx, 10)
+	if err != nil {
+		return nil, err
 	}
+	o.Newest = append(o.Newest, newest...)
 	sort.SliceStable(o.Newest, func(i, j int) bool { return o.Newest[i].At.After(o.Newest[j].At) })
 	if len(o.Newest) > 10 {
 		o.Newest = o.Newest[:10]
 	}
 	return o, nil
-}
-
-// groupCount runs a "SELECT name, COUNT(*) ... GROUP BY name" query.
-func groupCount(ctx context.Context, db *store.DB, q string, fn func(string, int), args ...any) error {
-	rows, err := db.Query(ctx, q, args...)
-	if err != nil {
-		return err
-	}
-	defer rows.Close()
-	for rows.Next() {
-		var name string
-		var n int
-		if err := rows.Scan(&name, &n); err != nil {
-			return err
-		}
-		fn(name, n)
-	}
-	return rows.Err()
 }
 
 // referrerHost is the host of a referrer URL without "www.", "" for none.

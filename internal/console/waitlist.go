@@ -2,7 +2,6 @@ package console
 
 import (
 	"context"
-	"database/sql"
 	"time"
 
 	"salaula/internal/store"
@@ -11,15 +10,14 @@ import (
 
 // Waitlist sign-up statuses a list can be filtered by.
 const (
-	StatusSubscribed   = "subscribed"
-	StatusUnsubscribed = "unsubscribed"
+	StatusSubscribed   = store.WaitlistSubscribed
+	StatusUnsubscribed = store.WaitlistUnsubscribed
 )
 
 // WaitlistFilter narrows the waitlist: Program one of validate.Programs,
-// Status subscribed or unsubscribed, Q a text searched in the e-mail.
-type WaitlistFilter struct {
-	Program, Status, Q string
-}
+// Status subscribed or unsubscribed, Q the start of the address or of its
+// domain (after the @), any letter case.
+type WaitlistFilter = store.WaitlistFilter
 
 // WaitlistFilters are the query parameters the waitlist list takes.
 var WaitlistFilters = []string{"program", "status", "q"}
@@ -40,63 +38,25 @@ func ParseWaitlistFilter(raw map[string]string) (WaitlistFilter, error) {
 }
 
 // WaitlistItem is one sign-up as the console shows it.
-type WaitlistItem struct {
-	ID             string     `json:"id"`
-	Email          string     `json:"email"`
-	Program        string     `json:"program"`
-	PagePath       string     `json:"pagePath"`
-	Referrer       string     `json:"referrer"`
-	UTMSource      string     `json:"utmSource"`
-	UTMMedium      string     `json:"utmMedium"`
-	UTMCampaign    string     `json:"utmCampaign"`
-	UTMTerm        string     `json:"utmTerm"`
-	UTMContent     string     `json:"utmContent"`
-	UnsubscribedAt *time.Time `json:"unsubscribedAt"`
-	CreatedAt      time.Time  `json:"createdAt"`
-}
+type WaitlistItem = store.WaitlistItem
 
-func waitlistQuery(f WaitlistFilter) query {
-	q := query{
-		columns: `id, email, program, page_path, referrer, utm_source, utm_medium, utm_campaign, utm_term, utm_content, unsubscribed_at, created_at`,
-		from:    `waitlist_signups`,
-		keys:    map[string]string{"created_at": "created_at", "email": "email"},
-		id:      "id",
-		// (email, program) is unique: the e-mail sort reads its index.
-		emailTie: "program",
-	}
-	if f.Program != "" {
-		q.add(`program = ?`, f.Program)
-	}
-	switch f.Status {
-	case StatusSubscribed:
-		q.add(`unsubscribed_at IS NULL`)
-	case StatusUnsubscribed:
-		q.add(`unsubscribed_at IS NOT NULL`)
-	}
-	q.searchAny(f.Q, "email")
-	return q
-}
-
-func scanWaitlistItem(rows *sql.Rows) (WaitlistItem, error) {
-	var s WaitlistItem
-	var unsub sql.NullTime
-	err := rows.Scan(&s.ID, &s.Email, &s.Program, &s.PagePath, &s.Referrer, &s.UTMSource, &s.UTMMedium, &s.UTMCampaign,
-		&s.UTMTerm, &s.UTMContent, &unsub, &s.CreatedAt)
-	s.UnsubscribedAt, s.CreatedAt = nullTime(unsub), s.CreatedAt.UTC()
-	return s, err
-}
-
-func waitlistKey(s WaitlistItem) (time.Time, string, string, string) {
-	return s.CreatedAt, s.Email, s.Program, s.ID
-}
+func waitlistCreated(s WaitlistItem) time.Time { return s.CreatedAt }
+func waitlistEmail(s WaitlistItem) string      { return s.Email }
 
 // ListWaitlist answers one page of the waitlist.
 func ListWaitlist(ctx context.Context, db *store.DB, f WaitlistFilter, p Paging) (*Page[WaitlistItem], error) {
-	return list(ctx, db, waitlistQuery(f), p, scanWaitlistItem, waitlistKey)
+	return list(ctx, waitlistLister(db, f), func(ctx context.Context) (store.Total, error) { return db.CountWaitlist(ctx, f) },
+		sortKeys, p, waitlistCreated, waitlistEmail, store.WaitlistTie)
 }
 
 // EachWaitlist calls fn for every sign-up matching f in the order of sort
 // (oldest first when empty), one row in memory at a time.
 func EachWaitlist(ctx context.Context, db *store.DB, f WaitlistFilter, sort string, fn func(WaitlistItem) error) error {
-	return each(ctx, db, waitlistQuery(f), sort, scanWaitlistItem, fn)
+	return each(ctx, waitlistLister(db, f), sortKeys, sort, fn)
+}
+
+func waitlistLister(db *store.DB, f WaitlistFilter) lister[WaitlistItem] {
+	return func(ctx context.Context, o store.ListOrder, fn func(WaitlistItem) error) error {
+		return db.ListWaitlist(ctx, f, o, fn)
+	}
 }

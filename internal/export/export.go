@@ -1,7 +1,9 @@
 // Package export writes the founders' data as CSV (a header row, then one row
 // per record, times in RFC 3339 UTC) for `salaula admin export` and the
 // console's "Download CSV" (/admin/v1/*.csv): the same columns, the same
-// filters (internal/console) and the same guard against spreadsheet formulas.
+// filters and the same guard against spreadsheet formulas. The rows come
+// from the console's lists (console.EachWaitlist and the like), the one
+// store query each list has, which also serves the console's pages.
 // Rows are streamed: one record in memory at a time, however many there are.
 package export
 

@@ -445,11 +445,7 @@ func Recent(ctx context.Context, db *store.DB, to string, limit int) ([]Sent, er
 // DeleteBefore removes the recorded messages older than t (the retention
 // of the outbox) and returns how many went.
 func DeleteBefore(ctx context.Context, db *store.DB, t time.Time) (int64, error) {
-	res, err := db.Exec(ctx, `DELETE FROM outbox_emails WHERE created_at < ?`, t)
-	if err != nil {
-		return 0, err
-	}
-	return res.RowsAffected()
+	return db.DeleteEmailsBefore(ctx, t)
 }
 
 // ForgetRecipient removes the recorded messages sent to an address (when its

@@ -18,6 +18,9 @@ import (
 // The founders' console API (/admin/v1): every handler runs behind
 // s.operator, decodes, calls internal/console or internal/export, encodes.
 
+// msgNotOperator answers console.ErrNotOperator.
+const msgNotOperator = "This page is for the Salaula team"
+
 // operator runs next for callers whose access token belongs to an active
 // session of an account that holds the operator role now (read from the
 // database on every call) and that passed two-step sign-in (mfa.RequireAAL2):
@@ -41,7 +44,7 @@ func (s *Server) operator(next func(w http.ResponseWriter, r *http.Request, by c
 		}
 		u, err := console.Operator(r.Context(), s.db, claims.Subject)
 		if errors.Is(err, console.ErrNotOperator) {
-			writeFunctionError(w, http.StatusForbidden, err.Error(), nil)
+			writeFunctionError(w, http.StatusForbidden, msgNotOperator, nil)
 			return
 		}
 		if err != nil {

@@ -8,8 +8,6 @@ package settings
 
 import (
 	"context"
-	"database/sql"
-	"errors"
 	"fmt"
 	"net/url"
 	"slices"
@@ -157,21 +155,16 @@ func All(ctx context.Context, db *store.DB, supportEmail string) (map[string]str
 	if db == nil {
 		return out, nil // the defaults alone
 	}
-	rows, err := db.Query(ctx, `SELECT name, value FROM site_settings`)
+	stored, err := db.SiteSettings(ctx)
 	if err != nil {
 		return nil, err
 	}
-	defer rows.Close()
-	for rows.Next() {
-		var k, v string
-		if err := rows.Scan(&k, &v); err != nil {
-			return nil, err
-		}
+	for k, v := range stored {
 		if _, known := Defaults[k]; known {
 			out[k] = v
 		}
 	}
-	return out, rows.Err()
+	return out, nil
 }
 
 // Actor is who changes a setting, as the audit log records them.
@@ -186,15 +179,15 @@ func Set(ctx context.Context, db *store.DB, by Actor, key, value string) (string
 	}
 	err = db.InTx(ctx, func(tx *store.Tx) error {
 		old := Defaults[key]
-		if err := tx.QueryRow(ctx, `SELECT value FROM site_settings WHERE name = ?`, key).Scan(&old); err != nil && !errors.Is(err, sql.ErrNoRows) {
+		if v, ok, err := tx.SiteSetting(ctx, key); err != nil {
 			return err
+		} else if ok {
+			old = v
 		}
 		if old == clean {
 			return nil // nothing changes, nothing to audit
 		}
-		if _, err := tx.Exec(ctx, `INSERT INTO site_settings (name, value, updated_by, updated_at) VALUES (?, ?, ?, ?)
-			ON CONFLICT (name) DO UPDATE SET value = excluded.value, updated_by = excluded.updated_by, updated_at = excluded.updated_at`,
-			key, clean, by.Email, store.Now()); err != nil {
+		if err := tx.PutSiteSetting(ctx, key, clean, by.Email, store.Now()); err != nil {
 			return err
 		}
 		return audit.Append(ctx, tx, &audit.Entry{ActorID: by.ID, ActorEmail: by.Email, IP: by.IP,

@@ -319,3 +319,27 @@ func (db *DB) SnapshotSQLite(ctx context.Context, path string) error {
 	_, err := db.sql.ExecContext(ctx, `VACUUM INTO ?`, path)
 	return err
 }
+
+// CountRows is how many rows table holds in an open database/sql database
+// of either engine, Salaula's or another's (the benchmark checks what a
+// run stored, in Salaula's and PocketBase's files). table is a trusted name.
+func CountRows(ctx context.Context, db *sql.DB, table string) (int64, error) {
+	var n int64
+	err := db.QueryRowContext(ctx, "SELECT COUNT(*) FROM "+table).Scan(&n)
+	return n, err
+}
+
+// Size is how many bytes the database takes: SQLite's pages in use (free
+// pages left out), PostgreSQL's database on disk.
+func (db *DB) Size(ctx context.Context) (int64, error) {
+	var n int64
+	q := `SELECT (SELECT page_count FROM pragma_page_count()) - (SELECT freelist_count FROM pragma_freelist_count()),
+		(SELECT page_size FROM pragma_page_size())`
+	if db.dialect == Postgres {
+		err := db.QueryRow(ctx, `SELECT pg_database_size(current_database())`).Scan(&n)
+		return n, err
+	}
+	var size int64
+	err := db.QueryRow(ctx, q).Scan(&n, &size)
+	return n * size, err
+}

@@ -54,3 +54,20 @@ func (db *DB) CommitGroup(g *Group) {
 
 // WriterLanes is how many connections the Writer commits on.
 func WriterLanes(db *DB) int { return len(db.writer.lanes) }
+
+// WaitlistListSQL is the query ListWaitlist runs for f in the order o, so
+// tests can read its plan.
+func WaitlistListSQL(f WaitlistFilter, o ListOrder) (string, []any, error) {
+	q := waitlistQuery(f)
+	return q.sql(o)
+}
+
+// WaitlistSearchSQL is the query ListWaitlist runs for a search f in the
+// order o, so tests can read its plan.
+func (db *DB) WaitlistSearchSQL(ctx context.Context, f WaitlistFilter, o ListOrder) (string, []any, error) {
+	q, _, err := db.searchWaitlist(ctx, f)
+	if err != nil {
+		return "", nil, err
+	}
+	return q.sql(o)
+}

@@ -124,7 +124,7 @@ func (db *DB) migrationProvider(ctx context.Context) (*goose.Provider, map[int64
 		if err != nil {
 			return nil, nil, err
 		}
-		stmts := splitStatements(string(body))
+		stmts := splitStatements(forDialect(string(body), db.dialect))
 		name := m.Name
 		names[m.Version] = name
 		up := &goose.GoFunc{RunTx: func(ctx context.Context, tx *sql.Tx) error {
@@ -190,6 +190,33 @@ func (db *DB) legacyMigrations(ctx context.Context) (map[string]bool, error) {
 		out[name] = true
 	}
 	return out, rows.Err()
+}
+
+// forDialect keeps the lines of a migration that the engine d runs: a line
+// "-- on sqlite" or "-- on postgres" starts statements for that engine
+// only (an index type, an extension, a virtual table the other lacks),
+// "-- on both" ends them. A file without such lines runs on both.
+func forDialect(body string, d Dialect) string {
+	var out strings.Builder
+	keep := true
+	for _, line := range strings.Split(body, "\n") {
+		switch strings.TrimSpace(line) {
+		case "-- on sqlite":
+			keep = d == SQLite
+			continue
+		case "-- on postgres":
+			keep = d == Postgres
+			continue
+		case "-- on both":
+			keep = true
+			continue
+		}
+		if keep {
+			out.WriteString(line)
+			out.WriteByte('\n')
+		}
+	}
+	return out.String()
 }
 
 // splitStatements splits a migration on semicolons that end a line, dropping

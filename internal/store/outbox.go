@@ -185,7 +185,14 @@ func (db *DB) MarkEmailFailed(ctx context.Context, id, reason string, next *time
 // so the e-mails are found by reading the table from a reader, off the
 // writer, and deleted by id.
 func (db *DB) DeleteEmailsTo(ctx context.Context, to string) (int64, error) {
-	rows, err := db.Query(ctx, `SELECT id FROM outbox_emails WHERE to_address = ?`, to)
+	return db.writeByIDs(ctx, `SELECT id FROM outbox_emails WHERE to_address = ?`, []any{to}, `DELETE FROM outbox_emails WHERE`)
+}
+
+// writeByIDs reads the ids query selects, from a reader (off the writer),
+// and runs stmt (ending where its WHERE condition goes) on them by id, 500
+// to a write. It returns how many rows the writes changed.
+func (db *DB) writeByIDs(ctx context.Context, query string, args []any, stmt string) (int64, error) {
+	rows, err := db.Query(ctx, query, args...)
 	if err != nil {
 		return 0, err
 	}
@@ -201,19 +208,29 @@ func (db *DB) DeleteEmailsTo(ctx context.Context, to string) (int64, error) {
 	if err := errors.Join(rows.Err(), rows.Close()); err != nil {
 		return 0, err
 	}
-	var deleted int64
+	var changed int64
 	for chunk := range slices.Chunk(ids, 500) {
-		res, err := db.Exec(ctx, `DELETE FROM outbox_emails WHERE id IN (?`+strings.Repeat(", ?", len(chunk)-1)+`)`, chunk...)
+		res, err := db.Exec(ctx, stmt+` id IN (?`+strings.Repeat(", ?", len(chunk)-1)+`)`, chunk...)
 		if err != nil {
-			return deleted, err
+			return changed, err
 		}
 		n, err := res.RowsAffected()
 		if err != nil {
-			return deleted, err
+			return changed, err
 		}
-		deleted += n
+		changed += n
 	}
-	return deleted, nil
+	return changed, nil
+}
+
+// DeleteEmailsBefore deletes the outbox e-mails created before t (the
+// outbox's retention) and returns how many went.
+func (db *DB) DeleteEmailsBefore(ctx context.Context, t time.Time) (int64, error) {
+	res, err := db.Exec(ctx, `DELETE FROM outbox_emails WHERE created_at < ?`, t)
+	if err != nil {
+		return 0, err
+	}
+	return res.RowsAffected()
 }
 
 // EmailsTo returns the newest outbox e-mails to an address, newest first
@@ -245,4 +262,34 @@ func (db *DB) OutboxCounts(ctx context.Context) (map[string]int, error) {
 		out[status] = n
 	}
 	return out, rows.Err()
+}
+
+// ImportEmails writes e-mails as they are (ids, states and times set),
+// several to a statement, inside tx. It is for filling a database quickly
+// (tests, benchmarks).
+func (t *Tx) ImportEmails(ctx context.Context, emails []OutboxEmail) error {
+	const cols = `id, to_address, subject, body, kind, status, sent_via, attempts, last_error, next_attempt_at, sent_at, created_at, list_unsubscribe`
+	for chunk := range slices.Chunk(emails, 200) {
+		q := `INSERT INTO outbox_emails (` + cols + `) VALUES ` + strings.TrimSuffix(strings.Repeat("(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?), ", len(chunk)), ", ")
+		args := make([]any, 0, len(chunk)*13)
+		for _, e := range chunk {
+			args = append(args, e.ID, e.To, e.Subject, e.Body, e.Kind, e.Status, e.Via, e.Attempts, e.LastError, e.NextAttemptAt,
+				e.SentAt, e.CreatedAt, e.ListUnsubscribe)
+		}
+		if _, err := t.Exec(ctx, q, args...); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// ClearSentBodies empties the body and the List-Unsubscribe address of
+// the e-mails sent before t, both needed only to send them (they hold the
+// unsubscribe link), keeping what the console and `salaula admin mail`
+// show of them (recipient, subject, kind, state, times), and returns how
+// many it cleared. The e-mails are found from a reader, off the writer
+// (the outbox has no index by time), and cleared by id, 500 to a write.
+func (db *DB) ClearSentBodies(ctx context.Context, t time.Time) (int64, error) {
+	return db.writeByIDs(ctx, `SELECT id FROM outbox_emails WHERE status = ? AND sent_at < ? AND (body <> '' OR list_unsubscribe <> '')`,
+		[]any{EmailSent, t}, `UPDATE outbox_emails SET body = '', list_unsubscribe = '' WHERE`)
 }

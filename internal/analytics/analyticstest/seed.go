@@ -4,7 +4,6 @@ package analyticstest
 import (
 	"context"
 	"fmt"
-	"strings"
 	"testing"
 	"time"
 
@@ -30,50 +29,31 @@ func SeedYear(tb testing.TB, db *store.DB, now time.Time, y Year) {
 	ctx := context.Background()
 	today := now.UTC().Truncate(24 * time.Hour)
 	// Raw events: the retention period's days.
-	var rows []string
-	var args []any
-	flush := func(tx *store.Tx) error {
-		if len(rows) == 0 {
-			return nil
-		}
-		_, err := tx.Exec(ctx, `INSERT INTO analytics_events (day, name, visitor, path, referrer_host, utm_source, utm_medium, utm_campaign) VALUES `+
-			strings.Join(rows, ", "), args...)
-		rows, args = rows[:0], args[:0]
-		return err
-	}
 	for d := 29; d >= 0; d-- {
 		day := analytics.Day(today.AddDate(0, 0, -d))
-		err := db.InTx(ctx, func(tx *store.Tx) error {
-			for i := range y.PageViews {
-				v := i % y.Visitors
-				ref, src, camp := "", "", ""
-				if i < y.Visitors { // a visitor's first view carries the source
-					ref = fmt.Sprintf("ref%d.example", v%y.Referrers)
-					if v%3 == 0 {
-						src, camp = fmt.Sprintf("source%d", v%y.Sources), fmt.Sprintf("campaign%d", v%y.Campaigns)
-						ref = ""
-					}
-				}
-				rows = append(rows, "(?, ?, ?, ?, ?, ?, ?, ?)")
-				args = append(args, day, analytics.PageView, fmt.Sprintf("%016x", v), fmt.Sprintf("/page%d", i%y.Pages), ref, src, "", camp)
-				if len(rows) == 100 {
-					if err := flush(tx); err != nil {
-						return err
-					}
+		var events []store.AnalyticsEvent
+		for i := range y.PageViews {
+			v := i % y.Visitors
+			ref, src, camp := "", "", ""
+			if i < y.Visitors { // a visitor's first view carries the source
+				ref = fmt.Sprintf("ref%d.example", v%y.Referrers)
+				if v%3 == 0 {
+					src, camp = fmt.Sprintf("source%d", v%y.Sources), fmt.Sprintf("campaign%d", v%y.Campaigns)
+					ref = ""
 				}
 			}
-			for i := range y.Visitors / 20 {
-				for _, m := range []string{analytics.WaitlistJoined, analytics.AccountCreated, analytics.OnboardingFinished} {
-					if m != analytics.WaitlistJoined && i%2 == 1 {
-						continue
-					}
-					rows = append(rows, "(?, ?, ?, ?, ?, ?, ?, ?)")
-					args = append(args, day, m, "", "", "", "", "", "")
+			events = append(events, store.AnalyticsEvent{Day: day, Name: analytics.PageView, Visitor: fmt.Sprintf("%016x", v),
+				Path: fmt.Sprintf("/page%d", i%y.Pages), ReferrerHost: ref, UTMSource: src, UTMCampaign: camp})
+		}
+		for i := range y.Visitors / 20 {
+			for _, m := range []string{analytics.WaitlistJoined, analytics.AccountCreated, analytics.OnboardingFinished} {
+				if m != analytics.WaitlistJoined && i%2 == 1 {
+					continue
 				}
+				events = append(events, store.AnalyticsEvent{Day: day, Name: m})
 			}
-			return flush(tx)
-		})
-		if err != nil {
+		}
+		if err := db.InTx(ctx, func(tx *store.Tx) error { return tx.AddAnalyticsEvents(ctx, events) }); err != nil {
 			tb.Fatal(err)
 		}
 	}
@@ -82,39 +62,21 @@ func SeedYear(tb testing.TB, db *store.DB, now time.Time, y Year) {
 	if _, err := c.Rollup(ctx); err != nil {
 		tb.Fatal(err)
 	}
-	// The older days: roll-ups only (their raw events are long deleted).
+	// The older days: roll-ups only (their raw events are long deleted),
+	// each also added to its month's sums.
 	for d := 365; d >= 30; d-- {
 		day := analytics.Day(today.AddDate(0, 0, -d))
-		err := db.InTx(ctx, func(tx *store.Tx) error {
-			if _, err := tx.Exec(ctx, `INSERT INTO analytics_daily (day, visitors, pageviews, waitlist_joined, account_created, role_chosen, onboarding_finished)
-				VALUES (?, ?, ?, ?, ?, ?, ?)`, day, y.Visitors, y.PageViews, y.Visitors/20, y.Visitors/40, y.Visitors/30, y.Visitors/40); err != nil {
-				return err
+		var dims []store.AnalyticsDimCount
+		for dim, n := range map[string]int{"page": y.Pages, "referrer": y.Referrers, "utm_source": y.Sources, "utm_campaign": y.Campaigns} {
+			for i := range n {
+				dims = append(dims, store.AnalyticsDimCount{Dim: dim, Value: fmt.Sprintf("%s%d", dim, i),
+					Visitors: y.Visitors/n + i, PageViews: y.PageViews/n + i})
 			}
-			for dim, n := range map[string]int{"page": y.Pages, "referrer": y.Referrers, "utm_source": y.Sources, "utm_campaign": y.Campaigns} {
-				for i := range n {
-					rows = append(rows, "(?, ?, ?, ?, ?)")
-					args = append(args, day, dim, fmt.Sprintf("%s%d", dim, i), y.Visitors/n+i, y.PageViews/n+i)
-				}
-			}
-			_, err := tx.Exec(ctx, `INSERT INTO analytics_daily_dims (day, dim, value, visitors, pageviews) VALUES `+strings.Join(rows, ", "), args...)
-			rows, args = rows[:0], args[:0]
-			return err
-		})
-		if err != nil {
+		}
+		counts := store.AnalyticsDay{Visitors: y.Visitors, PageViews: y.PageViews, Waitlist: y.Visitors / 20,
+			Accounts: y.Visitors / 40, Roles: y.Visitors / 30, Onboarded: y.Visitors / 40}
+		if _, err := db.AddAnalyticsRollup(ctx, day, counts, dims); err != nil {
 			tb.Fatal(err)
 		}
-	}
-	// The monthly roll-up of all those days (the roll-up keeps it day by day).
-	err := db.InTx(ctx, func(tx *store.Tx) error {
-		if _, err := tx.Exec(ctx, `DELETE FROM analytics_monthly_dims`); err != nil {
-			return err
-		}
-		_, err := tx.Exec(ctx, `INSERT INTO analytics_monthly_dims (month, dim, value, visitors, pageviews)
-			SELECT substr(day, 1, 7), dim, value, SUM(visitors), SUM(pageviews) FROM analytics_daily_dims
-			GROUP BY substr(day, 1, 7), dim, value`)
-		return err
-	})
-	if err != nil {
-		tb.Fatal(err)
 	}
 }

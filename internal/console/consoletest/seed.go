@@ -5,7 +5,6 @@ package consoletest
 import (
 	"context"
 	"fmt"
-	"strings"
 	"testing"
 	"time"
 
@@ -24,34 +23,14 @@ var SeedStart = store.Now().Add(-80 * 24 * time.Hour).Truncate(time.Second)
 // waitlist roll-up.
 func SeedWaitlist(tb testing.TB, db *store.DB, n int) {
 	tb.Helper()
-	const batch = 500
 	ctx := context.Background()
+	signups := make([]store.WaitlistSignup, n)
+	for i := range signups {
+		signups[i] = signup(i)
+	}
 	err := db.InTx(ctx, func(tx *store.Tx) error {
-		for start := 0; start < n; start += batch {
-			end := min(start+batch, n)
-			var sb strings.Builder
-			args := make([]any, 0, (end-start)*13)
-			sb.WriteString(`INSERT INTO waitlist_signups (id, email, program, page_path, referrer, utm_source, utm_medium,
-				utm_campaign, utm_term, utm_content, unsubscribe_token_hash, unsubscribed_at, created_at) VALUES `)
-			for i := start; i < end; i++ {
-				if i > start {
-					sb.WriteByte(',')
-				}
-				sb.WriteString("(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
-				at := SeedStart.Add(time.Duration(i-i%3/2) * time.Second)
-				var unsub any
-				if i%10 == 9 {
-					unsub = at.Add(time.Hour)
-				}
-				src := []string{"facebook", "whatsapp", "", "instagram"}[i%4]
-				ref := []string{"https://l.facebook.com/", "", "https://www.google.com/search?q=salaula", "https://wa.me/"}[i%4]
-				args = append(args, fmt.Sprintf("00000000-0000-4000-8000-%012d", i), fmt.Sprintf("seed%06d@example.com", i),
-					validate.Programs[i%2], []string{"/wardrobeclearance", "/impact"}[i%2], ref, src, "social",
-					[]string{"launch", "radio"}[i%2], "", "", fmt.Sprintf("seedhash%d", i), unsub, at)
-			}
-			if _, err := tx.Exec(ctx, sb.String(), args...); err != nil {
-				return err
-			}
+		if err := tx.ImportWaitlist(ctx, signups); err != nil {
+			return err
 		}
 		return store.RecountWaitlist(ctx, tx)
 	})
@@ -60,7 +39,79 @@ func SeedWaitlist(tb testing.TB, db *store.DB, n int) {
 	}
 	// Fresh statistics, as autovacuum (PostgreSQL) or a long-running
 	// database would have, so the planner sees the table's real size.
-	if _, err := db.Exec(ctx, `ANALYZE`); err != nil {
+	if err := db.Analyze(ctx); err != nil {
+		tb.Fatal(err)
+	}
+}
+
+// signup is the i-th seeded sign-up.
+func signup(i int) store.WaitlistSignup {
+	at := SeedStart.Add(time.Duration(i-i%3/2) * time.Second)
+	var unsub *time.Time
+	if i%10 == 9 {
+		u := at.Add(time.Hour)
+		unsub = &u
+	}
+	return store.WaitlistSignup{ID: fmt.Sprintf("00000000-0000-4000-8000-%012d", i), Email: fmt.Sprintf("seed%06d@example.com", i),
+		Program: validate.Programs[i%2], PagePath: []string{"/wardrobeclearance", "/impact"}[i%2],
+		Referrer:  []string{"https://l.facebook.com/", "", "https://www.google.com/search?q=salaula", "https://wa.me/"}[i%4],
+		UTMSource: []string{"facebook", "whatsapp", "", "instagram"}[i%4], UTMMedium: "social",
+		UTMCampaign: []string{"launch", "radio"}[i%2], UnsubscribeTokenHash: fmt.Sprintf("seedhash%d", i),
+		UnsubscribedAt: unsub, CreatedAt: at}
+}
+
+// Scale domains: a search for TenthDomain matches every tenth seeded
+// address, one for HundredDomain a hundred of them, one for AbsentDomain
+// none.
+const (
+	TenthDomain   = "tenth.example"
+	HundredDomain = "hundred.example"
+	AbsentDomain  = "absent.example"
+)
+
+// SeedScale inserts n waitlist sign-ups as SeedWaitlist makes them, but at
+// addresses a search can be timed on (every tenth at TenthDomain, a hundred
+// at HundredDomain, the others at example.com), each with its confirmation
+// e-mail, sent, its body and List-Unsubscribe cleared as the retention
+// sweep leaves them; in
+// transactions of 10,000, then recounts the waitlist's roll-up. A million
+// takes a few minutes.
+func SeedScale(tb testing.TB, db *store.DB, n int) {
+	tb.Helper()
+	ctx := context.Background()
+	const chunk = 10_000
+	every := max(n/100, 1)
+	for start := 0; start < n; start += chunk {
+		end := min(start+chunk, n)
+		signups := make([]store.WaitlistSignup, 0, end-start)
+		emails := make([]store.OutboxEmail, 0, end-start)
+		for i := start; i < end; i++ {
+			s := signup(i)
+			switch {
+			case i%10 == 0:
+				s.Email = fmt.Sprintf("seed%06d@%s", i, TenthDomain)
+			case i%every == 1 && i/every < 100:
+				s.Email = fmt.Sprintf("seed%06d@%s", i, HundredDomain)
+			}
+			signups = append(signups, s)
+			sent := s.CreatedAt
+			emails = append(emails, store.OutboxEmail{ID: store.NewOrderedID(), To: s.Email, Subject: "You're on the Salaula waitlist",
+				Kind: "waitlist", Status: store.EmailSent, Via: "smtp", Attempts: 1, SentAt: &sent, CreatedAt: s.CreatedAt})
+		}
+		err := db.InTx(ctx, func(tx *store.Tx) error {
+			if err := tx.ImportWaitlist(ctx, signups); err != nil {
+				return err
+			}
+			return tx.ImportEmails(ctx, emails)
+		})
+		if err != nil {
+			tb.Fatalf("seed sign-ups %d to %d: %v", start, end, err)
+		}
+	}
+	if err := db.InTx(ctx, func(tx *store.Tx) error { return store.RecountWaitlist(ctx, tx) }); err != nil {
+		tb.Fatal(err)
+	}
+	if err := db.Analyze(ctx); err != nil {
 		tb.Fatal(err)
 	}
 }

@@ -32,6 +32,8 @@ interface Props<T> {
   filters?: Filter[];
   sorts?: { value: string; label: string }[];
   search?: string; // label of the search box; none when undefined
+  /** One line under the search box: what a search matches. */
+  searchHint?: string;
   columns: Column<T>[];
   rowKey: (item: T) => string;
   csv?: boolean;
@@ -46,7 +48,7 @@ interface Props<T> {
  * of 50 through the API's keyset cursors, and "Download CSV" of what the
  * filters show.
  */
-export function ListView<T>({ title, endpoint, filters = [], sorts = [], search, columns, rowKey, csv = true, reloadKey = 0, expand }: Props<T>) {
+export function ListView<T>({ title, endpoint, filters = [], sorts = [], search, searchHint, columns, rowKey, csv = true, reloadKey = 0, expand }: Props<T>) {
   const [values, setValues] = useState<Record<string, string>>({});
   const [text, setText] = useState('');
   const [q, setQ] = useState('');
@@ -127,7 +129,14 @@ export function ListView<T>({ title, endpoint, filters = [], sorts = [], search,
             }}
             sx={{ display: 'flex', gap: 1 }}
           >
-            <TextField size="small" type="search" label={search} value={text} onChange={(e) => setText(e.target.value)} />
+            <TextField
+              size="small"
+              type="search"
+              label={search}
+              value={text}
+              onChange={(e) => setText(e.target.value)}
+              helperText={searchHint}
+            />
             <Button type="submit" variant="outlined">
               Search
             </Button>
@@ -152,7 +161,7 @@ export function ListView<T>({ title, endpoint, filters = [], sorts = [], search,
           <Typography role="status" sx={{ mb: 1 }} color="text.secondary">
             {page.total === 0
               ? 'Nothing matches'
-              : `${from}–${from + page.items.length - 1} of ${page.total.toLocaleString('en-GB')}`}
+              : `${from}–${from + page.items.length - 1} of ${page.totalAtLeast ? 'more than ' : ''}${page.total.toLocaleString('en-GB')}`}
           </Typography>
           <TableContainer sx={{ overflowX: 'auto', border: 1, borderColor: 'divider', borderRadius: 1 }}>
             <Table size="small" aria-label={title}>

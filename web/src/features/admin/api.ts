@@ -6,6 +6,8 @@ export interface Page<T> {
   items: T[];
   nextCursor: string | null;
   total: number;
+  /** The total is a lower bound: the server stops counting there. */
+  totalAtLeast?: boolean;
 }
 
 /**

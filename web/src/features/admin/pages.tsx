@@ -32,6 +32,7 @@ export function WaitlistPage() {
       ]}
       sorts={newestFirst}
       search="Search e-mail"
+      searchHint="Finds addresses that start with what you type, or whose domain (after the @) does."
       rowKey={(s) => s.id}
       columns={[
         { label: 'Signed up', render: (s) => when(s.createdAt) },
@@ -57,6 +58,7 @@ export function MessagesPage() {
       ]}
       sorts={newestFirst}
       search="Search e-mail or name"
+      searchHint="Finds any part of the address or name, letter case ignored."
       rowKey={(m) => m.id}
       columns={[
         { label: 'Received', render: (m) => when(m.createdAt) },
@@ -136,6 +138,7 @@ export function PeoplePage() {
       ]}
       sorts={newestFirst}
       search="Search e-mail or name"
+      searchHint="Finds any part of the address or name, letter case ignored."
       rowKey={(p) => p.id}
       columns={[
         { label: 'Joined', render: (p) => when(p.createdAt) },

@@ -1,0 +1,424 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"strconv"
+	"strings"
+	"time"
+	"unicode"
+)
+
+// The console's lists (waitlist, contact messages, people, audit log):
+// their rows, their filters, one query each that serves a page (the
+// console's JSON) and the whole list (its CSV and `salaula admin export`),
+// and their totals.
+
+// Waitlist statuses a list can be filtered by.
+const (
+	WaitlistSubscribed   = "subscribed"
+	WaitlistUnsubscribed = "unsubscribed"
+)
+
+// WaitlistFilter narrows the waitlist: Program (exact), Status
+// WaitlistSubscribed or WaitlistUnsubscribed, Q the start of an address or
+// of its domain (any letter case; see searchWaitlist). Empty fields do not
+// filter.
+type WaitlistFilter struct {
+	Program, Status, Q string
+}
+
+// WaitlistItem is one sign-up as the console shows it.
+type WaitlistItem struct {
+	ID             string     `json:"id"`
+	Email          string     `json:"email"`
+	Program        string     `json:"program"`
+	PagePath       string     `json:"pagePath"`
+	Referrer       string     `json:"referrer"`
+	UTMSource      string     `json:"utmSource"`
+	UTMMedium      string     `json:"utmMedium"`
+	UTMCampaign    string     `json:"utmCampaign"`
+	UTMTerm        string     `json:"utmTerm"`
+	UTMContent     string     `json:"utmContent"`
+	UnsubscribedAt *time.Time `json:"unsubscribedAt"`
+	CreatedAt      time.Time  `json:"createdAt"`
+}
+
+// WaitlistTie is the tie-breaker of a sign-up in the order key: its program
+// for the e-mail sort ((email, program) is unique, so the sort reads that
+// index), else its id.
+func WaitlistTie(s WaitlistItem, key string) string {
+	if key == "email" {
+		return s.Program
+	}
+	return s.ID
+}
+
+func waitlistQuery(f WaitlistFilter) listQuery {
+	q := listQuery{
+		columns:  `id, email, program, page_path, referrer, utm_source, utm_medium, utm_campaign, utm_term, utm_content, unsubscribed_at, created_at`,
+		from:     `waitlist_signups`,
+		keys:     map[string]string{"created_at": "created_at", "email": "email"},
+		id:       "id",
+		emailTie: "program",
+	}
+	if f.Program != "" {
+		q.add(`program = ?`, f.Program)
+	}
+	switch f.Status {
+	case WaitlistSubscribed:
+		q.add(`unsubscribed_at IS NULL`)
+	case WaitlistUnsubscribed:
+		q.add(`unsubscribed_at IS NOT NULL`)
+	}
+	return q
+}
+
+func scanWaitlistItem(rows *sql.Rows) (WaitlistItem, error) {
+	var s WaitlistItem
+	var unsub sql.NullTime
+	err := rows.Scan(&s.ID, &s.Email, &s.Program, &s.PagePath, &s.Referrer, &s.UTMSource, &s.UTMMedium, &s.UTMCampaign,
+		&s.UTMTerm, &s.UTMContent, &unsub, &s.CreatedAt)
+	s.UnsubscribedAt, s.CreatedAt = nullTimeUTC(unsub), s.CreatedAt.UTC()
+	return s, err
+}
+
+// ListWaitlist calls fn with each sign-up matching f, in the order o.
+func (db *DB) ListWaitlist(ctx context.Context, f WaitlistFilter, o ListOrder, fn func(WaitlistItem) error) error {
+	q, _, err := db.searchWaitlist(ctx, f)
+	if err != nil {
+		return err
+	}
+	return each(ctx, db, q, o, scanWaitlistItem, fn)
+}
+
+// sparseMatches is how many sign-ups a search may match for the list to
+// read just those through the search's indexes (see searchWaitlist).
+const sparseMatches = 1000
+
+// searchWaitlist is the waitlist's query for f. A search (f.Q, any letter
+// case) finds the addresses starting with it and those whose domain
+// starts with it, each a range of an index (migration 0025). When it
+// matches few sign-ups (up to sparseMatches, counted in those ranges) the
+// list reads just them and sorts them; when it matches many, the list
+// reads the sign-ups in its own order and keeps the matching ones, which
+// soon fills a page (on SQLite the search's indexes are then set aside
+// with a unary +; PostgreSQL's planner chooses by itself). many reports
+// the second case.
+func (db *DB) searchWaitlist(ctx context.Context, f WaitlistFilter) (q listQuery, many bool, err error) {
+	q = waitlistQuery(f)
+	text := strings.ToLower(strings.TrimSpace(f.Q))
+	if text == "" {
+		return q, false, nil
+	}
+	cond, args := db.prefixSearch(text, false)
+	var n int
+	if err := db.QueryRow(ctx, `SELECT COUNT(*) FROM (SELECT 1 FROM waitlist_signups WHERE `+cond+` LIMIT `+
+		strconv.Itoa(sparseMatches+1)+`) AS m`, args...).Scan(&n); err != nil {
+		return q, false, err
+	}
+	many = n > sparseMatches
+	if many {
+		cond, args = db.prefixSearch(text, true)
+	}
+	q.add(cond, args...)
+	return q, many, nil
+}
+
+// prefixSearch is the condition "the address, or its domain, starts with
+// text" in the engine's SQL, on the expressions migration 0025 indexes;
+// noIndex writes it so that SQLite uses no index for it.
+func (db *DB) prefixSearch(text string, noIndex bool) (string, []any) {
+	addr, domain := `email COLLATE "C"`, `split_part(email, '@', 2) COLLATE "C"`
+	if db.dialect == SQLite {
+		col := "email"
+		if noIndex {
+			col = "+email"
+		}
+		addr, domain = col, "substr("+col+", instr("+col+", '@') + 1)"
+	}
+	within := func(expr string) (string, []any) {
+		if end := prefixEnd(text); end != "" {
+			return "(" + expr + " >= ? AND " + expr + " < ?)", []any{text, end}
+		}
+		return expr + " >= ?", []any{text}
+	}
+	a, aArgs := within(addr)
+	d, dArgs := within(domain)
+	return "(" + a + " OR " + d + ")", append(aArgs, dArgs...)
+}
+
+// prefixEnd is the least string greater than every string starting with
+// prefix, in code point order, "" when there is none.
+func prefixEnd(prefix string) string {
+	r := []rune(prefix)
+	for i := len(r) - 1; i >= 0; i-- {
+		switch {
+		case r[i] == 0xD7FF:
+			r[i] = 0xE000 // past the surrogates, which are no characters
+		case r[i] < unicode.MaxRune:
+			r[i]++
+		default:
+			continue
+		}
+		return string(r[:i+1])
+	}
+	return ""
+}
+
+// CountWaitlist is how many sign-ups match f: exact from the waitlist's
+// counters (waitlistcounts.go) when f searches no text, else counted up to
+// CountCap.
+func (db *DB) CountWaitlist(ctx context.Context, f WaitlistFilter) (Total, error) {
+	if strings.TrimSpace(f.Q) != "" {
+		q, many, err := db.searchWaitlist(ctx, f)
+		if err != nil || many && f.Program == "" && f.Status == "" {
+			return Total{N: sparseMatches, AtLeast: true}, err
+		}
+		return q.count(ctx, db)
+	}
+	q, args := `SELECT COALESCE(SUM(subscribed), 0), COALESCE(SUM(unsubscribed), 0) FROM waitlist_counts`, []any{}
+	if f.Program != "" {
+		q, args = q+` WHERE program = ?`, append(args, f.Program)
+	}
+	var subscribed, unsubscribed int
+	if err := db.QueryRow(ctx, q, args...).Scan(&subscribed, &unsubscribed); err != nil {
+		return Total{}, err
+	}
+	switch f.Status {
+	case WaitlistSubscribed:
+		return Total{N: subscribed}, nil
+	case WaitlistUnsubscribed:
+		return Total{N: unsubscribed}, nil
+	}
+	return Total{N: subscribed + unsubscribed}, nil
+}
+
+// MessageFilter narrows the inbox: Subject and Status (exact), Q a text
+// searched in the e-mail and names.
+type MessageFilter struct {
+	Subject, Status, Q string
+}
+
+// InboxMessage is one contact message with its inbox state.
+type InboxMessage struct {
+	ID          string     `json:"id"`
+	FirstName   string     `json:"firstName"`
+	LastName    string     `json:"lastName"`
+	Email       string     `json:"email"`
+	PhoneNumber string     `json:"phoneNumber"`
+	Subject     string     `json:"subject"`
+	Message     string     `json:"message"`
+	Status      string     `json:"status"`
+	Note        string     `json:"note"`
+	HandledAt   *time.Time `json:"handledAt"`
+	CreatedAt   time.Time  `json:"createdAt"`
+}
+
+const inboxColumns = `id, first_name, last_name, email, phone_number, subject, message, status, note, handled_at, created_at`
+
+func messageQuery(f MessageFilter) listQuery {
+	q := listQuery{
+		columns: inboxColumns,
+		from:    `contact_messages`,
+		keys:    map[string]string{"created_at": "created_at", "email": "email"},
+		id:      "id",
+	}
+	if f.Status != "" {
+		q.add(`status = ?`, f.Status)
+	}
+	if f.Subject != "" {
+		q.add(`subject = ?`, f.Subject)
+	}
+	q.searchAny(f.Q, "email", "first_name", "last_name")
+	return q
+}
+
+func scanInboxMessage(row interface{ Scan(...any) error }) (InboxMessage, error) {
+	var m InboxMessage
+	var handled sql.NullTime
+	err := row.Scan(&m.ID, &m.FirstName, &m.LastName, &m.Email, &m.PhoneNumber, &m.Subject, &m.Message, &m.Status, &m.Note,
+		&handled, &m.CreatedAt)
+	m.HandledAt, m.CreatedAt = nullTimeUTC(handled), m.CreatedAt.UTC()
+	return m, err
+}
+
+// ListMessages calls fn with each contact message matching f, in the order
+// o (ties broken by id).
+func (db *DB) ListMessages(ctx context.Context, f MessageFilter, o ListOrder, fn func(InboxMessage) error) error {
+	return each(ctx, db, messageQuery(f), o, func(rows *sql.Rows) (InboxMessage, error) { return scanInboxMessage(rows) }, fn)
+}
+
+// CountMessages is how many contact messages match f, up to CountCap.
+func (db *DB) CountMessages(ctx context.Context, f MessageFilter) (Total, error) {
+	q := messageQuery(f)
+	return q.count(ctx, db)
+}
+
+// InboxMessageForUpdate reads message id inside tx, ErrNotFound when there
+// is none.
+func (t *Tx) InboxMessageForUpdate(ctx context.Context, id string) (InboxMessage, error) {
+	m, err := scanInboxMessage(t.QueryRow(ctx, `SELECT `+inboxColumns+` FROM contact_messages WHERE id = ?`, id))
+	if errors.Is(err, sql.ErrNoRows) {
+		return m, ErrNotFound
+	}
+	return m, err
+}
+
+// SetInboxState stores message id's status, note and handled time, and
+// announces the change to realtime subscribers.
+func (t *Tx) SetInboxState(ctx context.Context, id, status, note string, handledAt *time.Time) error {
+	if _, err := t.Exec(ctx, `UPDATE contact_messages SET status = ?, note = ?, handled_at = ? WHERE id = ?`,
+		status, note, handledAt, id); err != nil {
+		return err
+	}
+	return t.Announce(ctx, TableMessages, "UPDATE", `id = ?`, id)
+}
+
+// PeopleFilter narrows the people list: Role a profile role, or NoRole
+// for accounts without a profile; Q a text searched in the e-mail and full
+// name; WithProfile keeps only accounts that have a profile.
+type PeopleFilter struct {
+	Role, Q     string
+	WithProfile bool
+}
+
+// NoRole is the PeopleFilter role of accounts without a profile.
+const NoRole = "none"
+
+// PersonRow is an account with its profile (nil before onboarding).
+type PersonRow struct {
+	ID           string     `json:"id"`
+	Email        string     `json:"email"`
+	IsOperator   bool       `json:"isOperator"`
+	CreatedAt    time.Time  `json:"createdAt"`
+	LastSignInAt *time.Time `json:"lastSignInAt"`
+	Profile      *Profile   `json:"profile"`
+}
+
+// personColumns are the profile's columns over users LEFT JOIN profiles
+// (defaults where there is no profile), then the account's own.
+const personColumns = `u.id, p.role, COALESCE(p.full_name, ''), COALESCE(p.location, ''), p.age,
+	COALESCE(p.phone_number, ''), COALESCE(p.gender, ''), COALESCE(p.height, ''), COALESCE(p.waist_size, ''),
+	COALESCE(p.style_description, ''), COALESCE(p.clothing_aesthetics, '[]'), COALESCE(p.inspiration, ''),
+	COALESCE(p.wants_clearance_program, FALSE), COALESCE(p.body_photo_urls, '[]'), p.profile_pic_url,
+	COALESCE(p.business_name, ''), p.registration_number, COALESCE(p.business_mode, ''), COALESCE(p.logo_urls, '[]'),
+	p.created_at, p.updated_at,
+	u.email, u.is_admin, u.created_at, u.last_sign_in_at, p.user_id IS NOT NULL`
+
+const peopleFrom = `users u LEFT JOIN profiles p ON p.user_id = u.id`
+
+func peopleQuery(f PeopleFilter) listQuery {
+	q := listQuery{
+		columns: personColumns,
+		from:    peopleFrom,
+		keys:    map[string]string{"created_at": "u.created_at", "email": "u.email"},
+		id:      "u.id",
+	}
+	switch {
+	case f.Role == NoRole:
+		q.add(`p.role IS NULL`)
+	case f.Role != "":
+		q.add(`p.role = ?`, f.Role)
+	}
+	if f.WithProfile {
+		q.add(`p.user_id IS NOT NULL`)
+	}
+	q.searchAny(f.Q, "u.email", "p.full_name")
+	return q
+}
+
+// profileTimes reads the profile's created_at and updated_at (the 20th and
+// 21st columns), NULL for an account without a profile, as the zero time.
+type profileTimes struct {
+	row interface{ Scan(...any) error }
+}
+
+func (pt profileTimes) Scan(dest ...any) error {
+	var created, updated sql.NullTime
+	d := append([]any{}, dest...)
+	d[19], d[20] = &created, &updated
+	if err := pt.row.Scan(d...); err != nil {
+		return err
+	}
+	*dest[19].(*time.Time), *dest[20].(*time.Time) = created.Time, updated.Time
+	return nil
+}
+
+func scanPersonRow(row interface{ Scan(...any) error }) (PersonRow, error) {
+	var pr PersonRow
+	var lastSignIn sql.NullTime
+	var hasProfile bool
+	p, err := ScanProfile(profileTimes{row}, &pr.Email, &pr.IsOperator, &pr.CreatedAt, &lastSignIn, &hasProfile)
+	if err != nil {
+		return pr, err
+	}
+	pr.ID, pr.CreatedAt, pr.LastSignInAt = p.UserID, pr.CreatedAt.UTC(), nullTimeUTC(lastSignIn)
+	if hasProfile {
+		pr.Profile = p
+	}
+	return pr, nil
+}
+
+// ListPeople calls fn with each account matching f with its profile, in
+// the order o (ties broken by id).
+func (db *DB) ListPeople(ctx context.Context, f PeopleFilter, o ListOrder, fn func(PersonRow) error) error {
+	return each(ctx, db, peopleQuery(f), o, func(rows *sql.Rows) (PersonRow, error) { return scanPersonRow(rows) }, fn)
+}
+
+// CountPeople is how many accounts match f, up to CountCap.
+func (db *DB) CountPeople(ctx context.Context, f PeopleFilter) (Total, error) {
+	q := peopleQuery(f)
+	return q.count(ctx, db)
+}
+
+// PersonByID is account id with its profile, ErrNotFound when there is none.
+func (db *DB) PersonByID(ctx context.Context, id string) (PersonRow, error) {
+	pr, err := scanPersonRow(db.QueryRow(ctx, `SELECT `+personColumns+` FROM `+peopleFrom+` WHERE u.id = ?`, id))
+	if errors.Is(err, sql.ErrNoRows) {
+		return pr, ErrNotFound
+	}
+	return pr, err
+}
+
+// CountActiveSessions is how many sessions of account userID are not revoked.
+func (db *DB) CountActiveSessions(ctx context.Context, userID string) (int, error) {
+	var n int
+	err := db.QueryRow(ctx, `SELECT COUNT(*) FROM sessions WHERE user_id = ? AND revoked_at IS NULL`, userID).Scan(&n)
+	return n, err
+}
+
+// ImportWaitlist stores sign-ups as they are (ids, times, unsubscribed or
+// not), several to a statement, without counting them in the overview's
+// roll-ups: the caller recounts them (RecountWaitlist) in the same
+// transaction. It is for filling a database quickly (tests, benchmarks).
+func (t *Tx) ImportWaitlist(ctx context.Context, signups []WaitlistSignup) error {
+	const batch = 500
+	for start := 0; start < len(signups); start += batch {
+		end := min(start+batch, len(signups))
+		var sb strings.Builder
+		args := make([]any, 0, (end-start)*13)
+		sb.WriteString(`INSERT INTO waitlist_signups (` + waitlistColumns + `) VALUES `)
+		for i := start; i < end; i++ {
+			if i > start {
+				sb.WriteByte(',')
+			}
+			sb.WriteString("(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
+			s := &signups[i]
+			args = append(args, s.ID, s.Email, s.Program, s.PagePath, s.Referrer, s.UTMSource, s.UTMMedium, s.UTMCampaign,
+				s.UTMTerm, s.UTMContent, s.UnsubscribeTokenHash, s.UnsubscribedAt, s.CreatedAt)
+		}
+		if _, err := t.Exec(ctx, sb.String(), args...); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Analyze refreshes the planner's statistics of every table, as autovacuum
+// (PostgreSQL) or a long-running database would have them.
+func (db *DB) Analyze(ctx context.Context) error {
+	_, err := db.Exec(ctx, `ANALYZE`)
+	return err
+}

@@ -1,0 +1,120 @@
+package store_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"salaula/internal/console"
+	"salaula/internal/console/consoletest"
+	"salaula/internal/store"
+	"salaula/internal/store/storetest"
+)
+
+// explain returns the engine's plan of a query.
+func explain(t *testing.T, db *store.DB, sqlText string, args ...any) string {
+	t.Helper()
+	prefix := "EXPLAIN "
+	if db.Dialect() == store.SQLite {
+		prefix = "EXPLAIN QUERY PLAN "
+	}
+	rows, err := db.Query(context.Background(), prefix+sqlText, args...)
+	if err != nil {
+		t.Fatalf("explain %s: %v", sqlText, err)
+	}
+	defer rows.Close()
+	cols, _ := rows.Columns()
+	var lines []string
+	for rows.Next() {
+		cells := make([]any, len(cols))
+		ptrs := make([]any, len(cols))
+		for i := range cells {
+			ptrs[i] = &cells[i]
+		}
+		if err := rows.Scan(ptrs...); err != nil {
+			t.Fatal(err)
+		}
+		// SQLite: id, parent, notused, detail; PostgreSQL: one line of text.
+		if s, ok := cells[len(cells)-1].(string); ok {
+			lines = append(lines, s)
+		} else if b, ok := cells[len(cells)-1].([]byte); ok {
+			lines = append(lines, string(b))
+		}
+	}
+	return strings.Join(lines, "\n")
+}
+
+// TestListQueriesUseIndexesAt100000Rows reads a page of 200 out of 100,000
+// sign-ups through an index on both engines, for every filter and sort the
+// console offers, first page and later pages: no full scan, no sort. A
+// search matching few addresses reads them through its indexes and sorts
+// just them; one matching every address walks the list's order.
+func TestListQueriesUseIndexesAt100000Rows(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		consoletest.SeedWaitlist(t, db, 100_000)
+		ctx := context.Background()
+		first, err := console.ListWaitlist(ctx, db, console.WaitlistFilter{}, console.Paging{Limit: 200})
+		if err != nil || first.Total != 100_000 || first.NextCursor == nil {
+			t.Fatalf("first page: %v, total %d", err, first.Total)
+		}
+		byEmail, err := console.ListWaitlist(ctx, db, console.WaitlistFilter{}, console.Paging{Limit: 200, Sort: "email"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		last, lastByEmail := first.Items[len(first.Items)-1], byEmail.Items[len(byEmail.Items)-1]
+		afterFirst := &store.ListAfter{Key: last.CreatedAt, Tie: store.WaitlistTie(last, "created_at")}
+		afterByEmail := &store.ListAfter{Key: lastByEmail.Email, Tie: store.WaitlistTie(lastByEmail, "email")}
+		emailProgram := "sqlite_autoindex_waitlist_signups_2|waitlist_signups_email_program_key"
+		cases := []struct {
+			name   string
+			f      store.WaitlistFilter
+			o      store.ListOrder
+			index  string
+			search string // a waitlist search: its own plan
+		}{
+			{"newest first", store.WaitlistFilter{}, store.ListOrder{Key: "created_at", Desc: true}, "waitlist_signups_created_id", ""},
+			{"newest first, next page", store.WaitlistFilter{}, store.ListOrder{Key: "created_at", Desc: true, After: afterFirst}, "waitlist_signups_created_id", ""},
+			{"oldest first", store.WaitlistFilter{}, store.ListOrder{Key: "created_at"}, "waitlist_signups_created_id", ""},
+			{"one program", store.WaitlistFilter{Program: "Upcycling Initiative"}, store.ListOrder{Key: "created_at", Desc: true}, "waitlist_signups_program_created_id|waitlist_signups_created_id", ""},
+			// The unique (email, program) index: SQLite's automatic one, PostgreSQL's constraint.
+			{"by e-mail", store.WaitlistFilter{}, store.ListOrder{Key: "email", Desc: true}, emailProgram, ""},
+			{"by e-mail, next page", store.WaitlistFilter{}, store.ListOrder{Key: "email", After: afterByEmail}, emailProgram, ""},
+			{"unsubscribed", store.WaitlistFilter{Status: store.WaitlistUnsubscribed}, store.ListOrder{Key: "created_at", Desc: true}, "waitlist_signups_created_id", ""},
+			// A search matching 100 addresses reads them through its indexes
+			// (the address's and the domain's); one matching every address
+			// walks the list's order.
+			{"search, few", store.WaitlistFilter{}, store.ListOrder{Key: "created_at", Desc: true}, "waitlist_signups_domain", "seed00001"},
+			{"search, many", store.WaitlistFilter{}, store.ListOrder{Key: "created_at", Desc: true}, "waitlist_signups_created_id", "example.com"},
+		}
+		for _, c := range cases {
+			c.o.Limit = 201
+			sqlText, args, err := store.WaitlistListSQL(c.f, c.o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if c.search != "" {
+				sqlText, args, err = db.WaitlistSearchSQL(ctx, store.WaitlistFilter{Q: c.search}, c.o)
+				if err != nil {
+					t.Fatal(err)
+				}
+			}
+			plan := explain(t, db, sqlText, args...)
+			used := false
+			for _, index := range strings.Split(c.index, "|") { // any of these serves
+				used = used || strings.Contains(plan, "INDEX "+index) || strings.Contains(plan, "using "+index) || strings.Contains(plan, "Index Scan on "+index)
+			}
+			if !used {
+				t.Errorf("%s: the plan does not use %s:\n%s", c.name, c.index, plan)
+			}
+			bads := []string{"Seq Scan", "Sort", "TEMP B-TREE"}
+			if c.name == "search, few" {
+				bads = bads[:1] // the few matches are sorted
+			}
+			for _, bad := range bads {
+				if strings.Contains(plan, bad) {
+					t.Errorf("%s: the plan has %q:\n%s", c.name, bad, plan)
+				}
+			}
+		}
+	})
+}
