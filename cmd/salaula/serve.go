@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"os"
 	"path/filepath"
 	"runtime/debug"
 	"time"
@@ -33,6 +34,9 @@ const sweepInterval = time.Hour
 
 // openStore opens and migrates the configured database.
 func openStore(ctx context.Context, cfg *config.Config, logger *slog.Logger) (*store.DB, error) {
+	if err := checkNotMoved(cfg); err != nil {
+		return nil, err
+	}
 	db, err := store.Open(ctx, cfg.DatabaseURL, cfg.DataDir)
 	if err != nil {
 		return nil, err
@@ -46,6 +50,20 @@ func openStore(ctx context.Context, cfg *config.Config, logger *slog.Logger) (*s
 		logger.Info("migration applied", "name", name)
 	}
 	return db, nil
+}
+
+// checkNotMoved refuses a SQLite data folder whose database was restored
+// into PostgreSQL (backup.MovedFile), so a command run without DATABASE_URL
+// never reads or writes the old copy.
+func checkNotMoved(cfg *config.Config) error {
+	if cfg.DatabaseURL != "" {
+		return nil
+	}
+	if _, err := os.Stat(filepath.Join(cfg.DataDir, backup.MovedFile)); err == nil {
+		return fmt.Errorf("the database of %s moved to PostgreSQL (%s): set DATABASE_URL, e.g. with --env-file /etc/salaula/salaula.env as the service uses",
+			cfg.DataDir, filepath.Join(cfg.DataDir, backup.MovedFile))
+	}
+	return nil
 }
 
 // openMedia returns the configured media store.
@@ -122,9 +140,9 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 		ErrorLog:          slog.NewLogLogger(logger.Handler(), slog.LevelWarn),
 	}
 	if cfg.BackupEvery > 0 {
-		go backup.Schedule(ctx, backup.Options{DB: db, DataDir: cfg.DataDir, S3Media: cfg.S3.Bucket != ""}, cfg.BackupEvery, cfg.BackupKeep,
+		go backup.Schedule(ctx, backup.Options{DB: db, DataDir: cfg.DataDir, Media: mediaStore}, cfg.BackupEvery, cfg.BackupKeep,
 			func(path string, rep backup.Report) {
-				logger.Info("backup written", "file", path, "database", rep.Database, "media_files", rep.MediaFiles, "notes", rep.Notes)
+				logger.Info("backup written", "file", path, "rows", rep.Rows, "media_files", rep.MediaFiles)
 			},
 			func(err error) { logger.Error("backup failed", "err", err) })
 	}
@@ -157,6 +175,9 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 func migrate(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
 	cfg, err := config.Parse("migrate", args, getenv, stderr)
 	if err != nil {
+		return err
+	}
+	if err := checkNotMoved(cfg); err != nil {
 		return err
 	}
 	db, err := store.Open(ctx, cfg.DatabaseURL, cfg.DataDir)
