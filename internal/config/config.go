@@ -10,6 +10,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -87,6 +88,9 @@ type S3Config struct {
 	AccessKey    string // SALAULA_S3_ACCESS_KEY
 	SecretKey    string // SALAULA_S3_SECRET_KEY
 	UsePathStyle bool   // SALAULA_S3_PATH_STYLE: bucket in the path, as MinIO expects (true)
+	// Timeout (SALAULA_S3_TIMEOUT, 20s): how long S3 may take to answer a
+	// request; a call fails after two such tries.
+	Timeout time.Duration
 }
 
 // Rate is a number of events allowed per window; Count 0 turns a limit off.
@@ -127,7 +131,7 @@ func Parse(name string, args []string, getenv func(string) string, stderr io.Wri
 	}
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	c := &Config{DatabaseURL: getenv("DATABASE_URL"), JWTSecret: getenv("SALAULA_JWT_SECRET"), SMTPURL: getenv("SALAULA_SMTP_URL")}
+	c := &Config{DatabaseURL: withConnectTimeout(getenv("DATABASE_URL")), JWTSecret: getenv("SALAULA_JWT_SECRET"), SMTPURL: getenv("SALAULA_SMTP_URL")}
 	fs.StringVar(&c.HTTPAddr, "http", env("SALAULA_HTTP", ":8080"), "listen address (SALAULA_HTTP)")
 	fs.StringVar(&c.DataDir, "data", env("SALAULA_DATA", "./data"), "data folder for SQLite, media and the signing secret (SALAULA_DATA)")
 	fs.StringVar(&c.PublicURL, "public-url", getenv("SALAULA_PUBLIC_URL"), "public base URL (SALAULA_PUBLIC_URL)")
@@ -238,6 +242,7 @@ func Parse(name string, args []string, getenv func(string) string, stderr io.Wri
 		AccessKey:    getenv("SALAULA_S3_ACCESS_KEY"),
 		SecretKey:    getenv("SALAULA_S3_SECRET_KEY"),
 		UsePathStyle: boolean("SALAULA_S3_PATH_STYLE", true),
+		Timeout:      dur("SALAULA_S3_TIMEOUT", 20*time.Second),
 	}
 	c.MetricsToken = getenv("SALAULA_METRICS_TOKEN")
 	if c.MetricsToken != "" && len(c.MetricsToken) < MinMetricsTokenLength {
@@ -279,6 +284,27 @@ func trustedProxies(getenv func(string) string, trustProxy bool, errs *[]error) 
 		return nil
 	}
 	return t
+}
+
+// DefaultConnectTimeout bounds connecting to PostgreSQL when DATABASE_URL
+// does not say (its connect_timeout, in seconds).
+const DefaultConnectTimeout = "10"
+
+// withConnectTimeout adds connect_timeout to a postgres:// URL without one,
+// so a PostgreSQL that does not answer fails the connection instead of
+// holding the request that needed it.
+func withConnectTimeout(dsn string) string {
+	u, err := url.Parse(dsn)
+	if dsn == "" || err != nil || (u.Scheme != "postgres" && u.Scheme != "postgresql") {
+		return dsn
+	}
+	q := u.Query()
+	if q.Get("connect_timeout") != "" {
+		return dsn
+	}
+	q.Set("connect_timeout", DefaultConnectTimeout)
+	u.RawQuery = q.Encode()
+	return u.String()
 }
 
 func portOf(addr string) string {
