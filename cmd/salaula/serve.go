@@ -14,6 +14,8 @@ import (
 	"runtime/debug"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
+
 	"salaula/internal/account"
 	"salaula/internal/analytics"
 	"salaula/internal/backup"
@@ -31,6 +33,10 @@ var appFS = func() fs.FS { return webapp.FS() }
 // sweepInterval is how often the server removes what the retention policy
 // no longer allows to keep (internal/account).
 const sweepInterval = time.Hour
+
+// drainMargin is how long serve keeps accepting after the load balancer
+// heard that it is stopping: requests it had already routed here arrive.
+const drainMargin = 500 * time.Millisecond
 
 // openStore opens and migrates the configured database.
 func openStore(ctx context.Context, cfg *config.Config, logger *slog.Logger) (*store.DB, error) {
@@ -78,7 +84,10 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	if err != nil {
 		return err
 	}
-	logger := slog.New(slog.NewJSONHandler(stdout, nil))
+	logger := slog.New(server.NewLogHandler(stdout, cfg.LogLevel, cfg.DataDir))
+	// Packages logging through slog's default logger (the database's
+	// change listener, realtime) write the same JSON lines.
+	slog.SetDefault(logger)
 	secret, err := cfg.Secret()
 	if err != nil {
 		return err
@@ -103,9 +112,14 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	go func() { defer close(senderDone); mailer.Run(senderCtx) }()
 	defer func() { stopSender(); <-senderDone }()
 	stats := analytics.New(db, nil)
+	backups, err := scheduleBackups(cfg, db, mediaStore, logger)
+	if err != nil {
+		return err
+	}
 	realtimeClosed := make(chan struct{})
+	drain := server.NewDrain()
 	handler, metricsHandler, err := server.NewWithMetrics(server.Deps{Config: cfg, DB: db, Secret: secret, Mailer: mailer, Media: mediaStore, Logger: logger, App: appFS(),
-		Analytics: stats, Context: ctx, Stopped: realtimeClosed})
+		Analytics: stats, Context: ctx, Stopped: realtimeClosed, Drain: drain, Collectors: backupCollectors(backups)})
 	if err != nil {
 		return err
 	}
@@ -139,12 +153,8 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 		MaxHeaderBytes:    64 << 10,
 		ErrorLog:          slog.NewLogLogger(logger.Handler(), slog.LevelWarn),
 	}
-	if cfg.BackupEvery > 0 {
-		go backup.Schedule(ctx, backup.Options{DB: db, DataDir: cfg.DataDir, Media: mediaStore}, cfg.BackupEvery, cfg.BackupKeep,
-			func(path string, rep backup.Report) {
-				logger.Info("backup written", "file", path, "rows", rep.Rows, "media_files", rep.MediaFiles)
-			},
-			func(err error) { logger.Error("backup failed", "err", err) })
+	if backups != nil {
+		go backups.Run(ctx)
 	}
 	logger.Info("serving", "addr", ln.Addr().String(), "url", cfg.PublicURL, "database", string(db.Dialect()), "data", cfg.DataDir)
 	errc := make(chan error, 1)
@@ -154,6 +164,12 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 		return err
 	case <-ctx.Done():
 	}
+	// Readiness says "stopping" first; once the load balancer's probe has
+	// heard it (and a moment for requests it had already sent here), the
+	// server stops accepting and lets the requests under way finish.
+	logger.Info("shutting down: not ready any more", "drain_max", cfg.ShutdownDrain.String())
+	drain.Begin()
+	drain.Wait(cfg.ShutdownDrain, drainMargin)
 	logger.Info("shutting down", "timeout", cfg.ShutdownTimeout.String())
 	shutdownCtx, cancel := context.WithTimeout(context.Background(), cfg.ShutdownTimeout)
 	defer cancel()
@@ -169,6 +185,48 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	}
 	logger.Info("stopped")
 	return nil
+}
+
+// scheduleBackups returns the backup scheduler SALAULA_BACKUP_EVERY asks
+// for (nil when it is not set).
+func scheduleBackups(cfg *config.Config, db *store.DB, st media.Store, logger *slog.Logger) (*backup.Scheduler, error) {
+	if cfg.BackupEvery <= 0 {
+		return nil, nil
+	}
+	s := &backup.Scheduler{Options: backup.Options{DB: db, DataDir: cfg.DataDir, Media: st}, Every: cfg.BackupEvery, Keep: cfg.BackupKeep, Dir: cfg.BackupDir,
+		OnDone: func(path string, rep backup.Report) {
+			logger.Info("backup written", "file", path, "tables", len(rep.Tables), "rows", rep.Rows, "media_files", rep.MediaFiles)
+		},
+		OnErr: func(err error) { logger.Error("backup failed", "err", err) }}
+	if cfg.BackupS3.Bucket != "" {
+		off, err := backup.NewOffSite(cfg.BackupS3)
+		if err != nil {
+			return nil, err
+		}
+		s.OffSite = off
+	}
+	return s, nil
+}
+
+// backupCollectors are the scheduled backups' metrics: when the last one
+// was written and how many failed (none when backups are off).
+func backupCollectors(s *backup.Scheduler) []prometheus.Collector {
+	if s == nil {
+		return nil
+	}
+	return []prometheus.Collector{
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "salaula_backup_last_success_timestamp_seconds",
+			Help: "When the newest scheduled backup was written (Unix time; 0: none yet)."},
+			func() float64 {
+				if t := s.LastSuccess(); !t.IsZero() {
+					return float64(t.Unix())
+				}
+				return 0
+			}),
+		prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "salaula_backup_failures_total",
+			Help: "Scheduled backups that failed since the server started."},
+			func() float64 { return float64(s.Failures()) }),
+	}
 }
 
 // migrate applies the migrations and exits.

@@ -524,29 +524,3 @@ func Prune(dir string, keep int) error {
 	}
 	return nil
 }
-
-// Schedule writes a backup into DataDir/backups every interval and keeps the
-// newest keep, until ctx ends. Failures are reported to onErr and retried at
-// the next interval.
-func Schedule(ctx context.Context, o Options, every time.Duration, keep int, onDone func(string, Report), onErr func(error)) {
-	t := time.NewTicker(every)
-	defer t.Stop()
-	dir := filepath.Join(o.DataDir, "backups")
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case now := <-t.C:
-			path := filepath.Join(dir, FileName(now))
-			rep, err := WriteFile(ctx, o, path)
-			if err == nil {
-				err = Prune(dir, keep)
-			}
-			if err != nil {
-				onErr(err)
-				continue
-			}
-			onDone(path, rep)
-		}
-	}
-}

@@ -10,6 +10,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"log/slog"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -43,9 +44,20 @@ type Config struct {
 	AnalyticsRate   Rate          // SALAULA_RATE_ANALYTICS: analytics events per client IP ("600/10m")
 	MaxUploadBytes  int64         // SALAULA_MAX_UPLOAD_BYTES: largest accepted image (10 MB)
 	ShutdownTimeout time.Duration // SALAULA_SHUTDOWN_TIMEOUT: how long in-flight requests may finish (15s)
+	ShutdownDrain   time.Duration // SALAULA_SHUTDOWN_DRAIN: at most how long to wait for the load balancer to hear "stopping" from /readyz (10s)
 	S3              S3Config      // SALAULA_S3_*: store media in an S3-compatible bucket instead of DATA/media
 	BackupEvery     time.Duration // SALAULA_BACKUP_EVERY: take a backup into DATA/backups this often (0: never)
 	BackupKeep      int           // SALAULA_BACKUP_KEEP: how many scheduled backups to keep (7)
+	BackupDir       string        // SALAULA_BACKUP_DIR: where scheduled backups go (DATA/backups); best on another disk
+	// BackupS3 (SALAULA_BACKUP_S3_BUCKET; SALAULA_BACKUP_S3_ENDPOINT,
+	// _REGION, _ACCESS_KEY, _SECRET_KEY default to the SALAULA_S3_* ones):
+	// a bucket each scheduled backup is copied to, under backups/.
+	BackupS3 S3Config
+
+	// LogLevel (SALAULA_LOG_LEVEL: debug, info, warn or error; info): the
+	// least important log lines written. At warn, the access log keeps only
+	// the requests answered with a 5xx.
+	LogLevel slog.Level
 
 	// TrustedProxies (SALAULA_TRUSTED_PROXIES): the proxies in front of the
 	// server, whose X-Forwarded-For and X-Forwarded-Proto are believed; the
@@ -174,6 +186,7 @@ func Parse(name string, args []string, getenv func(string) string, stderr io.Wri
 	}
 	c.AccessTokenTTL = dur("SALAULA_ACCESS_TOKEN_TTL", time.Hour)
 	c.ShutdownTimeout = dur("SALAULA_SHUTDOWN_TIMEOUT", 15*time.Second)
+	c.ShutdownDrain = dur("SALAULA_SHUTDOWN_DRAIN", 10*time.Second)
 	if getenv("SALAULA_BACKUP_EVERY") != "" {
 		c.BackupEvery = dur("SALAULA_BACKUP_EVERY", 0)
 	}
@@ -216,6 +229,11 @@ func Parse(name string, args []string, getenv func(string) string, stderr io.Wri
 	rt.MaxMessageBytes = int64(positive("SALAULA_REALTIME_MAX_MESSAGE_BYTES", int(rt.MaxMessageBytes)))
 	rt.SendQueue = positive("SALAULA_REALTIME_SEND_QUEUE", rt.SendQueue)
 	c.Realtime = rt
+	if v := getenv("SALAULA_LOG_LEVEL"); v != "" {
+		if err := c.LogLevel.UnmarshalText([]byte(v)); err != nil {
+			errs = append(errs, fmt.Errorf("SALAULA_LOG_LEVEL=%q: want debug, info, warn or error", v))
+		}
+	}
 	c.ConfirmEmail = boolean("SALAULA_CONFIRM_EMAIL", false)
 	c.TrustedProxies = trustedProxies(getenv, boolean("SALAULA_TRUST_PROXY", false), &errs)
 	c.DisableSignup = boolean("SALAULA_DISABLE_SIGNUP", false)
@@ -243,6 +261,16 @@ func Parse(name string, args []string, getenv func(string) string, stderr io.Wri
 		SecretKey:    getenv("SALAULA_S3_SECRET_KEY"),
 		UsePathStyle: boolean("SALAULA_S3_PATH_STYLE", true),
 		Timeout:      dur("SALAULA_S3_TIMEOUT", 20*time.Second),
+	}
+	c.BackupDir = env("SALAULA_BACKUP_DIR", filepath.Join(c.DataDir, "backups"))
+	c.BackupS3 = S3Config{
+		Endpoint:     env("SALAULA_BACKUP_S3_ENDPOINT", c.S3.Endpoint),
+		Region:       env("SALAULA_BACKUP_S3_REGION", c.S3.Region),
+		Bucket:       getenv("SALAULA_BACKUP_S3_BUCKET"),
+		AccessKey:    env("SALAULA_BACKUP_S3_ACCESS_KEY", c.S3.AccessKey),
+		SecretKey:    env("SALAULA_BACKUP_S3_SECRET_KEY", c.S3.SecretKey),
+		UsePathStyle: c.S3.UsePathStyle,
+		Timeout:      c.S3.Timeout,
 	}
 	c.MetricsToken = getenv("SALAULA_METRICS_TOKEN")
 	if c.MetricsToken != "" && len(c.MetricsToken) < MinMetricsTokenLength {

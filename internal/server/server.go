@@ -11,6 +11,8 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
+
 	"salaula/internal/account"
 	"salaula/internal/analytics"
 	"salaula/internal/config"
@@ -45,24 +47,30 @@ type Deps struct {
 	// closed after Context is done (serve waits for it before exiting, so
 	// clients get the close reason instead of a dropped connection).
 	Stopped chan struct{}
+	// Drain, when set, is the stopping state GET /readyz reports.
+	Drain *Drain
+	// Collectors are more metrics for GET /metrics (the scheduled backups').
+	Collectors []prometheus.Collector
 }
 
 // Server holds the dependencies shared by the handlers.
 type Server struct {
-	cfg      *config.Config
-	db       *store.DB
-	mailer   mail.Mailer
-	media    media.Store
-	logger   *slog.Logger
-	app      *appFiles
-	metrics  *metrics
-	now      func() time.Time
-	keys     *keySource           // access-token signing keys
-	refresh  *seal.Box            // seals rotated refresh tokens' successors
-	factors  *seal.Box            // seals TOTP secrets
-	account  *account.Rules       // export and delete a person
-	realtime *realtime.Hub        // realtime sockets and channels
-	stats    *analytics.Collector // page views and the funnel
+	cfg       *config.Config
+	db        *store.DB
+	mailer    mail.Mailer
+	media     media.Store
+	logger    *slog.Logger
+	app       *appFiles
+	metrics   *metrics
+	now       func() time.Time
+	keys      *keySource           // access-token signing keys
+	refresh   *seal.Box            // seals rotated refresh tokens' successors
+	factors   *seal.Box            // seals TOTP secrets
+	account   *account.Rules       // export and delete a person
+	realtime  *realtime.Hub        // realtime sockets and channels
+	stats     *analytics.Collector // page views and the funnel
+	drain     *Drain               // stopping: /readyz says so
+	mailProbe mailProbe            // the mail server's last answer to /readyz
 
 	analyticsLimiter ratelimit.Limiter
 	authLimiter      ratelimit.Limiter
@@ -97,7 +105,9 @@ func NewWithMetrics(d Deps) (app, metrics http.Handler, err error) {
 		verifyLimiter:    ratelimit.For(d.DB, 10, 5*time.Minute, d.Logger),
 		analyticsLimiter: ratelimit.For(d.DB, d.Config.AnalyticsRate.Count, d.Config.AnalyticsRate.Window, d.Logger),
 		stats:            d.Analytics,
+		drain:            d.Drain,
 	}
+	s.metrics.registry.MustRegister(d.Collectors...)
 	if s.stats == nil {
 		s.stats = analytics.New(d.DB, d.Now)
 	}
