@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -75,8 +76,12 @@ func TestMoveSQLiteToPostgresAndS3AndBack(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "moved to PostgreSQL") {
 		t.Errorf("admin export on the moved folder without DATABASE_URL: %v, want it refused", err)
 	}
-	if rows := exportRows(t, pgEnv, "waitlist", "--data", sqliteDir); len(rows) != 4 {
-		t.Errorf("waitlist on PostgreSQL: %d rows, want a header and 3", len(rows))
+	// The service's env file, read by the admin commands too.
+	envFile := filepath.Join(t.TempDir(), "salaula.env")
+	os.WriteFile(envFile, []byte(fmt.Sprintf("SALAULA_DATA='%s'\nDATABASE_URL='%s'\nSALAULA_MAIL_FROM='Salaula <no-reply@salaula.co.zm>'\n",
+		sqliteDir, pgEnv["DATABASE_URL"])), 0o600)
+	if rows := exportRows(t, nil, "waitlist", "--env-file", envFile); len(rows) != 4 {
+		t.Errorf("waitlist on PostgreSQL through the env file: %d rows, want a header and 3", len(rows))
 	}
 
 	check := func(name string, env map[string]string, dir string) {
