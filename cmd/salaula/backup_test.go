@@ -242,3 +242,30 @@ func TestBackupAtStartWhenTheLastIsOld(t *testing.T) {
 		})
 	}
 }
+
+// SALAULA_JWT_SECRET set over a data folder whose jwt-secret sealed the
+// stored secrets must be that secret (else two-step sign-in and the
+// signing keys would silently stop opening); set to it, the server starts
+// and says that tokens of the stored ES256 keys stop working.
+func TestJWTSecretSetLaterMustMatchTheSealingSecret(t *testing.T) {
+	t.Parallel()
+	dataDir := t.TempDir()
+	_, cancel, done, _ := startServe(t, map[string]string{}, "--data", dataDir)
+	cancel()
+	<-done
+	secret, err := os.ReadFile(filepath.Join(dataDir, "jwt-secret"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = run(context.Background(), []string{"salaula", "serve", "--http", freeAddr(t), "--data", dataDir},
+		envOf(map[string]string{"SALAULA_JWT_SECRET": "another-secret-another-secret-0123456789"}), io.Discard, io.Discard)
+	if err == nil || !strings.Contains(err.Error(), "SALAULA_JWT_SECRET differs from") {
+		t.Fatalf("serve with a different SALAULA_JWT_SECRET: %v, want it refused", err)
+	}
+	_, cancel, done, logs := startServe(t, map[string]string{"SALAULA_JWT_SECRET": strings.TrimSpace(string(secret))}, "--data", dataDir)
+	cancel()
+	<-done
+	if !strings.Contains(logs.String(), "SALAULA_JWT_SECRET is set: access tokens are signed with it") {
+		t.Fatalf("no word in the log about the tokens of the ES256 keys:\n%s", logs)
+	}
+}

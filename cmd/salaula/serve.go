@@ -12,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/debug"
+	"strings"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -97,6 +98,9 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 		return err
 	}
 	defer db.Close()
+	if err := checkSecretSwitch(ctx, cfg, db, logger); err != nil {
+		return err
+	}
 	mediaStore, err := openMedia(cfg)
 	if err != nil {
 		return err
@@ -184,6 +188,32 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 		return err
 	}
 	logger.Info("stopped")
+	return nil
+}
+
+// checkSecretSwitch refuses a SALAULA_JWT_SECRET that differs from the
+// data folder's jwt-secret (the secret that sealed the stored two-step
+// secrets and signing keys: they would no longer open), and says in the
+// log that access tokens signed with the stored ES256 keys stop working
+// when SALAULA_JWT_SECRET is set over them (sessions go on: a refresh
+// answers an HS256 token).
+func checkSecretSwitch(ctx context.Context, cfg *config.Config, db *store.DB, logger *slog.Logger) error {
+	if cfg.JWTSecret == "" {
+		return nil
+	}
+	path := filepath.Join(cfg.DataDir, backup.SecretFile)
+	if b, err := os.ReadFile(path); err == nil && strings.TrimSpace(string(b)) != cfg.JWTSecret {
+		return fmt.Errorf("SALAULA_JWT_SECRET differs from %s, which sealed the stored two-step sign-in secrets and signing keys: "+
+			"set SALAULA_JWT_SECRET to that file's content, or better leave it unset and copy the file to every instance (docs/deploy.md)", path)
+	}
+	keys, err := db.SigningKeys(ctx)
+	if err != nil {
+		return err
+	}
+	if len(keys) > 0 {
+		logger.Warn("SALAULA_JWT_SECRET is set: access tokens are signed with it (HS256); those signed with the stored ES256 keys are refused "+
+			"until the app refreshes its session (sessions themselves go on). Unset it to go back to the ES256 keys.", "es256_keys", len(keys))
+	}
 	return nil
 }
 
