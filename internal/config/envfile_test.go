@@ -1,6 +1,7 @@
 package config
 
 import (
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -57,5 +58,38 @@ SALAULA_SUPPORT_EMAIL="help \"desk\" <help@salaula.co.zm>"
 	if err != nil || strings.Join(args, " ") != "waitlist --program x" || getenv("SALAULA_DATA") != "/from/the/environment" ||
 		getenv("SALAULA_MAIL_FROM") != "Salaula <no-reply@salaula.co.zm>" {
 		t.Fatalf("WithEnvFile: %v %v", args, err)
+	}
+}
+
+// The env file docs/deploy.md shows is one Salaula, sh and systemd read alike.
+func TestDeployDocsEnvFileReads(t *testing.T) {
+	t.Parallel()
+	doc, err := os.ReadFile(filepath.Join("..", "..", "docs", "deploy.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, rest, ok := strings.Cut(string(doc), "### The service user and the env file")
+	_, block, ok2 := strings.Cut(rest, "```sh\n")
+	block, _, ok3 := strings.Cut(block, "```")
+	if !ok || !ok2 || !ok3 || !strings.Contains(block, "SALAULA_MAIL_FROM=") {
+		t.Fatal("docs/deploy.md no longer shows the env file under \"The service user and the env file\"")
+	}
+	p := filepath.Join(t.TempDir(), "salaula.env")
+	os.WriteFile(p, []byte(block), 0o600)
+	got, err := ReadEnvFile(p)
+	if err != nil {
+		t.Fatalf("the documented env file: %v", err)
+	}
+	out, err := exec.Command("sh", "-c", `set -a; . "$0"; env`, p).Output()
+	if err != nil {
+		t.Fatalf("sh cannot source the documented env file: %v", err)
+	}
+	for k, v := range got {
+		if !strings.Contains(string(out), "\n"+k+"="+v+"\n") {
+			t.Errorf("%s: salaula reads %q, sh reads otherwise", k, v)
+		}
+	}
+	if _, err := Parse("serve", nil, func(k string) string { return got[k] }, io.Discard); err != nil {
+		t.Errorf("serve refuses the documented env file: %v", err)
 	}
 }
