@@ -194,6 +194,9 @@ func TestScheduledBackupsKeepTheNewest(t *testing.T) {
 // one at once, on PostgreSQL as on SQLite, copies it off-site to S3 when
 // asked, and /metrics says when the last one was written and how many failed.
 func TestBackupAtStartWhenTheLastIsOld(t *testing.T) {
+	if testing.Short() {
+		t.Skip("needs PostgreSQL, S3 or caddy: runs without -short")
+	}
 	for _, engine := range storetest.Engines {
 		t.Run(string(engine), func(t *testing.T) {
 			t.Parallel()

@@ -23,6 +23,9 @@ import (
 // with -9 (GET requests: Caddy retries them on the other) and while one is
 // restarted gracefully (GET and POST) gets no failed request.
 func TestLoadBalancerDropsNoRequest(t *testing.T) {
+	if testing.Short() {
+		t.Skip("needs PostgreSQL, S3 or caddy: runs without -short")
+	}
 	caddy, err := exec.LookPath("caddy")
 	if err != nil {
 		t.Fatal("caddy is not installed: run `make tools` (Debian's caddy)")

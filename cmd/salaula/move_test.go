@@ -21,6 +21,9 @@ import (
 // that restored into a new SQLite folder does too. Each restore reports every
 // table's row count, and a second restore into the same database is refused.
 func TestMoveSQLiteToPostgresAndS3AndBack(t *testing.T) {
+	if testing.Short() {
+		t.Skip("needs PostgreSQL, S3 or caddy: runs without -short")
+	}
 	t.Parallel()
 	type account struct {
 		email, path string
