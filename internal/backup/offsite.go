@@ -4,16 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net"
-	"net/http"
-	"net/url"
 	"path/filepath"
 	"time"
 
 	"github.com/minio/minio-go/v7"
-	"github.com/minio/minio-go/v7/pkg/credentials"
 
 	"salaula/internal/config"
+	"salaula/internal/media"
 )
 
 // OffSite copies archives to an S3 bucket (SALAULA_BACKUP_S3_BUCKET), away
@@ -31,39 +28,15 @@ func NewOffSite(cfg config.S3Config) (*OffSite, error) {
 	if cfg.AccessKey == "" || cfg.SecretKey == "" {
 		return nil, errors.New("off-site backups need S3 credentials (SALAULA_BACKUP_S3_ACCESS_KEY and _SECRET_KEY, or SALAULA_S3_*)")
 	}
-	endpoint := cfg.Endpoint
-	if endpoint == "" {
-		endpoint = "https://s3." + cfg.Region + ".amazonaws.com"
-	}
-	u, err := url.Parse(endpoint)
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return nil, fmt.Errorf("off-site backups: the S3 endpoint must look like https://host[:port], got %q", endpoint)
-	}
-	timeout := cfg.Timeout
-	if timeout <= 0 {
-		timeout = 20 * time.Second
-	}
-	lookup := minio.BucketLookupDNS
-	if cfg.UsePathStyle {
-		lookup = minio.BucketLookupPath
-	}
-	client, err := minio.New(u.Host, &minio.Options{
-		Creds: credentials.NewStaticV4(cfg.AccessKey, cfg.SecretKey, ""), Secure: u.Scheme == "https",
-		Region: cfg.Region, BucketLookup: lookup, MaxRetries: 2,
-		Transport: &http.Transport{
-			Proxy:                 http.ProxyFromEnvironment,
-			DialContext:           (&net.Dialer{Timeout: 10 * time.Second}).DialContext,
-			TLSHandshakeTimeout:   10 * time.Second,
-			ResponseHeaderTimeout: timeout,
-		},
-	})
+	client, _, err := media.S3Client(cfg)
 	if err != nil {
 		return nil, fmt.Errorf("off-site backups: %w", err)
 	}
 	return &OffSite{client: client, bucket: cfg.Bucket}, nil
 }
 
-// Upload copies the archive at path to the bucket under backups/NAME.
+// Upload copies the archive at path to the bucket under backups/NAME
+// (in parts, from the file).
 func (o *OffSite) Upload(ctx context.Context, path string) error {
 	ctx, cancel := context.WithTimeout(ctx, offSiteTimeout)
 	defer cancel()

@@ -3,12 +3,11 @@ package media
 import (
 	"bytes"
 	"context"
-	"net"
 	"strings"
 	"testing"
 	"time"
 
-	"salaula/internal/config"
+	"salaula/internal/media/mediatest"
 )
 
 // An S3 service that accepts connections and never answers fails every
@@ -16,23 +15,7 @@ import (
 // what was being done and that S3 did not answer.
 func TestHungS3FailsWithinTheTimeout(t *testing.T) {
 	t.Parallel()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	var held []net.Conn
-	go func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			held = append(held, c) // never answered
-		}
-	}()
-	st, err := NewS3(config.S3Config{Endpoint: "http://" + ln.Addr().String(), Region: "us-east-1", Bucket: "hung",
-		AccessKey: "a", SecretKey: "b", UsePathStyle: true, Timeout: 300 * time.Millisecond})
+	st, err := NewS3(mediatest.Hung(t, 300*time.Millisecond))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -43,13 +43,24 @@ func NewS3(cfg config.S3Config) (*S3, error) {
 	if cfg.AccessKey == "" || cfg.SecretKey == "" {
 		return nil, errors.New("S3 media storage needs SALAULA_S3_ACCESS_KEY and SALAULA_S3_SECRET_KEY")
 	}
+	client, timeout, err := S3Client(cfg)
+	if err != nil {
+		return nil, err
+	}
+	return &S3{client: client, bucket: cfg.Bucket, timeout: timeout}, nil
+}
+
+// S3Client is a client of the service cfg describes, whose requests time
+// out after the returned timeout without an answer (cfg.Timeout, or
+// DefaultS3Timeout) and are tried s3Retries times. Off-site backups use it too.
+func S3Client(cfg config.S3Config) (*minio.Client, time.Duration, error) {
 	endpoint := cfg.Endpoint
 	if endpoint == "" {
 		endpoint = "https://s3." + cfg.Region + ".amazonaws.com"
 	}
 	u, err := url.Parse(endpoint)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || (u.Path != "" && u.Path != "/") {
-		return nil, fmt.Errorf("SALAULA_S3_ENDPOINT must look like https://host[:port], got %q", cfg.Endpoint)
+		return nil, 0, fmt.Errorf("the S3 endpoint must look like https://host[:port], got %q (SALAULA_S3_ENDPOINT)", cfg.Endpoint)
 	}
 	lookup := minio.BucketLookupDNS
 	if cfg.UsePathStyle {
@@ -79,9 +90,9 @@ func NewS3(cfg config.S3Config) (*S3, error) {
 		MaxRetries:   s3Retries,
 	})
 	if err != nil {
-		return nil, fmt.Errorf("S3 media storage: %w", err)
+		return nil, 0, fmt.Errorf("S3: %w", err)
 	}
-	return &S3{client: client, bucket: cfg.Bucket, timeout: timeout}, nil
+	return client, timeout, nil
 }
 
 // bounded gives ctx the store's deadline: a call (with its retry) that

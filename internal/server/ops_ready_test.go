@@ -18,6 +18,7 @@ import (
 	"salaula/internal/config"
 	"salaula/internal/mail"
 	"salaula/internal/media"
+	"salaula/internal/media/mediatest"
 	"salaula/internal/store/storetest"
 )
 
@@ -108,23 +109,7 @@ func TestReadyzIsDegradedWhenOnlyMailIsDown(t *testing.T) {
 // A media store that does not answer: not ready, within the probe's 2 s.
 func TestReadyzIsUnavailableWhenMediaHangs(t *testing.T) {
 	t.Parallel()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	go func() {
-		var held []net.Conn
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			held = append(held, c)
-		}
-	}()
-	s3, err := media.NewS3(config.S3Config{Endpoint: "http://" + ln.Addr().String(), Region: "us-east-1", Bucket: "hung",
-		AccessKey: "a", SecretKey: "b", UsePathStyle: true, Timeout: 5 * time.Second})
+	s3, err := media.NewS3(mediatest.Hung(t, 5*time.Second))
 	if err != nil {
 		t.Fatal(err)
 	}
