@@ -55,28 +55,29 @@ type Deps struct {
 
 // Server holds the dependencies shared by the handlers.
 type Server struct {
-	cfg       *config.Config
-	db        *store.DB
-	mailer    mail.Mailer
-	media     media.Store
-	logger    *slog.Logger
-	app       *appFiles
-	metrics   *metrics
-	now       func() time.Time
-	keys      *keySource           // access-token signing keys
-	refresh   *seal.Box            // seals rotated refresh tokens' successors
-	factors   *seal.Box            // seals TOTP secrets
-	account   *account.Rules       // export and delete a person
-	realtime  *realtime.Hub        // realtime sockets and channels
-	stats     *analytics.Collector // page views and the funnel
-	drain     *Drain               // stopping: /readyz says so
-	mailProbe mailProbe            // the mail server's last answer to /readyz
+	cfg      *config.Config
+	db       *store.DB
+	mailer   mail.Mailer
+	media    media.Store
+	logger   *slog.Logger
+	app      *appFiles
+	metrics  *metrics
+	now      func() time.Time
+	keys     *keySource           // access-token signing keys
+	refresh  *seal.Box            // seals rotated refresh tokens' successors
+	factors  *seal.Box            // seals TOTP secrets
+	account  *account.Rules       // export and delete a person
+	realtime *realtime.Hub        // realtime sockets and channels
+	stats    *analytics.Collector // page views and the funnel
 
 	analyticsLimiter ratelimit.Limiter
 	authLimiter      ratelimit.Limiter
 	formLimiter      ratelimit.Limiter
 	uploadLimiter    ratelimit.Limiter
 	verifyLimiter    ratelimit.Limiter // second-factor codes tried, per person
+
+	drain     *Drain    // stopping: /readyz says so
+	mailProbe mailProbe // the mail server's last answer to /readyz
 }
 
 // New builds the server's handler from its dependencies.
