@@ -9,7 +9,7 @@ GO_SRC   := $(shell find cmd internal -name '*.go' -o -name '*.sql' -o -name '*.
 WEB_SRC  := $(shell find web/src web/public web/index.html web/vite.config.ts web/tsconfig.json web/scripts/precompress.mjs -type f 2>/dev/null)
 VERSION  := $(shell git describe --always --dirty 2>/dev/null || echo dev)
 
-.PHONY: run build check test test-go test-web test-e2e test-supabase test-fuzz fuzz bench deps chromium tools aiosmtpd wrk clean
+.PHONY: run build check test test-go test-web test-e2e test-supabase test-fuzz fuzz bench deps chromium tools aiosmtpd caddy wrk clean
 
 ## run: install what is missing, build, and serve on http://localhost:8080 with data in ./data
 ## (PORT=9000 serves on another port; without PORT, SALAULA_HTTP or :8080)
@@ -41,9 +41,10 @@ chromium:
 	fi
 
 ## tools: the real services and tools the tests run against: Versity's S3
-## gateway (bin/tools/versitygw), Debian's aiosmtpd (SMTP) and wrk (make bench's load)
+## gateway (bin/tools/versitygw), Debian's aiosmtpd (SMTP), caddy (the load
+## balancer of docs/deploy/Caddyfile) and wrk (make bench's load)
 VERSITYGW := bin/tools/versitygw
-tools: $(VERSITYGW) aiosmtpd wrk
+tools: $(VERSITYGW) aiosmtpd caddy wrk
 
 $(VERSITYGW):
 	GOBIN=$(CURDIR)/bin/tools go install github.com/versity/versitygw/cmd/versitygw@v1.8.0
@@ -53,6 +54,14 @@ aiosmtpd:
 		echo "Installing aiosmtpd from Debian's packages..."; \
 		SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
 		$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq python3-aiosmtpd; \
+	fi
+
+## caddy: install Debian's caddy, the load balancer the tests put in front of two instances
+caddy:
+	@if ! command -v caddy >/dev/null; then \
+		echo "Installing caddy from Debian's packages..."; \
+		SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+		$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq caddy; \
 	fi
 
 ## wrk: install Debian's wrk, the load generator of make bench, when it is missing

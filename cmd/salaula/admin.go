@@ -93,7 +93,7 @@ func admin(ctx context.Context, args []string, getenv func(string) string, stdou
 	case "backup":
 		return backupCmd(ctx, args[1:], getenv, stdout, stderr)
 	case "restore":
-		return restoreCmd(ctx, args[1:], stdout, stderr)
+		return restoreCmd(ctx, args[1:], getenv, stdout, stderr)
 	case "settings":
 		return adminSettings(ctx, args[1:], getenv, stdout, stderr)
 	default:
@@ -199,8 +199,11 @@ func openAdminStore(ctx context.Context, name string, args []string, getenv func
 	if err != nil {
 		return nil, err
 	}
-	return openStore(ctx, cfg, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	return openStore(ctx, cfg, discardLogger())
 }
+
+// discardLogger logs nothing (the admin commands print their own output).
+func discardLogger() *slog.Logger { return slog.New(slog.NewTextHandler(io.Discard, nil)) }
 
 // mailState says where an e-mail is: sent (when, how), queued, or failing
 // (attempts and the last error).

@@ -12,6 +12,10 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"salaula/internal/backup"
+	"salaula/internal/media/mediatest"
+	"salaula/internal/store/storetest"
 )
 
 const testPassword = "kalulu-jumps-the-river-42"
@@ -183,5 +187,88 @@ func TestScheduledBackupsKeepTheNewest(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), "SALAULA_BACKUP_") {
 			t.Errorf("serve with %v: %v, want an error naming the setting", bad, err)
 		}
+	}
+}
+
+// A server started when its newest backup is older than the interval takes
+// one at once, on PostgreSQL as on SQLite, copies it off-site to S3 when
+// asked, and /metrics says when the last one was written and how many failed.
+func TestBackupAtStartWhenTheLastIsOld(t *testing.T) {
+	if testing.Short() {
+		t.Skip("needs PostgreSQL, S3 or caddy: runs without -short")
+	}
+	for _, engine := range storetest.Engines {
+		t.Run(string(engine), func(t *testing.T) {
+			t.Parallel()
+			dataDir := t.TempDir()
+			backups := filepath.Join(t.TempDir(), "elsewhere")
+			os.MkdirAll(backups, 0o700)
+			old := time.Now().Add(-2 * time.Hour)
+			os.WriteFile(filepath.Join(backups, backup.FileName(old)), []byte("an old archive"), 0o600)
+			off := mediatest.NewS3(t)
+			env := engineEnv(t, engine)
+			env["SALAULA_BACKUP_EVERY"] = "1h"
+			env["SALAULA_BACKUP_DIR"] = backups
+			env["SALAULA_BACKUP_S3_BUCKET"] = off.Bucket
+			env["SALAULA_BACKUP_S3_ENDPOINT"] = off.Endpoint
+			env["SALAULA_BACKUP_S3_ACCESS_KEY"] = off.AccessKey
+			env["SALAULA_BACKUP_S3_SECRET_KEY"] = off.SecretKey
+			metricsAddr := freeAddr(t)
+			env["SALAULA_METRICS_HTTP"] = metricsAddr
+			_, cancel, done, logs := startServe(t, env, "--data", dataDir)
+			defer func() { cancel(); <-done }()
+			for deadline := time.Now().Add(20 * time.Second); !strings.Contains(logs.String(), `"msg":"backup written"`); time.Sleep(20 * time.Millisecond) {
+				if time.Now().After(deadline) {
+					t.Fatalf("no backup at start within 20 s although the last is 2 h old:\n%s", logs.String())
+				}
+			}
+			names, _ := filepath.Glob(filepath.Join(backups, "salaula-*.tar.gz"))
+			if len(names) != 2 {
+				t.Fatalf("backup folder holds %v, want the old archive and a new one", names)
+			}
+			if keys := mediatest.Keys(t, off); len(keys) != 1 || keys[0] != "backups/"+filepath.Base(names[1]) {
+				t.Errorf("off-site bucket holds %v, want backups/%s", keys, filepath.Base(names[1]))
+			}
+			res, err := http.Get("http://" + metricsAddr + "/metrics")
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, _ := io.ReadAll(res.Body)
+			res.Body.Close()
+			var last float64
+			for _, line := range strings.Split(string(b), "\n") {
+				fmt.Sscanf(line, "salaula_backup_last_success_timestamp_seconds %g", &last)
+			}
+			if time.Since(time.Unix(int64(last), 0)) > time.Minute || !strings.Contains(string(b), "salaula_backup_failures_total 0") {
+				t.Errorf("backup metrics: last success %v, want within the minute, and no failure:\n%s", last, b)
+			}
+		})
+	}
+}
+
+// SALAULA_JWT_SECRET set over a data folder whose jwt-secret sealed the
+// stored secrets must be that secret (else two-step sign-in and the
+// signing keys would silently stop opening); set to it, the server starts
+// and says that tokens of the stored ES256 keys stop working.
+func TestJWTSecretSetLaterMustMatchTheSealingSecret(t *testing.T) {
+	t.Parallel()
+	dataDir := t.TempDir()
+	_, cancel, done, _ := startServe(t, map[string]string{}, "--data", dataDir)
+	cancel()
+	<-done
+	secret, err := os.ReadFile(filepath.Join(dataDir, "jwt-secret"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = run(context.Background(), []string{"salaula", "serve", "--http", freeAddr(t), "--data", dataDir},
+		envOf(map[string]string{"SALAULA_JWT_SECRET": "another-secret-another-secret-0123456789"}), io.Discard, io.Discard)
+	if err == nil || !strings.Contains(err.Error(), "SALAULA_JWT_SECRET differs from") {
+		t.Fatalf("serve with a different SALAULA_JWT_SECRET: %v, want it refused", err)
+	}
+	_, cancel, done, logs := startServe(t, map[string]string{"SALAULA_JWT_SECRET": strings.TrimSpace(string(secret))}, "--data", dataDir)
+	cancel()
+	<-done
+	if !strings.Contains(logs.String(), "SALAULA_JWT_SECRET is set: access tokens are signed with it") {
+		t.Fatalf("no word in the log about the tokens of the ES256 keys:\n%s", logs)
 	}
 }

@@ -10,6 +10,8 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+
+	"salaula/internal/config"
 )
 
 func main() {
@@ -39,11 +41,14 @@ Usage:
   salaula admin user export EMAIL [--data DIR]                   everything held about an account, as JSON on stdout
   salaula admin user delete EMAIL [--data DIR]                   delete an account and everything held about it
   salaula admin backup --out FILE [--data DIR]                    a consistent backup archive, while the server runs
-  salaula admin restore --from FILE --data DIR                    restore a backup into a new, empty data folder
+  salaula admin restore --from FILE --data DIR                    restore a backup into a new, empty data folder,
+                                                                  or into PostgreSQL (DATABASE_URL) and S3 (SALAULA_S3_*)
   salaula admin settings show [--data DIR]                       the site settings (contact details, social, team)
   salaula admin settings set KEY VALUE [--data DIR]              change one site setting (audited)
   salaula version                                                 print the version
 
+Every command takes --env-file FILE (or SALAULA_ENV_FILE=FILE): the settings file the
+service reads (docs/deploy.md), under what the environment already sets.
 DATABASE_URL=postgres://... switches every command from SQLite to PostgreSQL.
 Every setting is listed in README.md.
 `
@@ -57,7 +62,12 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		fmt.Fprint(stderr, usage)
 		return fmt.Errorf("missing command")
 	}
-	switch cmd, rest := args[1], args[2:]; cmd {
+	cmd := args[1]
+	rest, getenv, err := config.WithEnvFile(args[2:], getenv)
+	if err != nil {
+		return err
+	}
+	switch cmd {
 	case "serve":
 		return serve(ctx, rest, getenv, stdout, stderr)
 	case "migrate":

@@ -9,9 +9,13 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"os"
 	"path/filepath"
 	"runtime/debug"
+	"strings"
 	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
 
 	"salaula/internal/account"
 	"salaula/internal/analytics"
@@ -31,8 +35,15 @@ var appFS = func() fs.FS { return webapp.FS() }
 // no longer allows to keep (internal/account).
 const sweepInterval = time.Hour
 
+// drainMargin is how long serve keeps accepting after the load balancer
+// heard that it is stopping: requests it had already routed here arrive.
+const drainMargin = 500 * time.Millisecond
+
 // openStore opens and migrates the configured database.
 func openStore(ctx context.Context, cfg *config.Config, logger *slog.Logger) (*store.DB, error) {
+	if err := checkNotMoved(cfg); err != nil {
+		return nil, err
+	}
 	db, err := store.Open(ctx, cfg.DatabaseURL, cfg.DataDir)
 	if err != nil {
 		return nil, err
@@ -48,6 +59,20 @@ func openStore(ctx context.Context, cfg *config.Config, logger *slog.Logger) (*s
 	return db, nil
 }
 
+// checkNotMoved refuses a SQLite data folder whose database was restored
+// into PostgreSQL (backup.MovedFile), so a command run without DATABASE_URL
+// never reads or writes the old copy.
+func checkNotMoved(cfg *config.Config) error {
+	if cfg.DatabaseURL != "" {
+		return nil
+	}
+	if _, err := os.Stat(filepath.Join(cfg.DataDir, backup.MovedFile)); err == nil {
+		return fmt.Errorf("the database of %s moved to PostgreSQL (%s): set DATABASE_URL, e.g. with --env-file /etc/salaula/salaula.env as the service uses",
+			cfg.DataDir, filepath.Join(cfg.DataDir, backup.MovedFile))
+	}
+	return nil
+}
+
 // openMedia returns the configured media store.
 func openMedia(cfg *config.Config) (media.Store, error) {
 	return media.Open(cfg.S3, filepath.Join(cfg.DataDir, "media"))
@@ -60,7 +85,10 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	if err != nil {
 		return err
 	}
-	logger := slog.New(slog.NewJSONHandler(stdout, nil))
+	logger := slog.New(server.NewLogHandler(stdout, cfg.LogLevel, cfg.DataDir))
+	// Packages logging through slog's default logger (the database's
+	// change listener, realtime) write the same JSON lines.
+	slog.SetDefault(logger)
 	secret, err := cfg.Secret()
 	if err != nil {
 		return err
@@ -70,6 +98,9 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 		return err
 	}
 	defer db.Close()
+	if err := checkSecretSwitch(ctx, cfg, db, logger); err != nil {
+		return err
+	}
 	mediaStore, err := openMedia(cfg)
 	if err != nil {
 		return err
@@ -85,9 +116,14 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	go func() { defer close(senderDone); mailer.Run(senderCtx) }()
 	defer func() { stopSender(); <-senderDone }()
 	stats := analytics.New(db, nil)
+	backups, err := scheduleBackups(cfg, db, mediaStore, logger)
+	if err != nil {
+		return err
+	}
 	realtimeClosed := make(chan struct{})
+	drain := server.NewDrain()
 	handler, metricsHandler, err := server.NewWithMetrics(server.Deps{Config: cfg, DB: db, Secret: secret, Mailer: mailer, Media: mediaStore, Logger: logger, App: appFS(),
-		Analytics: stats, Context: ctx, Stopped: realtimeClosed})
+		Analytics: stats, Context: ctx, Stopped: realtimeClosed, Drain: drain, Collectors: backupCollectors(backups)})
 	if err != nil {
 		return err
 	}
@@ -121,12 +157,8 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 		MaxHeaderBytes:    64 << 10,
 		ErrorLog:          slog.NewLogLogger(logger.Handler(), slog.LevelWarn),
 	}
-	if cfg.BackupEvery > 0 {
-		go backup.Schedule(ctx, backup.Options{DB: db, DataDir: cfg.DataDir, S3Media: cfg.S3.Bucket != ""}, cfg.BackupEvery, cfg.BackupKeep,
-			func(path string, rep backup.Report) {
-				logger.Info("backup written", "file", path, "database", rep.Database, "media_files", rep.MediaFiles, "notes", rep.Notes)
-			},
-			func(err error) { logger.Error("backup failed", "err", err) })
+	if backups != nil {
+		go backups.Run(ctx)
 	}
 	logger.Info("serving", "addr", ln.Addr().String(), "url", cfg.PublicURL, "database", string(db.Dialect()), "data", cfg.DataDir)
 	errc := make(chan error, 1)
@@ -136,6 +168,12 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 		return err
 	case <-ctx.Done():
 	}
+	// Readiness says "stopping" first; once the load balancer's probe has
+	// heard it (and a moment for requests it had already sent here), the
+	// server stops accepting and lets the requests under way finish.
+	logger.Info("shutting down: not ready any more", "drain_max", cfg.ShutdownDrain.String())
+	drain.Begin()
+	drain.Wait(cfg.ShutdownDrain, drainMargin)
 	logger.Info("shutting down", "timeout", cfg.ShutdownTimeout.String())
 	shutdownCtx, cancel := context.WithTimeout(context.Background(), cfg.ShutdownTimeout)
 	defer cancel()
@@ -153,10 +191,81 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	return nil
 }
 
+// checkSecretSwitch refuses a SALAULA_JWT_SECRET that differs from the
+// data folder's jwt-secret (the secret that sealed the stored two-step
+// secrets and signing keys: they would no longer open), and says in the
+// log that access tokens signed with the stored ES256 keys stop working
+// when SALAULA_JWT_SECRET is set over them (sessions go on: a refresh
+// answers an HS256 token).
+func checkSecretSwitch(ctx context.Context, cfg *config.Config, db *store.DB, logger *slog.Logger) error {
+	if cfg.JWTSecret == "" {
+		return nil
+	}
+	path := filepath.Join(cfg.DataDir, backup.SecretFile)
+	if b, err := os.ReadFile(path); err == nil && strings.TrimSpace(string(b)) != cfg.JWTSecret {
+		return fmt.Errorf("SALAULA_JWT_SECRET differs from %s, which sealed the stored two-step sign-in secrets and signing keys: "+
+			"set SALAULA_JWT_SECRET to that file's content, or better leave it unset and copy the file to every instance (docs/deploy.md)", path)
+	}
+	keys, err := db.SigningKeys(ctx)
+	if err != nil {
+		return err
+	}
+	if len(keys) > 0 {
+		logger.Warn("SALAULA_JWT_SECRET is set: access tokens are signed with it (HS256); those signed with the stored ES256 keys are refused "+
+			"until the app refreshes its session (sessions themselves go on). Unset it to go back to the ES256 keys.", "es256_keys", len(keys))
+	}
+	return nil
+}
+
+// scheduleBackups returns the backup scheduler SALAULA_BACKUP_EVERY asks
+// for (nil when it is not set).
+func scheduleBackups(cfg *config.Config, db *store.DB, st media.Store, logger *slog.Logger) (*backup.Scheduler, error) {
+	if cfg.BackupEvery <= 0 {
+		return nil, nil
+	}
+	s := &backup.Scheduler{Options: backup.Options{DB: db, DataDir: cfg.DataDir, Media: st}, Every: cfg.BackupEvery, Keep: cfg.BackupKeep, Dir: cfg.BackupDir,
+		OnDone: func(path string, rep backup.Report) {
+			logger.Info("backup written", "file", path, "tables", len(rep.Tables), "rows", rep.Rows, "media_files", rep.MediaFiles)
+		},
+		OnErr: func(err error) { logger.Error("backup failed", "err", err) }}
+	if cfg.BackupS3.Bucket != "" {
+		off, err := backup.NewOffSite(cfg.BackupS3)
+		if err != nil {
+			return nil, err
+		}
+		s.OffSite = off
+	}
+	return s, nil
+}
+
+// backupCollectors are the scheduled backups' metrics: when the last one
+// was written and how many failed (none when backups are off).
+func backupCollectors(s *backup.Scheduler) []prometheus.Collector {
+	if s == nil {
+		return nil
+	}
+	return []prometheus.Collector{
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "salaula_backup_last_success_timestamp_seconds",
+			Help: "When the newest scheduled backup was written (Unix time; 0: none yet)."},
+			func() float64 {
+				if t := s.LastSuccess(); !t.IsZero() {
+					return float64(t.Unix())
+				}
+				return 0
+			}),
+		prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "salaula_backup_failures_total",
+			Help: "Scheduled backups that failed since the server started."},
+			func() float64 { return float64(s.Failures()) }),
+	}
+}
+
 // migrate applies the migrations and exits.
 func migrate(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
 	cfg, err := config.Parse("migrate", args, getenv, stderr)
 	if err != nil {
+		return err
+	}
+	if err := checkNotMoved(cfg); err != nil {
 		return err
 	}
 	db, err := store.Open(ctx, cfg.DatabaseURL, cfg.DataDir)

@@ -10,6 +10,8 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"log/slog"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -42,9 +44,20 @@ type Config struct {
 	AnalyticsRate   Rate          // SALAULA_RATE_ANALYTICS: analytics events per client IP ("600/10m")
 	MaxUploadBytes  int64         // SALAULA_MAX_UPLOAD_BYTES: largest accepted image (10 MB)
 	ShutdownTimeout time.Duration // SALAULA_SHUTDOWN_TIMEOUT: how long in-flight requests may finish (15s)
+	ShutdownDrain   time.Duration // SALAULA_SHUTDOWN_DRAIN: at most how long to wait for the load balancer to hear "stopping" from /readyz (10s)
 	S3              S3Config      // SALAULA_S3_*: store media in an S3-compatible bucket instead of DATA/media
 	BackupEvery     time.Duration // SALAULA_BACKUP_EVERY: take a backup into DATA/backups this often (0: never)
 	BackupKeep      int           // SALAULA_BACKUP_KEEP: how many scheduled backups to keep (7)
+	BackupDir       string        // SALAULA_BACKUP_DIR: where scheduled backups go (DATA/backups); best on another disk
+	// BackupS3 (SALAULA_BACKUP_S3_BUCKET; SALAULA_BACKUP_S3_ENDPOINT,
+	// _REGION, _ACCESS_KEY, _SECRET_KEY default to the SALAULA_S3_* ones):
+	// a bucket each scheduled backup is copied to, under backups/.
+	BackupS3 S3Config
+
+	// LogLevel (SALAULA_LOG_LEVEL: debug, info, warn or error; info): the
+	// least important log lines written. At warn, the access log keeps only
+	// the requests answered with a 5xx.
+	LogLevel slog.Level
 
 	// TrustedProxies (SALAULA_TRUSTED_PROXIES): the proxies in front of the
 	// server, whose X-Forwarded-For and X-Forwarded-Proto are believed; the
@@ -87,6 +100,9 @@ type S3Config struct {
 	AccessKey    string // SALAULA_S3_ACCESS_KEY
 	SecretKey    string // SALAULA_S3_SECRET_KEY
 	UsePathStyle bool   // SALAULA_S3_PATH_STYLE: bucket in the path, as MinIO expects (true)
+	// Timeout (SALAULA_S3_TIMEOUT, 20s): how long S3 may take to answer a
+	// request; a call fails after two such tries.
+	Timeout time.Duration
 }
 
 // Rate is a number of events allowed per window; Count 0 turns a limit off.
@@ -127,7 +143,7 @@ func Parse(name string, args []string, getenv func(string) string, stderr io.Wri
 	}
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	c := &Config{DatabaseURL: getenv("DATABASE_URL"), JWTSecret: getenv("SALAULA_JWT_SECRET"), SMTPURL: getenv("SALAULA_SMTP_URL")}
+	c := &Config{DatabaseURL: withConnectTimeout(getenv("DATABASE_URL")), JWTSecret: getenv("SALAULA_JWT_SECRET"), SMTPURL: getenv("SALAULA_SMTP_URL")}
 	fs.StringVar(&c.HTTPAddr, "http", env("SALAULA_HTTP", ":8080"), "listen address (SALAULA_HTTP)")
 	fs.StringVar(&c.DataDir, "data", env("SALAULA_DATA", "./data"), "data folder for SQLite, media and the signing secret (SALAULA_DATA)")
 	fs.StringVar(&c.PublicURL, "public-url", getenv("SALAULA_PUBLIC_URL"), "public base URL (SALAULA_PUBLIC_URL)")
@@ -170,6 +186,7 @@ func Parse(name string, args []string, getenv func(string) string, stderr io.Wri
 	}
 	c.AccessTokenTTL = dur("SALAULA_ACCESS_TOKEN_TTL", time.Hour)
 	c.ShutdownTimeout = dur("SALAULA_SHUTDOWN_TIMEOUT", 15*time.Second)
+	c.ShutdownDrain = dur("SALAULA_SHUTDOWN_DRAIN", 10*time.Second)
 	if getenv("SALAULA_BACKUP_EVERY") != "" {
 		c.BackupEvery = dur("SALAULA_BACKUP_EVERY", 0)
 	}
@@ -212,6 +229,11 @@ func Parse(name string, args []string, getenv func(string) string, stderr io.Wri
 	rt.MaxMessageBytes = int64(positive("SALAULA_REALTIME_MAX_MESSAGE_BYTES", int(rt.MaxMessageBytes)))
 	rt.SendQueue = positive("SALAULA_REALTIME_SEND_QUEUE", rt.SendQueue)
 	c.Realtime = rt
+	if v := getenv("SALAULA_LOG_LEVEL"); v != "" {
+		if err := c.LogLevel.UnmarshalText([]byte(v)); err != nil {
+			errs = append(errs, fmt.Errorf("SALAULA_LOG_LEVEL=%q: want debug, info, warn or error", v))
+		}
+	}
 	c.ConfirmEmail = boolean("SALAULA_CONFIRM_EMAIL", false)
 	c.TrustedProxies = trustedProxies(getenv, boolean("SALAULA_TRUST_PROXY", false), &errs)
 	c.DisableSignup = boolean("SALAULA_DISABLE_SIGNUP", false)
@@ -238,6 +260,17 @@ func Parse(name string, args []string, getenv func(string) string, stderr io.Wri
 		AccessKey:    getenv("SALAULA_S3_ACCESS_KEY"),
 		SecretKey:    getenv("SALAULA_S3_SECRET_KEY"),
 		UsePathStyle: boolean("SALAULA_S3_PATH_STYLE", true),
+		Timeout:      dur("SALAULA_S3_TIMEOUT", 20*time.Second),
+	}
+	c.BackupDir = env("SALAULA_BACKUP_DIR", filepath.Join(c.DataDir, "backups"))
+	c.BackupS3 = S3Config{
+		Endpoint:     env("SALAULA_BACKUP_S3_ENDPOINT", c.S3.Endpoint),
+		Region:       env("SALAULA_BACKUP_S3_REGION", c.S3.Region),
+		Bucket:       getenv("SALAULA_BACKUP_S3_BUCKET"),
+		AccessKey:    env("SALAULA_BACKUP_S3_ACCESS_KEY", c.S3.AccessKey),
+		SecretKey:    env("SALAULA_BACKUP_S3_SECRET_KEY", c.S3.SecretKey),
+		UsePathStyle: c.S3.UsePathStyle,
+		Timeout:      c.S3.Timeout,
 	}
 	c.MetricsToken = getenv("SALAULA_METRICS_TOKEN")
 	if c.MetricsToken != "" && len(c.MetricsToken) < MinMetricsTokenLength {
@@ -279,6 +312,27 @@ func trustedProxies(getenv func(string) string, trustProxy bool, errs *[]error) 
 		return nil
 	}
 	return t
+}
+
+// DefaultConnectTimeout bounds connecting to PostgreSQL when DATABASE_URL
+// does not say (its connect_timeout, in seconds).
+const DefaultConnectTimeout = "10"
+
+// withConnectTimeout adds connect_timeout to a postgres:// URL without one,
+// so a PostgreSQL that does not answer fails the connection instead of
+// holding the request that needed it.
+func withConnectTimeout(dsn string) string {
+	u, err := url.Parse(dsn)
+	if dsn == "" || err != nil || (u.Scheme != "postgres" && u.Scheme != "postgresql") {
+		return dsn
+	}
+	q := u.Query()
+	if q.Get("connect_timeout") != "" {
+		return dsn
+	}
+	q.Set("connect_timeout", DefaultConnectTimeout)
+	u.RawQuery = q.Encode()
+	return u.String()
 }
 
 func portOf(addr string) string {

@@ -71,6 +71,8 @@ const (
 	coalesce = 200 * time.Millisecond
 	// smtpTimeout bounds one SMTP conversation.
 	smtpTimeout = time.Minute
+	// smtpDialTimeout bounds connecting to the SMTP server.
+	smtpDialTimeout = 15 * time.Second
 )
 
 // Outbox is the Mailer the server uses.
@@ -337,7 +339,10 @@ func (o *Outbox) deliver(m Message) error {
 			"links", links(m.Body, 5))
 		return nil
 	}
-	return o.sendSMTP(m)
+	if err := o.sendSMTP(m); err != nil {
+		return fmt.Errorf("smtp %s: %w", o.SMTP.Host, err) // "i/o timeout" after smtpTimeout without an answer
+	}
+	return nil
 }
 
 func (o *Outbox) sendSMTP(m Message) error {
@@ -358,9 +363,9 @@ func (o *Outbox) sendSMTP(m Message) error {
 	b.WriteString("MIME-Version: 1.0\r\nContent-Type: text/plain; charset=UTF-8\r\n\r\n")
 	b.WriteString(strings.ReplaceAll(m.Body, "\n", "\r\n"))
 
-	conn, err := net.DialTimeout("tcp", addr, 30*time.Second)
+	conn, err := net.DialTimeout("tcp", addr, smtpDialTimeout)
 	if err != nil {
-		return err
+		return fmt.Errorf("connect: %w", err)
 	}
 	defer conn.Close()
 	conn.SetDeadline(time.Now().Add(smtpTimeout))

@@ -8,9 +8,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/url"
 	"strings"
+	"time"
 
 	"github.com/minio/minio-go/v7"
 	"github.com/minio/minio-go/v7/pkg/credentials"
@@ -22,9 +24,18 @@ import (
 // Cloudflare R2, Backblaze B2...). A PUT of a whole object is atomic there:
 // readers see the old object or the new one.
 type S3 struct {
-	client *minio.Client
-	bucket string
+	client  *minio.Client
+	bucket  string
+	timeout time.Duration // each request, and a whole read or upload (see S3Config.Timeout)
 }
+
+// DefaultS3Timeout is how long one S3 request may take when the settings
+// do not say (SALAULA_S3_TIMEOUT).
+const DefaultS3Timeout = 20 * time.Second
+
+// s3Retries is how many times a failed request is tried in all (minio-go
+// would try 10 times, with backoff: minutes against a hung service).
+const s3Retries = 2
 
 // NewS3 connects to the bucket described by cfg. It does not contact the
 // service: the first request does.
@@ -32,28 +43,76 @@ func NewS3(cfg config.S3Config) (*S3, error) {
 	if cfg.AccessKey == "" || cfg.SecretKey == "" {
 		return nil, errors.New("S3 media storage needs SALAULA_S3_ACCESS_KEY and SALAULA_S3_SECRET_KEY")
 	}
+	client, timeout, err := S3Client(cfg)
+	if err != nil {
+		return nil, err
+	}
+	return &S3{client: client, bucket: cfg.Bucket, timeout: timeout}, nil
+}
+
+// S3Client is a client of the service cfg describes, whose requests time
+// out after the returned timeout without an answer (cfg.Timeout, or
+// DefaultS3Timeout) and are tried s3Retries times. Off-site backups use it too.
+func S3Client(cfg config.S3Config) (*minio.Client, time.Duration, error) {
 	endpoint := cfg.Endpoint
 	if endpoint == "" {
 		endpoint = "https://s3." + cfg.Region + ".amazonaws.com"
 	}
 	u, err := url.Parse(endpoint)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || (u.Path != "" && u.Path != "/") {
-		return nil, fmt.Errorf("SALAULA_S3_ENDPOINT must look like https://host[:port], got %q", cfg.Endpoint)
+		return nil, 0, fmt.Errorf("the S3 endpoint must look like https://host[:port], got %q (SALAULA_S3_ENDPOINT)", cfg.Endpoint)
 	}
 	lookup := minio.BucketLookupDNS
 	if cfg.UsePathStyle {
 		lookup = minio.BucketLookupPath
+	}
+	timeout := cfg.Timeout
+	if timeout <= 0 {
+		timeout = DefaultS3Timeout
+	}
+	// A service that accepts connections and never answers fails each
+	// request here: connecting, TLS and the response's headers are bounded.
+	transport := &http.Transport{
+		Proxy:                 http.ProxyFromEnvironment,
+		DialContext:           (&net.Dialer{Timeout: min(timeout, 10*time.Second), KeepAlive: 30 * time.Second}).DialContext,
+		TLSHandshakeTimeout:   min(timeout, 10*time.Second),
+		ResponseHeaderTimeout: timeout,
+		ExpectContinueTimeout: time.Second,
+		MaxIdleConnsPerHost:   32,
+		IdleConnTimeout:       90 * time.Second,
 	}
 	client, err := minio.New(u.Host, &minio.Options{
 		Creds:        credentials.NewStaticV4(cfg.AccessKey, cfg.SecretKey, ""),
 		Secure:       u.Scheme == "https",
 		Region:       cfg.Region,
 		BucketLookup: lookup,
+		Transport:    transport,
+		MaxRetries:   s3Retries,
 	})
 	if err != nil {
-		return nil, fmt.Errorf("S3 media storage: %w", err)
+		return nil, 0, fmt.Errorf("S3: %w", err)
 	}
-	return &S3{client: client, bucket: cfg.Bucket}, nil
+	return client, timeout, nil
+}
+
+// bounded gives ctx the store's deadline: a call (with its retry) that
+// takes longer fails with an error saying so.
+func (s *S3) bounded(ctx context.Context) (context.Context, context.CancelFunc) {
+	return context.WithTimeout(ctx, time.Duration(s3Retries)*s.timeout)
+}
+
+// failed wraps err from the S3 call op on key, saying plainly when S3 did
+// not answer in time.
+func (s *S3) failed(ctx context.Context, op, key string, err error) error {
+	if errors.Is(err, context.DeadlineExceeded) || errors.Is(ctx.Err(), context.DeadlineExceeded) || isTimeout(err) {
+		return fmt.Errorf("media: S3 %s %s: S3 did not answer within %s: %w", op, key, time.Duration(s3Retries)*s.timeout, err)
+	}
+	return fmt.Errorf("media: S3 %s %s: %w", op, key, err)
+}
+
+func isTimeout(err error) bool {
+	var ne net.Error
+	return errors.As(err, &ne) && ne.Timeout()
 }
 
 // isNotFound reports whether err is S3's answer for a missing object.
@@ -79,10 +138,12 @@ func (s *S3) Put(ctx context.Context, key string, r io.Reader, contentType strin
 	if err != nil {
 		return Object{}, err
 	}
+	ctx, cancel := s.bounded(ctx)
+	defer cancel()
 	info, err := s.client.PutObject(ctx, s.bucket, key, bytes.NewReader(b), int64(len(b)),
 		minio.PutObjectOptions{ContentType: contentType, DisableMultipart: true})
 	if err != nil {
-		return Object{}, fmt.Errorf("media: S3 put %s: %w", key, err)
+		return Object{}, s.failed(ctx, "put", key, err)
 	}
 	return Object{Key: key, Size: info.Size, ContentType: contentType, ETag: quoteETag(info.ETag), ModTime: info.LastModified}, nil
 }
@@ -92,12 +153,14 @@ func (s *S3) Stat(ctx context.Context, key string) (Object, error) {
 	if CheckPath(key) != nil {
 		return Object{}, ErrNotFound
 	}
+	ctx, cancel := s.bounded(ctx)
+	defer cancel()
 	info, err := s.client.StatObject(ctx, s.bucket, key, minio.StatObjectOptions{})
 	if isNotFound(err) {
 		return Object{}, ErrNotFound
 	}
 	if err != nil {
-		return Object{}, fmt.Errorf("media: S3 stat %s: %w", key, err)
+		return Object{}, s.failed(ctx, "stat", key, err)
 	}
 	return Object{Key: key, Size: info.Size, ContentType: info.ContentType, ETag: quoteETag(info.ETag), ModTime: info.LastModified}, nil
 }
@@ -111,19 +174,24 @@ func (s *S3) Open(ctx context.Context, key string) (io.ReadSeekCloser, Object, e
 	if CheckPath(key) != nil {
 		return nil, Object{}, ErrNotFound
 	}
+	// The deadline covers the first request and the reads after it; Close
+	// releases it.
+	ctx, cancel := s.bounded(ctx)
 	o, err := s.client.GetObject(ctx, s.bucket, key, minio.GetObjectOptions{})
 	if err != nil {
-		return nil, Object{}, fmt.Errorf("media: S3 get %s: %w", key, err)
+		cancel()
+		return nil, Object{}, s.failed(ctx, "get", key, err)
 	}
 	info, err := o.Stat()
 	if err != nil {
 		o.Close()
+		cancel()
 		if isNotFound(err) {
 			return nil, Object{}, ErrNotFound
 		}
-		return nil, Object{}, fmt.Errorf("media: S3 get %s: %w", key, err)
+		return nil, Object{}, s.failed(ctx, "get", key, err)
 	}
-	return &oneGetReader{obj: o, size: info.Size, etag: info.ETag}, Object{Key: key, Size: info.Size, ContentType: info.ContentType, ETag: quoteETag(info.ETag), ModTime: info.LastModified}, nil
+	return &oneGetReader{obj: o, size: info.Size, etag: info.ETag, cancel: cancel}, Object{Key: key, Size: info.Size, ContentType: info.ContentType, ETag: quoteETag(info.ETag), ModTime: info.LastModified}, nil
 }
 
 // wholeReadLimit is the largest object a read from its start takes in one
@@ -138,12 +206,13 @@ const wholeReadLimit = 16 << 20
 // with an S3 server that rewrites objects in place or ignores If-Match. A
 // read elsewhere (a Range request) asks S3 for that range, with If-Match.
 type oneGetReader struct {
-	obj  *minio.Object
-	size int64
-	etag string
-	buf  []byte // the whole object, once read and checked
-	pos  int64  // where the next read starts
-	at   int64  // where the object's own stream stands
+	obj    *minio.Object
+	cancel context.CancelFunc // ends the read's deadline
+	size   int64
+	etag   string
+	buf    []byte // the whole object, once read and checked
+	pos    int64  // where the next read starts
+	at     int64  // where the object's own stream stands
 }
 
 func (r *oneGetReader) Read(p []byte) (int, error) {
@@ -206,16 +275,21 @@ func (r *oneGetReader) Seek(offset int64, whence int) (int64, error) {
 	return abs, nil
 }
 
-func (r *oneGetReader) Close() error { return r.obj.Close() }
+func (r *oneGetReader) Close() error {
+	defer r.cancel()
+	return r.obj.Close()
+}
 
 // Delete removes an object; removing a missing one is not an error.
 func (s *S3) Delete(ctx context.Context, key string) error {
 	if err := CheckPath(key); err != nil {
 		return fmt.Errorf("media: bad key %q: %w", key, err)
 	}
+	ctx, cancel := s.bounded(ctx)
+	defer cancel()
 	err := s.client.RemoveObject(ctx, s.bucket, key, minio.RemoveObjectOptions{})
 	if err != nil && !isNotFound(err) {
-		return fmt.Errorf("media: S3 delete %s: %w", key, err)
+		return s.failed(ctx, "delete", key, err)
 	}
 	return nil
 }

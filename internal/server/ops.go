@@ -1,12 +1,25 @@
 package server
 
 import (
+	"bufio"
 	"context"
+	"crypto/tls"
+	"errors"
+	"fmt"
+	"io"
+	"net"
 	"net/http"
+	"net/url"
+	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
+
+	"salaula/internal/media"
 )
 
-// handleHealth answers 200 when the database answers within 2 seconds, else 503.
+// handleHealth is the liveness check: 200 when the database answers within
+// 2 seconds, else 503. GET /readyz is the load balancer's readiness check.
 func (s *Server) handleHealth() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		ctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)
@@ -49,4 +62,225 @@ func (s *Server) publicURL(r *http.Request) string {
 		scheme = "https"
 	}
 	return scheme + "://" + r.Host
+}
+
+// Drain is the server's stopping state, shared by serve and GET /readyz:
+// once Begin is called, /readyz answers 503 "stopping", so the load
+// balancer sends nothing new here while the requests under way finish.
+type Drain struct {
+	stopping  atomic.Bool
+	lastProbe atomic.Int64  // unix nanoseconds of the last /readyz answered
+	told      chan struct{} // closed when a /readyz has answered "stopping"
+	tellOnce  sync.Once
+}
+
+// NewDrain returns a Drain not yet begun.
+func NewDrain() *Drain { return &Drain{told: make(chan struct{})} }
+
+// Begin makes /readyz answer "stopping" from now on.
+func (d *Drain) Begin() { d.stopping.Store(true) }
+
+// Wait returns once a readiness probe has been told the server is stopping
+// (and margin more, for requests the load balancer had already routed
+// here), at once when no probe came in the last probeWindow (no load
+// balancer is watching), and after max at the latest.
+func (d *Drain) Wait(max, margin time.Duration) {
+	if time.Since(time.Unix(0, d.lastProbe.Load())) > probeWindow {
+		return
+	}
+	select {
+	case <-d.told:
+		time.Sleep(margin)
+	case <-time.After(max):
+	}
+}
+
+// probeWindow: a load balancer probing less often than this is taken for none.
+const probeWindow = 30 * time.Second
+
+// Thresholds of free space on the data folder's disk: below diskFull the
+// server is not ready ("disk full"); below diskLow it says so, still ready.
+const (
+	diskFull = 64 << 20
+	diskLow  = 512 << 20
+)
+
+// mailProbeEvery: the mail server is asked at most this often (its answer
+// is kept meanwhile), so probes do not fill its log.
+const mailProbeEvery = 30 * time.Second
+
+// check is one dependency's state in /readyz.
+type check struct {
+	Status    string `json:"status"` // ok, down, not configured
+	Error     string `json:"error,omitempty"`
+	FreeBytes *int64 `json:"free_bytes,omitempty"`
+	Millis    int64  `json:"ms"`
+}
+
+// readiness is GET /readyz's answer.
+type readiness struct {
+	Status string           `json:"status"` // ready, degraded (only mail is down), unavailable, stopping
+	Checks map[string]check `json:"checks"`
+}
+
+// mailProbe keeps the last answer of the mail server.
+type mailProbe struct {
+	mu   sync.Mutex
+	at   time.Time
+	last check
+}
+
+// handleReady answers whether this instance should get traffic: 200 when
+// the database, the media store and the data folder's disk work (status
+// "degraded" when only the mail server does not answer: e-mails wait in
+// the outbox), 503 when one of them fails or the server is stopping.
+func (s *Server) handleReady() http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		ctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)
+		defer cancel()
+		res := readiness{Status: "ready", Checks: map[string]check{}}
+		var mu sync.Mutex
+		var wg sync.WaitGroup
+		run := func(name string, f func(context.Context) check) {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				start := time.Now()
+				c := f(ctx)
+				if c.Millis == 0 {
+					c.Millis = time.Since(start).Milliseconds()
+				}
+				mu.Lock()
+				res.Checks[name] = c
+				mu.Unlock()
+			}()
+		}
+		run("database", func(ctx context.Context) check {
+			if err := s.db.Ping(ctx); err != nil {
+				return check{Status: "down", Error: describe(err)}
+			}
+			return check{Status: "ok"}
+		})
+		run("media", func(ctx context.Context) check {
+			if _, err := s.media.Stat(ctx, media.Key(media.Bucket, ".readyz")); err != nil && !errors.Is(err, media.ErrNotFound) {
+				return check{Status: "down", Error: describe(err)}
+			}
+			return check{Status: "ok"}
+		})
+		run("disk", func(context.Context) check { return s.diskCheck() })
+		run("mail", s.mailCheck)
+		wg.Wait()
+		for name, c := range res.Checks {
+			if c.Status != "down" {
+				continue
+			}
+			if name == "mail" {
+				if res.Status == "ready" {
+					res.Status = "degraded"
+				}
+			} else {
+				res.Status = "unavailable"
+			}
+		}
+		if s.drain != nil {
+			s.drain.lastProbe.Store(time.Now().UnixNano())
+			if s.drain.stopping.Load() {
+				res.Status = "stopping"
+				defer s.drain.tellOnce.Do(func() { close(s.drain.told) })
+			}
+		}
+		code := http.StatusOK
+		if res.Status == "unavailable" || res.Status == "stopping" {
+			code = http.StatusServiceUnavailable
+		}
+		if code != http.StatusOK && res.Status != "stopping" {
+			s.logger.Warn("not ready", "checks", res.Checks)
+		}
+		w.Header().Set("Cache-Control", "no-store")
+		writeJSON(w, code, res)
+	})
+}
+
+// describe is an error as /readyz shows it: "disk full" said plainly.
+func describe(err error) string {
+	if isDiskFull(err.Error()) {
+		return "disk full: " + err.Error()
+	}
+	return err.Error()
+}
+
+// diskCheck reports the free space on the data folder's disk, and "disk
+// full" when it is nearly gone or a write failed for want of it lately.
+func (s *Server) diskCheck() check {
+	free, err := freeBytes(s.cfg.DataDir)
+	if err != nil {
+		return check{Status: "down", Error: err.Error()}
+	}
+	c := check{Status: "ok", FreeBytes: &free}
+	switch at := diskFullSince(s.cfg.DataDir).Load(); {
+	case free < diskFull:
+		c.Status, c.Error = "down", fmt.Sprintf("disk full: %d bytes free on %s", free, s.cfg.DataDir)
+	case at != 0 && time.Since(time.Unix(0, at)) < time.Minute:
+		c.Status, c.Error = "down", "disk full: a write failed for want of space in the last minute"
+	case free < diskLow:
+		c.Error = fmt.Sprintf("disk nearly full: %d bytes free on %s", free, s.cfg.DataDir)
+	}
+	return c
+}
+
+// mailCheck asks the SMTP server for its greeting (at most every
+// mailProbeEvery); without SALAULA_SMTP_URL e-mails go to the log.
+func (s *Server) mailCheck(ctx context.Context) check {
+	if s.cfg.SMTPURL == "" {
+		return check{Status: "not configured"}
+	}
+	s.mailProbe.mu.Lock()
+	defer s.mailProbe.mu.Unlock()
+	if !s.mailProbe.at.IsZero() && time.Since(s.mailProbe.at) < mailProbeEvery {
+		return s.mailProbe.last
+	}
+	start := time.Now()
+	c := check{Status: "ok"}
+	if err := smtpGreeting(ctx, s.cfg.SMTPURL); err != nil {
+		c = check{Status: "down", Error: err.Error()}
+	}
+	c.Millis = max(time.Since(start).Milliseconds(), 1)
+	s.mailProbe.at, s.mailProbe.last = time.Now(), c
+	return c
+}
+
+// smtpGreeting connects to the server of smtpURL and reads its 220 greeting.
+func smtpGreeting(ctx context.Context, smtpURL string) error {
+	u, err := url.Parse(smtpURL)
+	if err != nil {
+		return errors.New("SALAULA_SMTP_URL does not parse")
+	}
+	addr := u.Host
+	if u.Port() == "" {
+		addr = net.JoinHostPort(u.Hostname(), map[bool]string{true: "465", false: "25"}[u.Scheme == "smtps"])
+	}
+	var d net.Dialer
+	conn, err := d.DialContext(ctx, "tcp", addr)
+	if err != nil {
+		return fmt.Errorf("smtp %s: %w", addr, err)
+	}
+	defer conn.Close()
+	if dl, ok := ctx.Deadline(); ok {
+		conn.SetDeadline(dl)
+	}
+	var rd io.Reader = conn
+	if u.Scheme == "smtps" {
+		tc := tls.Client(conn, &tls.Config{ServerName: u.Hostname()})
+		defer tc.Close()
+		rd = tc
+	}
+	line, err := bufio.NewReader(rd).ReadString('\n')
+	if err != nil {
+		return fmt.Errorf("smtp %s: no greeting: %w", addr, err)
+	}
+	if !strings.HasPrefix(line, "220") {
+		return fmt.Errorf("smtp %s: greeting %q", addr, strings.TrimSpace(line))
+	}
+	fmt.Fprint(conn, "QUIT\r\n")
+	return nil
 }

@@ -6,6 +6,7 @@ import "net/http"
 func (s *Server) routes(mux *http.ServeMux) {
 	// Operations.
 	mux.Handle("GET /healthz", s.handleHealth())
+	mux.Handle("GET /readyz", s.handleReady())
 	mux.Handle("GET /metrics", s.handleMetrics())
 	mux.Handle("GET /config.json", s.handleConfig())
 	mux.Handle("GET /settings.json", s.handleSettings())

@@ -11,6 +11,8 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
+
 	"salaula/internal/account"
 	"salaula/internal/analytics"
 	"salaula/internal/config"
@@ -45,6 +47,10 @@ type Deps struct {
 	// closed after Context is done (serve waits for it before exiting, so
 	// clients get the close reason instead of a dropped connection).
 	Stopped chan struct{}
+	// Drain, when set, is the stopping state GET /readyz reports.
+	Drain *Drain
+	// Collectors are more metrics for GET /metrics (the scheduled backups').
+	Collectors []prometheus.Collector
 }
 
 // Server holds the dependencies shared by the handlers.
@@ -69,6 +75,9 @@ type Server struct {
 	formLimiter      ratelimit.Limiter
 	uploadLimiter    ratelimit.Limiter
 	verifyLimiter    ratelimit.Limiter // second-factor codes tried, per person
+
+	drain     *Drain    // stopping: /readyz says so
+	mailProbe mailProbe // the mail server's last answer to /readyz
 }
 
 // New builds the server's handler from its dependencies.
@@ -97,7 +106,9 @@ func NewWithMetrics(d Deps) (app, metrics http.Handler, err error) {
 		verifyLimiter:    ratelimit.For(d.DB, 10, 5*time.Minute, d.Logger),
 		analyticsLimiter: ratelimit.For(d.DB, d.Config.AnalyticsRate.Count, d.Config.AnalyticsRate.Window, d.Logger),
 		stats:            d.Analytics,
+		drain:            d.Drain,
 	}
+	s.metrics.registry.MustRegister(d.Collectors...)
 	if s.stats == nil {
 		s.stats = analytics.New(d.DB, d.Now)
 	}

@@ -8,10 +8,13 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/minio/minio-go/v7"
 	"github.com/minio/minio-go/v7/pkg/credentials"
@@ -145,4 +148,38 @@ func Keys(t testing.TB, cfg config.S3Config) []string {
 		keys = append(keys, o.Key)
 	}
 	return keys
+}
+
+// Hung starts a listener that accepts connections and never answers (an
+// S3 service that hangs) for the rest of the test, and returns settings
+// for it with the given request timeout.
+func Hung(t testing.TB, timeout time.Duration) config.S3Config {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	var held []net.Conn
+	t.Cleanup(func() {
+		ln.Close()
+		mu.Lock()
+		defer mu.Unlock()
+		for _, c := range held {
+			c.Close()
+		}
+	})
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			mu.Lock()
+			held = append(held, c)
+			mu.Unlock()
+		}
+	}()
+	return config.S3Config{Endpoint: "http://" + ln.Addr().String(), Region: "us-east-1", Bucket: "hung",
+		AccessKey: "a", SecretKey: "b", UsePathStyle: true, Timeout: timeout}
 }
