@@ -88,6 +88,9 @@ func (s *Server) routes(mux *http.ServeMux) {
 
 	// Realtime: the Supabase Realtime socket used by supabase-js v2's channel().
 	mux.Handle("GET /realtime/v1/websocket", s.handleRealtime())
+	mux.Handle("POST /realtime/v1/api/broadcast", s.handleRealtimeBroadcast())
+	mux.Handle("POST /realtime/v1/api/broadcast/{topic}/events/{event}", s.handleRealtimeSendEvent())
+	mux.Handle("OPTIONS /realtime/v1/", s.handlePreflight())
 	mux.Handle("/realtime/v1/", s.handleAPINotFound())
 
 	// CORS preflight for every API path.
