@@ -63,6 +63,10 @@ func (s *Server) routes(mux *http.ServeMux) {
 	mux.Handle("PUT /storage/v1/object/{bucket}/{path...}", s.limitUploads(s.handleUploadObject()))
 	mux.Handle("GET /storage/v1/object/public/{bucket}/{path...}", s.handlePublicObject())
 	mux.Handle("DELETE /storage/v1/object/{bucket}", s.handleRemoveObjects())
+	mux.Handle("POST /storage/v1/object/list/{bucket}", s.handleListObjects())
+	mux.Handle("GET /storage/v1/object/info/{bucket}/{path...}", s.handleObjectInfo())
+	mux.Handle("POST /storage/v1/object/sign/{bucket}/{path...}", s.handleSignObject())
+	mux.Handle("GET /storage/v1/object/sign/{bucket}/{path...}", s.handleSignedObject())
 	mux.Handle("/storage/v1/", s.handleAPINotFound())
 
 	// First-party analytics: page views the app sends (no anon key).
