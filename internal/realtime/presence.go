@@ -185,7 +185,23 @@ func (h *Hub) relayed(raw string) {
 	if h.seen == nil {
 		h.seen = map[string]time.Time{}
 	}
+	_, known := h.seen[m.Origin]
 	h.seen[m.Origin] = h.now()
+	if !known && m.Kind == "alive" {
+		// An instance new to this hub, or back after falling silent: ask
+		// for its presences on the topics followed here.
+		topics := make([]string, 0, len(h.topics))
+		for t := range h.topics {
+			topics = append(topics, t)
+		}
+		h.mu.Unlock()
+		for _, t := range topics {
+			if msg, err := h.encodeRelay(relayMsg{Kind: "sync", Topic: t}); err == nil {
+				h.relay(msg)
+			}
+		}
+		return
+	}
 	if m.Kind == "part" {
 		whole, done := h.joinPartLocked(m)
 		h.mu.Unlock()
@@ -313,12 +329,12 @@ func (h *Hub) relayJoins(topic string, joins map[string][]json.RawMessage) {
 	flush()
 }
 
-// onTopicLocked lists the channels on topic (only those that enabled
-// presence or track one, when presence is set).
+// onTopicLocked lists the channels on topic (only those that receive
+// presence, when presence is set).
 func (h *Hub) onTopicLocked(topic string, presence bool) []*channel {
 	out := make([]*channel, 0, len(h.topics[topic]))
 	for ch := range h.topics[topic] {
-		if !presence || ch.pEnabled || ch.pMeta != nil {
+		if !presence || ch.pEnabled {
 			out = append(out, ch)
 		}
 	}
@@ -376,7 +392,7 @@ func (h *Hub) presenceLeft(gone []tracked) {
 	}
 }
 
-// expireOrigins forgets the presences of instances silent for presenceTTL
+// presenceJanitor forgets the presences of instances silent for presenceTTL
 // and tells the channels that they left; while this hub tracks presences
 // it says it is alive.
 func (h *Hub) presenceJanitor(now time.Time) {
@@ -386,9 +402,14 @@ func (h *Hub) presenceJanitor(now time.Time) {
 	}
 	var lefts []left
 	h.mu.Lock()
+	for origin, at := range h.seen {
+		if now.Sub(at) > presenceTTL {
+			delete(h.seen, origin) // its next message makes it known again (alive: a sync)
+		}
+	}
 	for topic, byOrigin := range h.remote {
 		for origin, st := range byOrigin {
-			if now.Sub(h.seen[origin]) <= presenceTTL {
+			if _, alive := h.seen[origin]; alive {
 				continue
 			}
 			leaves := map[string][]json.RawMessage{}
@@ -397,11 +418,6 @@ func (h *Hub) presenceJanitor(now time.Time) {
 			}
 			delete(byOrigin, origin)
 			lefts = append(lefts, left{h.onTopicLocked(topic, true), leaves})
-		}
-	}
-	for origin, at := range h.seen {
-		if now.Sub(at) > 2*presenceTTL {
-			delete(h.seen, origin)
 		}
 	}
 	sayAlive := h.relayer != nil && h.nTracked > 0 && now.Sub(h.lastAlive) >= aliveEvery
@@ -534,9 +550,19 @@ func (c *conn) presence(ch *channel, m message) {
 		} else {
 			h.nTracked++
 		}
+		var state map[string]presenceEntry
+		if !ch.pEnabled {
+			// A channel that tracks receives presence from now on,
+			// starting with who is there.
+			ch.pEnabled = true
+			state = h.presenceStateLocked(ch.topic)
+		}
 		ch.pMeta, ch.pRef = meta, ref
 		targets := h.onTopicLocked(ch.topic, true)
 		h.mu.Unlock()
+		if state != nil {
+			c.out(ch.joinRef, nil, ch.topic, evPresenceSt, state, "presence")
+		}
 		h.pushDiff(targets, map[string][]json.RawMessage{ch.pKey: {meta}}, leaves)
 		h.relay(msg)
 	case "untrack":

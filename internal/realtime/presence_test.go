@@ -255,4 +255,38 @@ func TestPresenceAndBroadcastAcrossInstances(t *testing.T) {
 	if l := metas(t, got.Payload["leaves"], "bwalya"); len(l) != 1 {
 		t.Fatalf("a silent instance's presence left as %s", got.raw)
 	}
+	// When that instance is heard of again (it says alive), its presences
+	// are asked for and come back.
+	h1.presenceJanitor(time.Now())
+	got = next(t, b)
+	if j := metas(t, got.Payload["joins"], "bwalya"); got.Event != evPresenceDiff || len(j) != 1 {
+		t.Fatalf("after alive, instance 2 received %s", got.raw)
+	}
+}
+
+// A channel joined without presence enabled that tracks receives who is
+// there (presence_state), then presence events.
+func TestPresenceTrackingEnablesPresenceForTheChannel(t *testing.T) {
+	t.Parallel()
+	h := New(Config{}, nil, slog.New(slog.DiscardHandler))
+	defer h.Close()
+	a, b := testConn(h), testConn(h)
+	op := Identity{UserID: "op", Operator: true}
+	chb := withPresence(h, attach(t, b, "realtime:room", op, `[]`), "chanda")
+	pushPresence(t, b, chb, `{"type":"presence","event":"track","payload":{"n":1}}`)
+	next(t, b)
+	cha := attach(t, a, "realtime:room", op, `[]`) // presence not enabled
+	cha.pKey = "mutale"
+	st := pushPresence(t, a, cha, `{"type":"presence","event":"track","payload":{"n":2}}`)
+	if st.Event != evPresenceSt || len(metas(t, json.RawMessage(mustMarshal(st.Payload)), "chanda")) != 1 {
+		t.Fatalf("the tracker got %s first, want presence_state with chanda", st.raw)
+	}
+	if d := next(t, a); d.Event != evPresenceDiff || len(metas(t, d.Payload["joins"], "mutale")) != 1 {
+		t.Fatalf("then %s, want its own join", d.raw)
+	}
+}
+
+func mustMarshal(v any) []byte {
+	b, _ := json.Marshal(v)
+	return b
 }
