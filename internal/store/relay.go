@@ -12,8 +12,8 @@ import (
 // not follow it (ChangeColumns and ChangeTables leave it out).
 const TableRealtime = "realtime"
 
-// MaxRelayBytes bounds a message Relay carries (PostgreSQL's NOTIFY takes
-// at most 8000 bytes, and the message travels JSON-quoted in a notice).
+// MaxRelayBytes bounds a message Relay carries, counted JSON-quoted as it
+// travels inside a notice (PostgreSQL's NOTIFY takes at most 8000 bytes).
 const MaxRelayBytes = 6000
 
 // ErrRelayTooLarge is Relay's answer to a message over MaxRelayBytes once
@@ -29,12 +29,12 @@ func (db *DB) Relay(ctx context.Context, msg string) error {
 	if db.dialect != Postgres {
 		return nil
 	}
+	if q, _ := json.Marshal(msg); len(q) > MaxRelayBytes {
+		return ErrRelayTooLarge
+	}
 	b, err := json.Marshal([]notice{{Change: Change{Table: TableRealtime, Type: "MESSAGE", Record: map[string]any{"m": msg}}}})
 	if err != nil {
 		return err
-	}
-	if len(b) > maxNotifyBytes {
-		return ErrRelayTooLarge
 	}
 	_, err = db.sql.ExecContext(ctx, `SELECT pg_notify($1, $2)`, notifyChannel, string(b))
 	return err
