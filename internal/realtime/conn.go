@@ -50,6 +50,9 @@ type channel struct {
 	pEnabled bool
 	pMeta    json.RawMessage
 	pRef     string
+	pPayload string    // the payload last tracked, as sent (a track of the same one changes nothing)
+	pWindow  time.Time // the start of the current window of presence events
+	pEvents  int       // presence events in that window
 
 	mu  sync.Mutex
 	id  Identity

@@ -350,7 +350,7 @@ func (h *Hub) removeLocked(ch *channel) *tracked {
 	var gone *tracked
 	if ch.pMeta != nil {
 		gone = &tracked{topic: ch.topic, key: ch.pKey, ref: ch.pRef, meta: ch.pMeta}
-		ch.pMeta, ch.pRef = nil, ""
+		ch.pMeta, ch.pRef, ch.pPayload = nil, "", ""
 		h.nTracked--
 	}
 	if len(h.topics[ch.topic]) == 0 {

@@ -502,6 +502,27 @@ func buildMeta(payload json.RawMessage, limit int, ref, prev string) (json.RawMe
 	return json.Marshal(obj)
 }
 
+// A channel may push at most presenceEventsPerWindow presence events
+// (track, untrack) in each presenceWindow: each one reaches every channel
+// of the topic on every instance.
+const (
+	presenceEventsPerWindow = 20
+	presenceWindow          = 10 * time.Second
+)
+
+// allowPresenceEvent counts one presence event of ch and reports whether
+// it is within the limit.
+func (h *Hub) allowPresenceEvent(ch *channel) bool {
+	now := h.now()
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if now.Sub(ch.pWindow) >= presenceWindow {
+		ch.pWindow, ch.pEvents = now, 0
+	}
+	ch.pEvents++
+	return ch.pEvents <= presenceEventsPerWindow
+}
+
 // presence answers a channel's presence push (track or untrack).
 func (c *conn) presence(ch *channel, m message) {
 	h := c.hub
@@ -521,6 +542,10 @@ func (c *conn) presence(ch *channel, m message) {
 		fail(reason)
 		return
 	}
+	if !h.allowPresenceEvent(ch) {
+		fail(fmt.Sprintf("too many presence events: at most %d every %s on a channel", presenceEventsPerWindow, presenceWindow))
+		return
+	}
 	switch p.Event {
 	case "track":
 		ref := newID(8)
@@ -528,6 +553,11 @@ func (c *conn) presence(ch *channel, m message) {
 		if _, open := h.topics[ch.topic][ch]; !open {
 			h.mu.Unlock()
 			return // left meanwhile
+		}
+		if ch.pMeta != nil && ch.pPayload == string(p.Payload) {
+			h.mu.Unlock() // tracked as it is: nothing changes
+			c.out(m.JoinRef, m.Ref, m.Topic, evReply, reply("ok", nil), "reply")
+			return
 		}
 		meta, err := buildMeta(p.Payload, h.cfg.MaxPresenceBytes, ref, ch.pRef)
 		var msg string
@@ -557,7 +587,7 @@ func (c *conn) presence(ch *channel, m message) {
 			ch.pEnabled = true
 			state = h.presenceStateLocked(ch.topic)
 		}
-		ch.pMeta, ch.pRef = meta, ref
+		ch.pMeta, ch.pRef, ch.pPayload = meta, ref, string(p.Payload)
 		targets := h.onTopicLocked(ch.topic, true)
 		h.mu.Unlock()
 		if state != nil {
@@ -570,7 +600,7 @@ func (c *conn) presence(ch *channel, m message) {
 		var gone []tracked
 		if ch.pMeta != nil {
 			gone = append(gone, tracked{topic: ch.topic, key: ch.pKey, ref: ch.pRef, meta: ch.pMeta})
-			ch.pMeta, ch.pRef = nil, ""
+			ch.pMeta, ch.pRef, ch.pPayload = nil, "", ""
 			h.nTracked--
 		}
 		h.mu.Unlock()

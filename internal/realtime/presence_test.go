@@ -3,6 +3,7 @@ package realtime
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"log/slog"
 	"strings"
 	"testing"
@@ -289,4 +290,34 @@ func TestPresenceTrackingEnablesPresenceForTheChannel(t *testing.T) {
 func mustMarshal(v any) []byte {
 	b, _ := json.Marshal(v)
 	return b
+}
+
+// Tracking the same payload again changes nothing and tells nobody; a
+// channel pushing presence events too fast is answered with the limit.
+func TestPresenceSamePayloadIsQuietAndEventsAreLimited(t *testing.T) {
+	t.Parallel()
+	h := New(Config{}, nil, slog.New(slog.DiscardHandler))
+	defer h.Close()
+	a, b := testConn(h), testConn(h)
+	op := Identity{UserID: "op", Operator: true}
+	cha := withPresence(h, attach(t, a, "realtime:console", op, `[]`), "mutale")
+	withPresence(h, attach(t, b, "realtime:console", op, `[]`), "chanda")
+	pushPresence(t, a, cha, `{"type":"presence","event":"track","payload":{"page":"messages"}}`)
+	next(t, a)
+	next(t, b)
+	if r := pushPresence(t, a, cha, `{"type":"presence","event":"track","payload":{"page":"messages"}}`); r.Event != evReply || !strings.Contains(r.raw, `"ok"`) {
+		t.Fatalf("the same payload again was answered %s", r.raw)
+	}
+	if n := len(b.send); n != 0 {
+		t.Fatalf("the same payload again sent %d message(s) to the other channel", n)
+	}
+	// Two events so far; the limit allows presenceEventsPerWindow in a window.
+	for i := 3; i <= presenceEventsPerWindow; i++ {
+		pushPresence(t, a, cha, fmt.Sprintf(`{"type":"presence","event":"track","payload":{"n":%d}}`, i))
+		next(t, a)
+	}
+	r := pushPresence(t, a, cha, `{"type":"presence","event":"untrack"}`)
+	if !strings.Contains(r.raw, "too many presence events") {
+		t.Fatalf("event %d was answered %s", presenceEventsPerWindow+1, r.raw)
+	}
 }
