@@ -47,7 +47,8 @@ type joinConfig struct {
 		Ack  bool `json:"ack"`
 	} `json:"broadcast"`
 	Presence struct {
-		Enabled bool `json:"enabled"`
+		Enabled bool   `json:"enabled"`
+		Key     string `json:"key"`
 	} `json:"presence"`
 	PostgresChanges []struct {
 		Event  *string `json:"event"`

@@ -43,6 +43,17 @@ type channel struct {
 	bindings []*binding // distinct
 	byKey    map[subKey][]*binding
 
+	// Presence (guarded by the hub's mu): the channel's presence key,
+	// whether it receives presence events, and the meta it tracks (nil:
+	// none) with its phx_ref.
+	pKey     string
+	pEnabled bool
+	pMeta    json.RawMessage
+	pRef     string
+	pPayload string    // the payload last tracked, as sent (a track of the same one changes nothing)
+	pWindow  time.Time // the start of the current window of presence events
+	pEvents  int       // presence events in that window
+
 	mu  sync.Mutex
 	id  Identity
 	tok string
@@ -204,11 +215,13 @@ func (c *conn) handle(m message) {
 	case evBroadcast:
 		c.broadcast(ch, m)
 	case evPresence:
-		c.out(m.JoinRef, m.Ref, m.Topic, evReply, errorReply("presence is not offered by this server"), "reply")
+		c.presence(ch, m)
 	default:
 		c.out(m.JoinRef, m.Ref, m.Topic, evReply, errorReply(fmt.Sprintf("unknown event %q", m.Event)), "reply")
 	}
 }
+
+const msgNoPrivate = "private channels are not offered by this server: join without config.private"
 
 // join answers a phx_join: checks the topic, the token and the access
 // rules, then replies with the postgres_changes bindings and their ids.
@@ -227,7 +240,7 @@ func (c *conn) join(m message) {
 		return
 	}
 	if p.Config.Private {
-		refuse("private channels are not offered by this server: join without config.private")
+		refuse(msgNoPrivate)
 		return
 	}
 	bindings, replies, reason := parseBindings(p.Config)
@@ -254,8 +267,14 @@ func (c *conn) join(m message) {
 		refuse(reason)
 		return
 	}
+	pkey, reason := presenceKey(p.Config.Presence.Key)
+	if reason != "" {
+		refuse(reason)
+		return
+	}
 	ch := newChannel(c, m.Topic, bindings, id, *p.AccessToken)
 	ch.joinRef, ch.self, ch.ack = m.JoinRef, p.Config.Broadcast.Self, p.Config.Broadcast.Ack
+	ch.pKey, ch.pEnabled = pkey, p.Config.Presence.Enabled
 	c.mu.Lock()
 	old := c.channels[m.Topic]
 	if old == nil && len(c.channels) >= c.hub.cfg.MaxChannelsPerConn {
@@ -281,16 +300,35 @@ func (c *conn) join(m message) {
 		c.hub.mu.Unlock()
 		return
 	}
+	var gone []tracked
 	if old != nil {
-		c.hub.removeLocked(old) // a second join of a topic replaces the first
+		if t := c.hub.removeLocked(old); t != nil { // a second join of a topic replaces the first
+			gone = append(gone, *t)
+		}
 	}
+	fresh := len(c.hub.topics[m.Topic]) == 0
 	c.hub.addLocked(ch)
+	var state map[string]presenceEntry
+	if ch.pEnabled {
+		state = c.hub.presenceStateLocked(m.Topic)
+	}
 	c.hub.mu.Unlock()
+	c.hub.presenceLeft(gone)
+	if fresh {
+		// The other instances' presences on the topic were not followed
+		// here: ask for them (they come as presence_diff joins).
+		if msg, err := c.hub.encodeRelay(relayMsg{Kind: "sync", Topic: m.Topic}); err == nil {
+			c.hub.relay(msg)
+		}
+	}
 	resp := map[string]any{}
 	if len(replies) > 0 {
 		resp["postgres_changes"] = replies
 	}
 	c.out(m.JoinRef, m.Ref, m.Topic, evReply, reply("ok", resp), "reply")
+	if state != nil {
+		c.out(m.JoinRef, nil, m.Topic, evPresenceSt, state, "presence")
+	}
 	if len(bindings) > 0 {
 		c.out(m.JoinRef, nil, m.Topic, evSystem, map[string]any{"extension": "postgres_changes", "status": "ok",
 			"message": "Subscribed to PostgreSQL", "channel": strings.TrimPrefix(m.Topic, topicPrefix)}, "system")
@@ -306,8 +344,11 @@ func (c *conn) leave(ch *channel) {
 	}
 	c.mu.Unlock()
 	c.hub.mu.Lock()
-	c.hub.removeLocked(ch)
+	gone := c.hub.removeLocked(ch)
 	c.hub.mu.Unlock()
+	if gone != nil {
+		c.hub.presenceLeft([]tracked{*gone})
+	}
 }
 
 // closeChannel ends ch from the server's side with a system message
@@ -378,6 +419,12 @@ func (c *conn) broadcast(ch *channel, m message) {
 		c.out(m.JoinRef, m.Ref, m.Topic, evReply, errorReply(reason), "reply")
 		return
 	}
+	msg, err := c.hub.relayBroadcast(ch.topic, bc)
+	if err != nil {
+		c.out(m.JoinRef, m.Ref, m.Topic, evReply, errorReply("broadcast "+err.Error()), "reply")
+		return
+	}
+	defer c.hub.relay(msg)
 	c.hub.mu.Lock()
 	targets := make([]*channel, 0, len(c.hub.topics[m.Topic]))
 	for other := range c.hub.topics[m.Topic] {

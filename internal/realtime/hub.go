@@ -39,12 +39,14 @@ type Config struct {
 	IdleTimeout        time.Duration // a socket that sends nothing (not even a heartbeat) this long is closed (60s)
 	WriteTimeout       time.Duration // a write a client does not take this long drops it (10s)
 	RecheckEvery       time.Duration // how often each channel's token and session are checked again (30s)
+	MaxPresenceBytes   int           // largest presence meta a channel may track (2048)
 }
 
 // DefaultConfig returns the limits used when a field of Config is zero.
 func DefaultConfig() Config {
 	return Config{MaxConns: 10000, MaxConnsPerIP: 100, MaxChannelsPerConn: 100, MaxBindingsPerJoin: 20, MaxBindingsPerConn: 100,
-		MaxMessageBytes: 64 << 10, SendQueue: 256, IdleTimeout: 60 * time.Second, WriteTimeout: 10 * time.Second, RecheckEvery: 30 * time.Second}
+		MaxMessageBytes: 64 << 10, SendQueue: 256, IdleTimeout: 60 * time.Second, WriteTimeout: 10 * time.Second, RecheckEvery: 30 * time.Second,
+		MaxPresenceBytes: 2048}
 }
 
 func (c Config) withDefaults() Config {
@@ -78,6 +80,9 @@ func (c Config) withDefaults() Config {
 	}
 	if c.RecheckEvery <= 0 {
 		c.RecheckEvery = d.RecheckEvery
+	}
+	if c.MaxPresenceBytes <= 0 {
+		c.MaxPresenceBytes = d.MaxPresenceBytes
 	}
 	return c
 }
@@ -132,6 +137,19 @@ type Hub struct {
 	users  map[string]map[*channel]struct{}
 	closed bool
 
+	// Presence and relaying (presence.go): this hub's random id among the
+	// instances, the other instances' presences by topic and origin, when
+	// each origin was last heard of, how many channels track a presence,
+	// when this hub last said it is alive, and the relay's queue.
+	origin    string
+	relayer   Relayer
+	remote    map[string]map[string]presences
+	seen      map[string]time.Time
+	nTracked  int
+	lastAlive time.Time
+	relayQ    chan string
+	parts     map[string]*partial // by origin, a longer message's parts so far
+
 	events   *prometheus.CounterVec
 	dropped  *prometheus.CounterVec
 	refused  *prometheus.CounterVec
@@ -149,7 +167,8 @@ func New(cfg Config, auth Authenticator, logger *slog.Logger) *Hub {
 	h := &Hub{cfg: cfg.withDefaults(), auth: auth, log: logger, now: time.Now,
 		conns: map[*conn]struct{}{}, perIP: map[string]int{}, topics: map[string]map[*channel]struct{}{},
 		subs: map[subKey]map[*channel]struct{}{}, filtered: map[string]map[string]int{}, users: map[string]map[*channel]struct{}{},
-		janitor: make(chan struct{})}
+		janitor: make(chan struct{}), origin: newID(8), remote: map[string]map[string]presences{}, seen: map[string]time.Time{},
+		relayQ: make(chan string, 4096)}
 	h.ctx, h.cancel = context.WithCancel(context.Background())
 	h.events = prometheus.NewCounterVec(prometheus.CounterOpts{
 		Name: "salaula_realtime_events_sent_total",
@@ -170,6 +189,7 @@ func New(cfg Config, auth Authenticator, logger *slog.Logger) *Hub {
 			func() float64 { h.mu.Lock(); defer h.mu.Unlock(); return float64(h.nChans) }),
 	}
 	go h.janitorLoop()
+	go h.relayLoop()
 	return h
 }
 
@@ -281,21 +301,26 @@ func (h *Hub) register(c *conn) (websocket.StatusCode, string, string) {
 // unregister removes c and its channels.
 func (h *Hub) unregister(c *conn) {
 	h.mu.Lock()
-	defer h.mu.Unlock()
 	if _, ok := h.conns[c]; !ok {
+		h.mu.Unlock()
 		return
 	}
 	delete(h.conns, c)
 	if h.perIP[c.ip]--; h.perIP[c.ip] <= 0 {
 		delete(h.perIP, c.ip)
 	}
+	var gone []tracked
 	c.mu.Lock()
 	for _, ch := range c.channels {
-		h.removeLocked(ch)
+		if t := h.removeLocked(ch); t != nil {
+			gone = append(gone, *t)
+		}
 	}
 	c.channels = map[string]*channel{}
 	c.nBindings = 0
 	c.mu.Unlock()
+	h.mu.Unlock()
+	h.presenceLeft(gone)
 }
 
 // addLocked adds ch to the hub's indexes.
@@ -315,10 +340,21 @@ func (h *Hub) addLocked(ch *channel) {
 	h.nChans++
 }
 
-// removeLocked takes ch out of the hub's indexes (if it is in them).
-func (h *Hub) removeLocked(ch *channel) {
+// removeLocked takes ch out of the hub's indexes (if it is in them) and
+// returns the presence it tracked (nil when none), which the caller
+// announces as gone once it has let go of h.mu (presenceLeft).
+func (h *Hub) removeLocked(ch *channel) *tracked {
 	if !removeFrom(h.topics, ch.topic, ch) {
-		return
+		return nil
+	}
+	var gone *tracked
+	if ch.pMeta != nil {
+		gone = &tracked{topic: ch.topic, key: ch.pKey, ref: ch.pRef, meta: ch.pMeta}
+		ch.pMeta, ch.pRef, ch.pPayload = nil, "", ""
+		h.nTracked--
+	}
+	if len(h.topics[ch.topic]) == 0 {
+		delete(h.remote, ch.topic) // asked for again at the topic's next join
 	}
 	removeFrom(h.users, ch.user, ch)
 	for k := range ch.byKey {
@@ -335,6 +371,7 @@ func (h *Hub) removeLocked(ch *channel) {
 		}
 	}
 	h.nChans--
+	return gone
 }
 
 // addTo adds ch to the set of m under k and reports whether the set is new.
@@ -370,6 +407,12 @@ func removeFrom[K comparable](m map[K]map[*channel]struct{}, k K, ch *channel) b
 // values), not with every binding held. It never blocks on a client (a
 // client whose queue is full is dropped).
 func (h *Hub) Publish(c store.Change) {
+	if c.Table == store.TableRealtime {
+		if m, ok := c.Record["m"].(string); ok {
+			h.relayed(m)
+		}
+		return
+	}
 	h.revoke(revocationOf(&c))
 	if store.ChangeColumns(c.Table) == nil {
 		return // e.g. an ended session: no client follows it
@@ -475,6 +518,7 @@ func (h *Hub) janitorLoop() {
 		case <-t.C:
 		}
 		now := h.now()
+		h.presenceJanitor(now)
 		h.mu.Lock()
 		conns := make([]*conn, 0, len(h.conns))
 		for c := range h.conns {

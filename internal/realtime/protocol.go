@@ -15,19 +15,21 @@ import (
 
 // Phoenix and Supabase Realtime event names.
 const (
-	evJoin        = "phx_join"
-	evLeave       = "phx_leave"
-	evReply       = "phx_reply"
-	evClose       = "phx_close"
-	evError       = "phx_error"
-	evHeartbeat   = "heartbeat"
-	evAccessToken = "access_token"
-	evBroadcast   = "broadcast"
-	evPresence    = "presence"
-	evChanges     = "postgres_changes"
-	evSystem      = "system"
-	topicPhoenix  = "phoenix"
-	topicPrefix   = "realtime:"
+	evJoin         = "phx_join"
+	evLeave        = "phx_leave"
+	evReply        = "phx_reply"
+	evClose        = "phx_close"
+	evError        = "phx_error"
+	evHeartbeat    = "heartbeat"
+	evAccessToken  = "access_token"
+	evBroadcast    = "broadcast"
+	evPresence     = "presence"
+	evPresenceSt   = "presence_state"
+	evPresenceDiff = "presence_diff"
+	evChanges      = "postgres_changes"
+	evSystem       = "system"
+	topicPhoenix   = "phoenix"
+	topicPrefix    = "realtime:"
 )
 
 // Binary frame kinds of vsn 2.0.0.

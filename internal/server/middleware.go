@@ -78,15 +78,22 @@ const apiContentSecurityPolicy = "default-src 'none'; frame-ancestors 'none'"
 func (s *Server) handlePreflight() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		h := w.Header()
-		h.Set("Access-Control-Allow-Methods", "GET, POST, PUT, DELETE, OPTIONS")
-		h.Set("Access-Control-Allow-Headers", "authorization, apikey, content-type, x-client-info, x-supabase-api-version, x-upsert, cache-control, range")
+		h.Set("Access-Control-Allow-Methods", "GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS")
+		h.Set("Access-Control-Allow-Headers", preflightHeaders)
 		h.Set("Access-Control-Max-Age", "86400")
 		w.WriteHeader(http.StatusNoContent)
 	})
 }
 
+// preflightHeaders are the request headers the API takes from another
+// origin: every header supabase-js's clients send (auth, storage, functions,
+// realtime's REST broadcast, postgrest, and trace propagation).
+const preflightHeaders = "authorization, apikey, content-type, accept, x-client-info, x-supabase-api-version, " +
+	"x-upsert, x-metadata, cache-control, range, x-region, x-retry-count, prefer, accept-profile, content-profile, " +
+	"traceparent, tracestate, baggage"
+
 // apiPrefixes are the paths that are never the React app.
-var apiPrefixes = []string{"/auth/v1/", "/functions/v1/", "/storage/v1/"}
+var apiPrefixes = []string{"/auth/v1/", "/functions/v1/", "/storage/v1/", "/realtime/v1/"}
 
 func isAPIPath(p string) bool {
 	for _, prefix := range apiPrefixes {

@@ -2,8 +2,12 @@ package server
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
+	"io"
+	"mime"
 	"net/http"
+	"strings"
 	"time"
 
 	"salaula/internal/console"
@@ -18,6 +22,134 @@ func (s *Server) handleRealtime() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		s.realtime.Serve(w, r, s.clientIP(r))
 	})
+}
+
+// handleRealtimeBroadcast is POST /realtime/v1/api/broadcast: what
+// realtime-js's send() uses on a channel not joined yet, a batch
+// {messages: [{topic, event, payload, private}]}.
+func (s *Server) handleRealtimeBroadcast() http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		id, ok := s.realtimeSender(w, r)
+		if !ok {
+			return
+		}
+		var body struct {
+			Messages []struct {
+				Topic   string          `json:"topic"`
+				Event   string          `json:"event"`
+				Payload json.RawMessage `json:"payload"`
+				Private bool            `json:"private"`
+			} `json:"messages"`
+		}
+		if err := decodeJSON(w, r, &body); err != nil {
+			var re *requestError
+			if errors.As(err, &re) {
+				writeRealtimeError(w, re.Status, re.Message)
+				return
+			}
+			writeRealtimeError(w, http.StatusBadRequest, err.Error())
+			return
+		}
+		msgs := make([]realtime.Message, len(body.Messages))
+		for i, m := range body.Messages {
+			if len(m.Payload) == 0 {
+				m.Payload = json.RawMessage("{}")
+			}
+			msgs[i] = realtime.Message{Topic: m.Topic, Event: m.Event, Payload: m.Payload, JSON: true, Private: m.Private}
+		}
+		s.sendRealtime(w, id, msgs)
+	})
+}
+
+// handleRealtimeSendEvent is POST
+// /realtime/v1/api/broadcast/{topic}/events/{event}: realtime-js's
+// httpSend(), whose body is the payload (JSON, or raw bytes as
+// application/octet-stream) and whose ?private=true asks for a private
+// channel.
+func (s *Server) handleRealtimeSendEvent() http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		id, ok := s.realtimeSender(w, r)
+		if !ok {
+			return
+		}
+		isJSON := true
+		if ct := r.Header.Get("Content-Type"); ct != "" {
+			mt, _, err := mime.ParseMediaType(ct)
+			switch {
+			case err == nil && mt == "application/json":
+			case err == nil && mt == "application/octet-stream":
+				isJSON = false
+			default:
+				writeRealtimeError(w, http.StatusUnsupportedMediaType, "Content-Type must be application/json or application/octet-stream")
+				return
+			}
+		}
+		payload, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxJSONBody))
+		if err != nil {
+			writeRealtimeError(w, http.StatusRequestEntityTooLarge, "Request body is too large (at most 64 KiB)")
+			return
+		}
+		if isJSON && !json.Valid(payload) {
+			writeRealtimeError(w, http.StatusBadRequest, "Request body is not valid JSON: send the payload")
+			return
+		}
+		s.sendRealtime(w, id, []realtime.Message{{Topic: r.PathValue("topic"), Event: r.PathValue("event"),
+			Payload: payload, JSON: isJSON, Private: r.URL.Query().Get("private") == "true"}})
+	})
+}
+
+// realtimeSender checks a REST broadcast's apikey and access token as the
+// socket checks them, answering the request when they do not pass.
+func (s *Server) realtimeSender(w http.ResponseWriter, r *http.Request) (realtime.Identity, bool) {
+	a := realtimeAuth{s}
+	apikey := r.Header.Get("apikey")
+	if apikey == "" {
+		apikey = r.URL.Query().Get("apikey")
+	}
+	if err := a.CheckAPIKey(r.Context(), apikey); err != nil {
+		writeRealtimeError(w, http.StatusUnauthorized, realtime.ReasonBadAPIKey)
+		return realtime.Identity{}, false
+	}
+	tok := bearerToken(r)
+	if tok == "" {
+		writeRealtimeError(w, http.StatusUnauthorized, "Sign in to use live updates: send Authorization: Bearer <access token>")
+		return realtime.Identity{}, false
+	}
+	id, err := a.Authenticate(r.Context(), tok)
+	var tr *realtime.Transient
+	switch {
+	case errors.As(err, &tr):
+		writeRealtimeError(w, http.StatusServiceUnavailable, err.Error())
+		return id, false
+	case err != nil:
+		writeRealtimeError(w, http.StatusUnauthorized, err.Error())
+		return id, false
+	}
+	return id, true
+}
+
+// sendRealtime hands msgs to the hub and answers as the hosted service
+// does: 202 Accepted with no body, or the refusal.
+func (s *Server) sendRealtime(w http.ResponseWriter, id realtime.Identity, msgs []realtime.Message) {
+	err := s.realtime.Send(id, msgs)
+	var ref *realtime.Refused
+	switch {
+	case errors.As(err, &ref) && ref.Forbidden:
+		writeRealtimeError(w, http.StatusForbidden, ref.Reason)
+	case errors.As(err, &ref) && strings.Contains(ref.Reason, "too large"):
+		writeRealtimeError(w, http.StatusRequestEntityTooLarge, ref.Reason)
+	case err != nil:
+		writeRealtimeError(w, http.StatusBadRequest, err.Error())
+	default:
+		w.Header().Set("Cache-Control", "no-store")
+		w.WriteHeader(http.StatusAccepted)
+	}
+}
+
+// writeRealtimeError answers a refused REST broadcast: {"message": ...},
+// which realtime-js's httpSend() reports.
+func writeRealtimeError(w http.ResponseWriter, status int, msg string) {
+	writeJSON(w, status, map[string]string{"message": msg})
 }
 
 // realtimeAuth checks realtime sockets' apikeys and channels' access

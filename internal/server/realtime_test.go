@@ -487,8 +487,8 @@ func TestRealtimeRefusesBadInputClearlyAndKeepsServing(t *testing.T) {
 		if status, _ := c.join("two", me.Token); status != "ok" {
 			t.Fatal("joining a joined topic again replaces it")
 		}
-		ref = c.send("1", "realtime:one", "presence", map[string]any{"event": "track"})
-		if status, resp := c.replyTo(ref); status != "error" || !strings.Contains(fmt.Sprint(resp["reason"]), "presence") {
+		ref = c.send("1", "realtime:one", "presence", map[string]any{"type": "presence", "event": "wave"})
+		if status, resp := c.replyTo(ref); status != "error" || !strings.Contains(fmt.Sprint(resp["reason"]), "presence needs") {
 			t.Fatalf("presence: %v", resp)
 		}
 		if status, resp := c.join("private", "", nil); status != "error" {

@@ -64,6 +64,10 @@ func (s *Server) routes(mux *http.ServeMux) {
 	mux.Handle("PUT /storage/v1/object/{bucket}/{path...}", s.limitUploads(s.handleUploadObject()))
 	mux.Handle("GET /storage/v1/object/public/{bucket}/{path...}", s.handlePublicObject())
 	mux.Handle("DELETE /storage/v1/object/{bucket}", s.handleRemoveObjects())
+	mux.Handle("POST /storage/v1/object/list/{bucket}", s.handleListObjects())
+	mux.Handle("GET /storage/v1/object/info/{bucket}/{path...}", s.handleObjectInfo())
+	mux.Handle("POST /storage/v1/object/sign/{bucket}/{path...}", s.handleSignObject())
+	mux.Handle("GET /storage/v1/object/sign/{bucket}/{path...}", s.handleSignedObject())
 	mux.Handle("/storage/v1/", s.handleAPINotFound())
 
 	// First-party analytics: page views the app sends (no anon key).
@@ -89,6 +93,9 @@ func (s *Server) routes(mux *http.ServeMux) {
 
 	// Realtime: the Supabase Realtime socket used by supabase-js v2's channel().
 	mux.Handle("GET /realtime/v1/websocket", s.handleRealtime())
+	mux.Handle("POST /realtime/v1/api/broadcast", s.handleRealtimeBroadcast())
+	mux.Handle("POST /realtime/v1/api/broadcast/{topic}/events/{event}", s.handleRealtimeSendEvent())
+	mux.Handle("OPTIONS /realtime/v1/", s.handlePreflight())
 	mux.Handle("/realtime/v1/", s.handleAPINotFound())
 
 	// CORS preflight for every API path.

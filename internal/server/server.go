@@ -125,6 +125,9 @@ func NewWithMetrics(d Deps) (app, metrics http.Handler, err error) {
 		return nil, nil, fmt.Errorf("signing keys: %w", err)
 	}
 	s.realtime = realtime.New(d.Config.Realtime, realtimeAuth{s}, d.Logger)
+	if d.DB.Dialect() == store.Postgres {
+		s.realtime.RelayThrough(d.DB) // broadcasts and presence reach the other instances
+	}
 	s.metrics.registry.MustRegister(s.realtime.Collectors()...)
 	stopChanges := d.DB.OnChangeWhen(s.realtime.Publish, s.realtime.Wants)
 	if d.Context != nil {

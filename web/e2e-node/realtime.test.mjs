@@ -259,3 +259,34 @@ test('a server restart leads the client through CHANNEL_ERROR to SUBSCRIBED agai
   await client().functions.invoke('waitlist-signup', { body: { email, programName: 'Upcycling Initiative' } });
   await waitFor(events, (e) => e.new.email === email, 1000, 'event after the restart');
 });
+
+test("operators see each other's console page through presence; a person may not join there", async () => {
+  const a = await operator();
+  const b = await operator();
+  const join = (p, page) => {
+    const ch = p.supabase.channel('console-presence', { config: { presence: { key: p.userId } } }).on('presence', { event: 'sync' }, () => {});
+    return subscribe(ch).then(async ({ status, err }) => {
+      assert.equal(status, 'SUBSCRIBED', String(err));
+      assert.equal(await ch.track({ email: p.email, page }), 'ok');
+      return ch;
+    });
+  };
+  const chA = await join(a, '/admin/messages');
+  const chB = await join(b, '/admin/messages');
+  const pageOf = (ch, who) => ch.presenceState()[who.userId]?.[0]?.page;
+  await waitFor([chA], (c) => pageOf(c, b) === '/admin/messages', 5000, "b's page seen by a");
+  await waitFor([chB], (c) => pageOf(c, a) === '/admin/messages', 5000, "a's page seen by b");
+
+  // A new page replaces the old one.
+  assert.equal(await chB.track({ email: b.email, page: '/admin/people' }), 'ok');
+  await waitFor([chA], (c) => pageOf(c, b) === '/admin/people' && c.presenceState()[b.userId].length === 1, 5000, "b's new page");
+
+  // Closing b's channel removes b.
+  await b.supabase.removeChannel(chB);
+  await waitFor([chA], (c) => !c.presenceState()[b.userId], 5000, 'b gone');
+
+  const { supabase } = await person();
+  const { status, err } = await subscribe(supabase.channel('console-presence').on('presence', { event: 'sync' }, () => {}));
+  assert.equal(status, 'CHANNEL_ERROR');
+  assert.match(err.message, /Salaula team's/);
+});

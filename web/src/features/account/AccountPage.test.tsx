@@ -7,6 +7,9 @@ import { installFakeSupabase, makeSession, type FakeSupabase } from '../auth/tes
 import { setSupabaseForTests } from '../../lib/supabase';
 import AccountPage from './AccountPage';
 
+// The list of uploaded photos has its own tests (MyPhotos.test.tsx).
+vi.mock('./MyPhotos', () => ({ MyPhotos: () => null }));
+
 const BUYER = {
   user_id: 'u1',
   email: 'chipo@example.com',

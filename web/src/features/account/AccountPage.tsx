@@ -17,6 +17,7 @@ import { PasswordField } from '../auth/PasswordField';
 import { fetchSavedProfile, type SavedProfile } from '../onboarding/savedProfile';
 import { changePassword, deleteMyAccount, downloadMyData, fetchMyAddress, forgetSession, signOutOf, type MyAddress } from './api';
 import { SentWithAddress } from './SentWithAddress';
+import { MyPhotos } from './MyPhotos';
 import { useAction, type ActionState } from './useAction';
 import { useOwnProfileLive } from './liveProfile';
 import { useAuth } from '../auth/AuthProvider';
@@ -249,7 +250,8 @@ export default function AccountPage() {
   useEffect(loadAddress, [loadAddress]);
   // A change made on another device: fetch the profile again, keeping the current one on screen meanwhile.
   const [liveNote, setLiveNote] = useState(false);
-  useOwnProfileLive(useAuth().user?.id, (changed) => void fetchSavedProfile().then((p) => (setProfile(p), setLiveNote(changed)), () => {}));
+  const userId = useAuth().user?.id;
+  useOwnProfileLive(userId, (changed) => void fetchSavedProfile().then((p) => (setProfile(p), setLiveNote(changed)), () => {}));
 
   if (deleted) {
     return (
@@ -282,6 +284,9 @@ export default function AccountPage() {
           )}
           {profile && liveNote && <Typography role="status" variant="body2" color="text.secondary">Just updated from another device.</Typography>}
           {profile && <ProfileDetails p={profile} />}
+        </Section>
+        <Section title="Your uploaded photos">
+          <MyPhotos userId={userId} />
         </Section>
         <Section title="Messages and waitlist sign-ups">
           {!address && !addressError && <Typography role="status">Loading...</Typography>}

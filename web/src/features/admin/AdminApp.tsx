@@ -15,6 +15,7 @@ import { TwoStepSettings } from '../auth/SecurityPage';
 import { verifiedFactor } from '../auth/mfa';
 import { AdminError, adminGet } from './api';
 import { LiveIndicator, LiveProvider } from './live';
+import { AlsoHere } from './presence';
 import { OverviewPage } from './OverviewPage';
 import { PersonPage } from './PersonPage';
 import { SettingsPage } from './SettingsPage';
@@ -108,6 +109,7 @@ function Console() {
         </Container>
       </Box>
       <Container component="main" maxWidth="lg" sx={{ py: 3 }}>
+        <AlsoHere userId={user?.id} email={user?.email} page={pathname} />
         <Routes>
           <Route index element={<OverviewPage />} />
           <Route path="waitlist" element={<WaitlistPage />} />

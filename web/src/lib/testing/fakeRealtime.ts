@@ -12,12 +12,35 @@ type Binding = { filter: { event: string; schema: string; table: string; filter?
 export class FakeChannel {
   bindings: Binding[] = [];
   removed = false;
+  /** What the channel tracked with track(), in order. */
+  tracked: Record<string, unknown>[] = [];
+  private presenceCbs: (() => void)[] = [];
+  private state: Record<string, Record<string, unknown>[]> = {};
   private statusCb?: (status: Status, err?: Error) => void;
-  constructor(public name: string) {}
-  on(type: string, filter: Binding['filter'], cb: (p: unknown) => void) {
+  constructor(
+    public name: string,
+    public opts?: { config?: { presence?: { key?: string } } },
+  ) {}
+  on(type: string, filter: Binding['filter'] | { event: string }, cb: (p: unknown) => void) {
+    if (type === 'presence') {
+      if (filter.event === 'sync') this.presenceCbs.push(() => cb(undefined));
+      return this;
+    }
     if (type !== 'postgres_changes') throw new Error(`unexpected listen type ${type}`);
-    this.bindings.push({ filter, cb });
+    this.bindings.push({ filter: filter as Binding['filter'], cb });
     return this;
+  }
+  async track(meta: Record<string, unknown>) {
+    this.tracked.push(meta);
+    return 'ok';
+  }
+  presenceState() {
+    return this.state;
+  }
+  /** presence plays a presence sync: everyone present, by key. */
+  presence(state: Record<string, Record<string, unknown>[]>) {
+    this.state = state;
+    this.presenceCbs.forEach((cb) => cb());
   }
   subscribe(cb?: (status: Status, err?: Error) => void) {
     this.statusCb = cb;
@@ -44,8 +67,8 @@ export function fakeRealtime() {
   const channels: FakeChannel[] = [];
   return {
     channels,
-    channel: vi.fn((name: string) => {
-      const ch = new FakeChannel(name);
+    channel: vi.fn((name: string, opts?: FakeChannel['opts']) => {
+      const ch = new FakeChannel(name, opts);
       channels.push(ch);
       return ch;
     }),
