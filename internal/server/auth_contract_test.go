@@ -424,21 +424,22 @@ func TestDisabledSignupAndFeatures(t *testing.T) {
 		if decode(t, res)["disable_signup"] != true {
 			t.Fatal("settings do not show sign-up off")
 		}
-		for _, c := range []struct {
-			method, path string
-			body         any
-			status       int
-			code         string
-		}{
-			{"POST", "/auth/v1/otp", map[string]any{"email": "a@example.com"}, 422, "otp_disabled"},
-			{"POST", "/auth/v1/otp", map[string]any{"phone": "+260971234567"}, 422, "phone_provider_disabled"},
-			{"POST", "/auth/v1/sso", map[string]any{"domain": "example.com"}, 422, "sso_provider_disabled"},
-			{"GET", "/auth/v1/authorize?provider=google", nil, 400, "provider_disabled"},
-			{"POST", "/auth/v1/token?grant_type=id_token", map[string]any{"provider": "google"}, 400, "provider_disabled"},
-			{"GET", "/auth/v1/admin/users", nil, 403, "not_admin"},
-		} {
-			wantAuthError(t, env.authJSON(t, c.method, c.path, c.body, ""), c.status, c.code, "")
-		}
+		// Features not offered keep their codes and use the hosted service's words.
+		runAuthScenarios(t, env, []authScenario{
+			{"an e-mail code", "POST", "/auth/v1/otp", map[string]any{"email": "a@example.com"}, nil, "", 422, "otp_disabled", "Login with magic link is disabled", nil},
+			{"a magic link", "POST", "/auth/v1/magiclink", map[string]any{"email": "a@example.com"}, nil, "", 422, "otp_disabled", "Login with magic link is disabled", nil},
+			{"a phone code", "POST", "/auth/v1/otp", map[string]any{"phone": "+260971234567"}, nil, "", 422, "phone_provider_disabled", "Phone logins are disabled", nil},
+			{"SAML", "POST", "/auth/v1/sso", map[string]any{"domain": "example.com"}, nil, "", 422, "sso_provider_disabled", "SAML 2.0 is disabled", nil},
+			{"an OAuth provider", "GET", "/auth/v1/authorize?provider=google", nil, nil, "", 400, "provider_disabled", "Unsupported provider: provider is not enabled", nil},
+			{"an ID token", "POST", "/auth/v1/token?grant_type=id_token", map[string]any{"provider": "google"}, nil, "", 400, "provider_disabled", "Unsupported provider: provider is not enabled", nil},
+			{"a Web3 wallet", "POST", "/auth/v1/token?grant_type=web3", map[string]any{"chain": "ethereum"}, nil, "", 400, "web3_provider_disabled", "Web3 provider is disabled", nil},
+			{"linking an identity", "GET", "/auth/v1/user/identities/authorize?provider=github", nil, nil, "", 422, "manual_linking_disabled", "Manual linking is disabled", nil},
+			{"unlinking an identity", "DELETE", "/auth/v1/user/identities/x", nil, nil, "", 422, "manual_linking_disabled", "Manual linking is disabled", nil},
+			{"a passkey", "POST", "/auth/v1/passkeys/authentication/options", map[string]any{}, nil, "", 422, "passkey_disabled", "Passkeys are disabled", nil},
+			{"the service-role API", "GET", "/auth/v1/admin/users", nil, nil, "", 403, "not_admin", "User not allowed", nil},
+			{"an invitation", "POST", "/auth/v1/invite", map[string]any{"email": "a@example.com"}, nil, "", 403, "not_admin", "User not allowed", nil},
+			{"an unknown grant", "POST", "/auth/v1/token?grant_type=magic", map[string]any{}, nil, "", 400, "validation_failed", "", nil},
+		})
 	})
 }
 

@@ -350,13 +350,15 @@ func TestRefreshReuseAfterGraceRevokesSession(t *testing.T) {
 
 func TestRefreshRejectsBadInput(t *testing.T) {
 	eachEngine(t, nil, func(t *testing.T, env *testEnv) {
-		wantAuthError(t, env.refresh(t, "garbage"), 400, "refresh_token_not_found", msgRefreshNotFound)
-		wantAuthError(t, env.refresh(t, ""), 400, "validation_failed", "")
-		wantAuthError(t, env.do(t, "POST", "/auth/v1/token?grant_type=refresh_token", `{"refresh_token": 5}`, nil), 400, "bad_json", "")
-		wantAuthError(t, env.do(t, "POST", "/auth/v1/token?grant_type=refresh_token", `nope`, nil), 400, "bad_json", "")
-		// An access token is not a refresh token.
 		s := env.signUp(t, "mwila@example.com", goodPassword)
-		wantAuthError(t, env.refresh(t, str(s, "access_token")), 400, "refresh_token_not_found", "")
+		const path = "/auth/v1/token?grant_type=refresh_token"
+		runAuthScenarios(t, env, []authScenario{
+			{"an unknown token", "POST", path, map[string]any{"refresh_token": "garbage"}, nil, "", 400, "refresh_token_not_found", msgRefreshNotFound, nil},
+			{"no token", "POST", path, map[string]any{"refresh_token": ""}, nil, "", 400, "validation_failed", "Refresh token is required", nil},
+			{"a number", "POST", path, `{"refresh_token": 5}`, nil, "", 400, "bad_json", "", nil},
+			{"not JSON", "POST", path, `nope`, nil, "", 400, "bad_json", "", nil},
+			{"an access token is not a refresh token", "POST", path, map[string]any{"refresh_token": str(s, "access_token")}, nil, "", 400, "refresh_token_not_found", msgRefreshNotFound, nil},
+		})
 	})
 }
 
