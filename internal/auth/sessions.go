@@ -20,11 +20,7 @@ func (s *Service) Refresh(ctx context.Context, refreshToken string) (*Session, e
 	if old == "" {
 		return nil, Fail(CodeRefreshTokenRequired)
 	}
-	next, err := token.NewOpaque()
-	if err != nil {
-		return nil, err
-	}
-	sealed, err := s.Successors.Seal([]byte(next))
+	next, sealed, err := s.newRefreshToken()
 	if err != nil {
 		return nil, err
 	}
@@ -57,14 +53,20 @@ func (s *Service) Refresh(ctx context.Context, refreshToken string) (*Session, e
 	return s.session(ctx, u, rot.SessionID, auth, next)
 }
 
+// newRefreshToken makes a refresh token and its sealed copy (kept so that
+// a reuse within the grace interval can be answered the same successor).
+func (s *Service) newRefreshToken() (tok, sealed string, err error) {
+	if tok, err = token.NewOpaque(); err != nil {
+		return "", "", err
+	}
+	sealed, err = s.Successors.Seal([]byte(tok))
+	return tok, sealed, err
+}
+
 // raise answers new tokens of the caller's session after its assurance
 // level changed: a new refresh token replaces the active one.
 func (s *Service) raise(ctx context.Context, u *store.User, sessionID string) (*Session, error) {
-	refresh, err := token.NewOpaque()
-	if err != nil {
-		return nil, err
-	}
-	sealed, err := s.Successors.Seal([]byte(refresh))
+	refresh, sealed, err := s.newRefreshToken()
 	if err != nil {
 		return nil, err
 	}
