@@ -11,9 +11,9 @@ import (
 	"strings"
 	"time"
 
+	"salaula/internal/auth"
 	"salaula/internal/config"
 	"salaula/internal/mail"
-	"salaula/internal/mfa"
 	"salaula/internal/seal"
 	"salaula/internal/store"
 	"salaula/internal/token"
@@ -55,7 +55,7 @@ func admin(ctx context.Context, args []string, getenv func(string) string, stdou
 			return err
 		}
 		defer db.Close()
-		n, err := mfa.Reset(ctx, db, normaliseEmail(args[1]))
+		n, err := (&auth.Service{DB: db}).ResetMFA(ctx, normaliseEmail(args[1]))
 		if errors.Is(err, store.ErrNotFound) {
 			return fmt.Errorf("admin reset-mfa: no account has the e-mail %s", args[1])
 		} else if err != nil {

@@ -20,6 +20,7 @@ import (
 	"salaula/internal/mail"
 	"salaula/internal/media"
 	"salaula/internal/password"
+	"salaula/internal/ratelimit"
 	"salaula/internal/store"
 )
 
@@ -37,8 +38,8 @@ type Rules struct {
 	SupportEmail string
 	// PublicURL is the site's address, the start of the links it e-mails.
 	PublicURL string
-	// EmailQuota limits the proof links one address gets (store.AllowEmail).
-	EmailQuota store.EmailQuota
+	// EmailQuota limits the proof links one address gets (ratelimit.Emails).
+	EmailQuota ratelimit.EmailQuota
 	// Audit records operators' exports and deletions; nil records nothing.
 	Audit  AuditFunc
 	Logger *slog.Logger

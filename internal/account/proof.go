@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"salaula/internal/mail"
+	"salaula/internal/ratelimit"
 	"salaula/internal/store"
 	"salaula/internal/token"
 )
@@ -27,7 +28,7 @@ var (
 	// ErrAlreadyProven: the account's address is proven already; no link is sent.
 	ErrAlreadyProven = errors.New("account: the address is already proven")
 	// ErrTooManyEmails: the address had its share of e-mails lately
-	// (store.AllowEmail); no link is sent.
+	// (ratelimit.Emails); no link is sent.
 	ErrTooManyEmails = errors.New("account: too many e-mails to the address")
 	// ErrLinkInvalid: the proof link is unknown, used, expired or was sent
 	// for another account; nothing changes.
@@ -114,7 +115,7 @@ func (r *Rules) SendProof(ctx context.Context, userID string) (string, error) {
 	if r.Mailer == nil {
 		return "", errors.New("account: no mailer to send the proof link")
 	}
-	ok, err := r.DB.AllowEmail(ctx, u.Email, r.now(), r.EmailQuota)
+	ok, _, err := (&ratelimit.Emails{DB: r.DB, Quota: r.EmailQuota}).Allow(ctx, u.Email, r.now())
 	if err != nil {
 		return "", err
 	}

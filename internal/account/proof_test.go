@@ -14,6 +14,7 @@ import (
 	"salaula/internal/mail"
 	"salaula/internal/media"
 	"salaula/internal/password"
+	"salaula/internal/ratelimit"
 	"salaula/internal/store"
 	"salaula/internal/store/storetest"
 )
@@ -71,7 +72,7 @@ func rules(t *testing.T, db *store.DB) *Rules {
 		t.Fatal(err)
 	}
 	return &Rules{DB: db, Media: m, Mailer: outbox, SupportEmail: "support@salaula.example", PublicURL: "https://salaula.example",
-		EmailQuota: store.DefaultEmailQuota}
+		EmailQuota: ratelimit.DefaultEmailQuota}
 }
 
 // held counts what is stored under the address: contact messages,

@@ -67,17 +67,18 @@ func (e *LockedError) Error() string {
 	return "too many wrong codes in a row: no code is checked until " + e.Until.UTC().Format(time.RFC3339)
 }
 
-// Errors of the rules, each mapped to the hosted service's error code by
-// the HTTP layer.
+// Errors of the rules. The auth service turns each into an auth.ErrorCode,
+// whose words a person sees are in the HTTP layer's table. The last two
+// are still shown as they are by the console and realtime.
 var (
-	ErrFactorNotFound   = errors.New("Factor not found")
-	ErrChallengeExpired = errors.New("MFA challenge has expired, verify against another challenge or create a new challenge.")
-	ErrChallengeGone    = errors.New("MFA factor with the provided challenge ID not found")
-	ErrBadCode          = errors.New("Invalid TOTP code entered")
-	ErrCodeReused       = errors.New("This code was already used. Wait for the next code in your authenticator app.")
-	ErrTooManyFactors   = errors.New("Maximum number of factors reached, unenroll to continue")
-	ErrNameConflict     = errors.New("A factor with this friendly name already exists")
-	ErrNameTooLong      = errors.New("Friendly name must be at most 100 characters")
+	ErrFactorNotFound   = errors.New("mfa: factor not found")
+	ErrChallengeExpired = errors.New("mfa: challenge expired")
+	ErrChallengeGone    = errors.New("mfa: no factor has the challenge")
+	ErrBadCode          = errors.New("mfa: wrong code")
+	ErrCodeReused       = errors.New("mfa: code already used")
+	ErrTooManyFactors   = errors.New("mfa: too many factors")
+	ErrNameConflict     = errors.New("mfa: friendly name taken")
+	ErrNameTooLong      = errors.New("mfa: friendly name too long")
 	// ErrInsufficientAAL: the session must have passed a second factor.
 	ErrInsufficientAAL = errors.New("AAL2 required: verify your two-step sign-in code first")
 	// ErrNoVerifiedFactor: the account has no verified second factor.

@@ -1,5 +1,6 @@
-// Package ratelimit counts events per key (a limit's name and a client IP)
-// in a fixed window and says when a key has used up its allowance.
+// Package ratelimit is the one place that limits how often something may
+// happen: events per key (a client IP, a person) in a fixed window, and the
+// e-mails one address gets (Emails).
 //
 // Two counters stand behind one interface: Memory keeps counts in the
 // process (the default, for one instance on SQLite), and Shared keeps them
@@ -23,9 +24,9 @@ type Limiter interface {
 }
 
 // For returns the limiter for count events per window on db: counted in the
-// database on PostgreSQL, in memory on SQLite.
+// database when several instances share it (PostgreSQL), else in memory.
 func For(db *store.DB, count int, window time.Duration, logger *slog.Logger) Limiter {
-	if db != nil && db.Dialect() == store.Postgres {
+	if db != nil && db.SharedByInstances() {
 		return NewShared(db, count, window, logger)
 	}
 	return New(count, window)

@@ -1,13 +1,13 @@
 package server
 
 import (
-	"context"
 	"encoding/json"
 	"net/http"
 	"time"
 
 	"github.com/google/uuid"
 
+	"salaula/internal/auth"
 	"salaula/internal/store"
 	"salaula/internal/token"
 )
@@ -31,20 +31,6 @@ type authError struct {
 
 type weakPasswordInfo struct {
 	Reasons []string `json:"reasons"`
-}
-
-// writeAuthError answers an auth failure in the Supabase Auth shape.
-func writeAuthError(w http.ResponseWriter, status int, code, msg string) {
-	w.Header().Set(apiVersionHeader, apiVersion)
-	writeJSON(w, status, authError{Code: code, ErrorCode: code, Msg: msg})
-}
-
-// writeWeakPassword answers 422 weak_password with the reasons, which
-// supabase-js turns into an AuthWeakPasswordError.
-func writeWeakPassword(w http.ResponseWriter, reasons []string, msg string) {
-	w.Header().Set(apiVersionHeader, apiVersion)
-	writeJSON(w, http.StatusUnprocessableEntity, authError{Code: "weak_password", ErrorCode: "weak_password", Msg: msg,
-		WeakPassword: &weakPasswordInfo{Reasons: reasons}})
 }
 
 // withAuthAPIVersion adds the API version header to another handler's answers.
@@ -97,30 +83,23 @@ func toFactorJSON(f store.Factor) factorJSON {
 		CreatedAt: f.CreatedAt, UpdatedAt: f.UpdatedAt, LastChallengedAt: f.LastChallengedAt}
 }
 
-// userAnswer shows u with its factors.
-func (s *Server) userAnswer(ctx context.Context, u *store.User) (userJSON, error) {
+// userAnswer shows u with factors.
+func userAnswer(u *store.User, factors []store.Factor) userJSON {
 	uj := toUserJSON(u)
-	if !u.HasFactors {
-		return uj, nil // read with the account: it has none
-	}
-	factors, err := s.db.Factors(ctx, u.ID)
-	if err != nil {
-		return uj, err
-	}
 	for _, f := range factors {
 		uj.Factors = append(uj.Factors, toFactorJSON(f))
 	}
-	return uj, nil
+	return uj
 }
 
 // writeUser answers 200 with u and its factors.
 func (s *Server) writeUser(w http.ResponseWriter, r *http.Request, u *store.User) {
-	uj, err := s.userAnswer(r.Context(), u)
+	factors, err := s.auth.FactorsOf(r.Context(), u)
 	if err != nil {
-		s.fail(w, "list factors", err)
+		s.renderAuthError(w, "list factors", err)
 		return
 	}
-	writeAuthJSON(w, http.StatusOK, uj)
+	writeAuthJSON(w, http.StatusOK, userAnswer(u, factors))
 }
 
 type appMetadata struct {
@@ -174,18 +153,14 @@ type sessionJSON struct {
 	User         userJSON `json:"user"`
 }
 
+// toSessionJSON shows a session in the Supabase Auth shape.
+func toSessionJSON(sess *auth.Session) sessionJSON {
+	return sessionJSON{AccessToken: sess.AccessToken, TokenType: "bearer", ExpiresIn: sess.ExpiresIn,
+		ExpiresAt: sess.ExpiresAt, RefreshToken: sess.RefreshToken, User: userAnswer(sess.User, sess.Factors)}
+}
+
 // newOpaqueToken returns a new opaque token (token.NewOpaque).
 func newOpaqueToken() (string, error) { return token.NewOpaque() }
 
 // hashToken is what the database keeps of a token (token.Hash).
 func hashToken(tok string) string { return token.Hash(tok) }
-
-// seal encrypts a refresh token's successor, so a copy of the database
-// alone reveals no usable token.
-func (s *Server) seal(tok string) (string, error) { return s.refresh.Seal([]byte(tok)) }
-
-// unseal reverses seal.
-func (s *Server) unseal(sealed string) (string, error) {
-	plain, err := s.refresh.Open(sealed)
-	return string(plain), err
-}

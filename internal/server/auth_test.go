@@ -350,13 +350,15 @@ func TestRefreshReuseAfterGraceRevokesSession(t *testing.T) {
 
 func TestRefreshRejectsBadInput(t *testing.T) {
 	eachEngine(t, nil, func(t *testing.T, env *testEnv) {
-		wantAuthError(t, env.refresh(t, "garbage"), 400, "refresh_token_not_found", msgRefreshNotFound)
-		wantAuthError(t, env.refresh(t, ""), 400, "validation_failed", "")
-		wantAuthError(t, env.do(t, "POST", "/auth/v1/token?grant_type=refresh_token", `{"refresh_token": 5}`, nil), 400, "bad_json", "")
-		wantAuthError(t, env.do(t, "POST", "/auth/v1/token?grant_type=refresh_token", `nope`, nil), 400, "bad_json", "")
-		// An access token is not a refresh token.
 		s := env.signUp(t, "mwila@example.com", goodPassword)
-		wantAuthError(t, env.refresh(t, str(s, "access_token")), 400, "refresh_token_not_found", "")
+		const path = "/auth/v1/token?grant_type=refresh_token"
+		runAuthScenarios(t, env, []authScenario{
+			{"an unknown token", "POST", path, map[string]any{"refresh_token": "garbage"}, nil, "", 400, "refresh_token_not_found", msgRefreshNotFound, nil},
+			{"no token", "POST", path, map[string]any{"refresh_token": ""}, nil, "", 400, "validation_failed", "Refresh token is required", nil},
+			{"a number", "POST", path, `{"refresh_token": 5}`, nil, "", 400, "bad_json", "", nil},
+			{"not JSON", "POST", path, `nope`, nil, "", 400, "bad_json", "", nil},
+			{"an access token is not a refresh token", "POST", path, map[string]any{"refresh_token": str(s, "access_token")}, nil, "", 400, "refresh_token_not_found", msgRefreshNotFound, nil},
+		})
 	})
 }
 
@@ -429,17 +431,27 @@ func TestUpdateUserPassword(t *testing.T) {
 		there := env.signIn(t, "mwila@example.com", goodPassword)
 		access := str(here, "access_token")
 
-		wantAuthError(t, env.authJSON(t, "PUT", "/auth/v1/user", map[string]any{"password": goodPassword}, access), 422, "same_password", msgSamePassword)
-		body := wantAuthError(t, env.authJSON(t, "PUT", "/auth/v1/user", map[string]any{"password": "letmein"}, access), 422, "weak_password", "")
-		if fmt.Sprint(obj(body, "weak_password")["reasons"]) != "[length pwned]" {
-			t.Errorf("reasons = %v", body["weak_password"])
+		const path = "/auth/v1/user"
+		reasons := func(want string) func(t *testing.T, body map[string]any) {
+			return func(t *testing.T, body map[string]any) {
+				if got := fmt.Sprint(obj(body, "weak_password")["reasons"]); got != want {
+					t.Errorf("reasons = %s, want %s", got, want)
+				}
+			}
 		}
-		wantAuthError(t, env.authJSON(t, "PUT", "/auth/v1/user", map[string]any{"email": "new@example.com"}, access), 422, "validation_failed", "")
-		wantAuthError(t, env.authJSON(t, "PUT", "/auth/v1/user", `{"password": `, access), 400, "bad_json", "")
-		wantAuthError(t, env.authJSON(t, "PUT", "/auth/v1/user", map[string]any{"password": "new-mutengo-pass-7"}, ""), 401, "no_authorization", "")
-		wantAuthError(t, env.do(t, "PUT", "/auth/v1/user", `password=x`, map[string]string{"Content-Type": "application/x-www-form-urlencoded", "Authorization": "Bearer " + access}), 415, "validation_failed", "")
-		wantAuthError(t, env.authJSON(t, "PUT", "/auth/v1/user", `{"password": "`+strings.Repeat("x", 70<<10)+`"}`, access), 413, "validation_failed", "")
-		wantAuthError(t, env.authJSON(t, "PUT", "/auth/v1/user", map[string]any{"phone": "+260971234567"}, access), 422, "phone_provider_disabled", "")
+		runAuthScenarios(t, env, []authScenario{
+			{"the same password", "PUT", path, map[string]any{"password": goodPassword}, nil, access, 422, "same_password", msgSamePassword, nil},
+			{"a weak password", "PUT", path, map[string]any{"password": "letmein"}, nil, access, 422, "weak_password", "", reasons("[length pwned]")},
+			{"a wrong current password", "PUT", path, map[string]any{"password": "new-mutengo-pass-7", "current_password": "not-it-at-all"}, nil, access, 400, "invalid_credentials", "Your current password is not correct", nil},
+			{"another e-mail address", "PUT", path, map[string]any{"email": "new@example.com"}, nil, access, 422, "validation_failed", "Changing the e-mail address is not supported yet", nil},
+			{"a phone number", "PUT", path, map[string]any{"phone": "+260971234567"}, nil, access, 422, "phone_provider_disabled", "Phone logins are disabled", nil},
+			{"too much metadata", "PUT", path, map[string]any{"data": map[string]any{"x": strings.Repeat("m", 5000)}}, nil, access, 422, "validation_failed", "User metadata is too large: at most 4 KiB (4096 bytes) of JSON", nil},
+			{"malformed JSON", "PUT", path, `{"password": `, nil, access, 400, "bad_json", "", nil},
+			{"no token", "PUT", path, map[string]any{"password": "new-mutengo-pass-7"}, nil, "", 401, "no_authorization", "", nil},
+			{"a form", "PUT", path, `password=x`, map[string]string{"Content-Type": "application/x-www-form-urlencoded"}, access, 415, "validation_failed", "", nil},
+			{"too large", "PUT", path, `{"password": "` + strings.Repeat("x", 70<<10) + `"}`, nil, access, 413, "validation_failed", "", nil},
+		})
+		env.signIn(t, "mwila@example.com", goodPassword) // nothing was changed
 
 		res := env.authJSON(t, "PUT", "/auth/v1/user", map[string]any{"password": "new-mutengo-pass-7", "email": " MWILA@example.com"}, access)
 		wantStatus(t, res, 200)
@@ -628,11 +640,19 @@ func TestRecoverAndVerify(t *testing.T) {
 		if err != nil || obj(s, "user")["email"] != "mwila@example.com" || claims.AMR[0].Method != "recovery" || str(s, "refresh_token") == "" {
 			t.Fatalf("verify answer = %v (claims %+v, %v)", s, claims, err)
 		}
-		// The page then sets the new password with the recovery session.
+		// Using the link spends nothing until a password is set: a person
+		// who opened it and left (or whose password was refused) can use it
+		// again.
+		res = env.authJSON(t, "POST", "/auth/v1/verify", map[string]any{"type": "recovery", "token_hash": tok}, "")
+		wantStatus(t, res, 200)
+		s = decode(t, res)
+		wantAuthError(t, env.authJSON(t, "PUT", "/auth/v1/user", map[string]any{"password": "short"}, str(s, "access_token")), 422, "weak_password", "")
+		// The page then sets the new password with the recovery session,
+		// which spends the link.
 		wantStatus(t, env.authJSON(t, "PUT", "/auth/v1/user", map[string]any{"password": "reset-chilanga-88"}, str(s, "access_token")), 200)
 		env.signIn(t, "mwila@example.com", "reset-chilanga-88")
 		wantAuthError(t, env.authJSON(t, "GET", "/auth/v1/user", nil, str(other, "access_token")), 403, "session_not_found", "")
-		// Single use.
+		// Spent once the password is set.
 		wantAuthError(t, env.authJSON(t, "POST", "/auth/v1/verify", map[string]any{"type": "recovery", "token_hash": tok}, ""), 403, "otp_expired", msgLinkInvalid)
 	})
 }
@@ -644,23 +664,31 @@ func TestVerifyRejectsBadInput(t *testing.T) {
 		if err := env.DB.AddOneTimeToken(context.Background(), u.ID, store.TokenRecovery, hashToken("expired-token"), store.Now().Add(-time.Minute)); err != nil {
 			t.Fatal(err)
 		}
-		wantAuthError(t, env.authJSON(t, "POST", "/auth/v1/verify", map[string]any{"type": "recovery", "token_hash": "expired-token"}, ""), 403, "otp_expired", msgLinkInvalid)
-		wantAuthError(t, env.authJSON(t, "POST", "/auth/v1/verify", map[string]any{"type": "recovery", "token_hash": "garbage"}, ""), 403, "otp_expired", msgLinkInvalid)
-		wantAuthError(t, env.authJSON(t, "POST", "/auth/v1/verify", map[string]any{"type": "recovery"}, ""), 400, "validation_failed", "")
-		wantAuthError(t, env.authJSON(t, "POST", "/auth/v1/verify", map[string]any{"token_hash": "x"}, ""), 400, "validation_failed", "")
-		wantAuthError(t, env.authJSON(t, "POST", "/auth/v1/verify", map[string]any{"type": "magiclink", "token_hash": "x"}, ""), 400, "validation_failed", "")
-		wantAuthError(t, env.authJSON(t, "POST", "/auth/v1/verify", `{"type": 1}`, ""), 400, "bad_json", "")
-		wantAuthError(t, env.do(t, "POST", "/auth/v1/verify", `x`, map[string]string{"Content-Type": "text/html"}), 415, "validation_failed", "")
+		const path = "/auth/v1/verify"
+		runAuthScenarios(t, env, []authScenario{
+			{"an expired token", "POST", path, map[string]any{"type": "recovery", "token_hash": "expired-token"}, nil, "", 403, "otp_expired", msgLinkInvalid, nil},
+			{"an unknown token", "POST", path, map[string]any{"type": "recovery", "token_hash": "garbage"}, nil, "", 403, "otp_expired", msgLinkInvalid, nil},
+			{"no token_hash", "POST", path, map[string]any{"type": "recovery"}, nil, "", 400, "validation_failed", "Verify requires a token_hash", nil},
+			{"no type", "POST", path, map[string]any{"token_hash": "x"}, nil, "", 400, "validation_failed", "Verify requires a verification type", nil},
+			{"a type not offered, as the hosted service", "POST", path, map[string]any{"type": "magiclink", "token_hash": "x"}, nil, "", 403, "otp_expired", msgTokenInvalid, nil},
+			{"a phone type not offered", "POST", path, map[string]any{"type": "sms", "token_hash": "x"}, nil, "", 403, "otp_expired", msgTokenInvalid, nil},
+			{"a field of the wrong type", "POST", path, `{"type": 1}`, nil, "", 400, "bad_json", "", nil},
+			{"not JSON", "POST", path, `x`, map[string]string{"Content-Type": "text/html"}, "", 415, "validation_failed", "", nil},
+		})
 	})
 }
 
 func TestRecoverRejectsBadInput(t *testing.T) {
 	eachEngine(t, nil, func(t *testing.T, env *testEnv) {
-		wantAuthError(t, env.authJSON(t, "POST", "/auth/v1/recover", map[string]any{}, ""), 400, "validation_failed", "")
-		wantAuthError(t, env.authJSON(t, "POST", "/auth/v1/recover", map[string]any{"email": "mwila@"}, ""), 400, "email_address_invalid", "")
-		wantAuthError(t, env.authJSON(t, "POST", "/auth/v1/recover", `{"email": ["a"]}`, ""), 400, "bad_json", "")
-		wantAuthError(t, env.do(t, "POST", "/auth/v1/recover", `email=a@example.com`, map[string]string{"Content-Type": "multipart/form-data"}), 415, "validation_failed", "")
-		wantAuthError(t, env.authJSON(t, "POST", "/auth/v1/recover", `{"email": "`+strings.Repeat("a", 70<<10)+`"}`, ""), 413, "validation_failed", "")
+		const path = "/auth/v1/recover"
+		runAuthScenarios(t, env, []authScenario{
+			{"no e-mail", "POST", path, map[string]any{}, nil, "", 400, "validation_failed", "Password recovery requires an email", nil},
+			{"not an e-mail address", "POST", path, map[string]any{"email": "mwila@"}, nil, "", 400, "email_address_invalid", msgEmailInvalid, nil},
+			{"a field of the wrong type", "POST", path, `{"email": ["a"]}`, nil, "", 400, "bad_json", "", nil},
+			{"a form", "POST", path, `email=a@example.com`, map[string]string{"Content-Type": "multipart/form-data"}, "", 415, "validation_failed", "", nil},
+			{"too large", "POST", path, `{"email": "` + strings.Repeat("a", 70<<10) + `"}`, nil, "", 413, "validation_failed", "", nil},
+			{"a bad PKCE method", "POST", path, map[string]any{"email": "a@example.com", "code_challenge": strings.Repeat("c", 43), "code_challenge_method": "md5"}, nil, "", 400, "validation_failed", "code_challenge_method must be s256 or plain", nil},
+		})
 	})
 }
 
@@ -763,25 +791,29 @@ func TestVerifyConfirmationByPost(t *testing.T) {
 }
 
 func TestSealRejectsTampering(t *testing.T) {
+	t.Parallel()
 	box, _ := seal.New(testSecret, "salaula refresh-token successor")
-	s := &Server{refresh: box}
-	sealed, err := s.seal("refresh-token")
+	sealed, err := box.Seal([]byte("refresh-token"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got, err := s.unseal(sealed); err != nil || got != "refresh-token" {
-		t.Fatalf("unseal = %q, %v", got, err)
+	if got, err := box.Open(sealed); err != nil || string(got) != "refresh-token" {
+		t.Fatalf("open = %q, %v", got, err)
 	}
 	otherBox, _ := seal.New([]byte("another-secret-another-secret-another"), "salaula refresh-token successor")
-	other := &Server{refresh: otherBox}
-	for name, f := range map[string]func() (string, error){
-		"other secret": func() (string, error) { return other.unseal(sealed) },
-		"flipped":      func() (string, error) { return s.unseal(flipChar(sealed, 10)) },
-		"short":        func() (string, error) { return s.unseal("AAAA") },
-		"not base64":   func() (string, error) { return s.unseal("!!!") },
-	} {
-		if got, err := f(); err == nil {
-			t.Errorf("%s: unsealed %q", name, got)
+	cases := []struct {
+		name   string
+		box    *seal.Box
+		sealed string
+	}{
+		{"other secret", otherBox, sealed},
+		{"flipped", box, flipChar(sealed, 10)},
+		{"short", box, "AAAA"},
+		{"not base64", box, "!!!"},
+	}
+	for _, c := range cases {
+		if got, err := c.box.Open(c.sealed); err == nil {
+			t.Errorf("%s: opened %q", c.name, got)
 		}
 	}
 }

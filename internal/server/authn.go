@@ -5,7 +5,12 @@ import (
 	"errors"
 	"net/http"
 	"strings"
+	"time"
 
+	"salaula/internal/auth"
+	"salaula/internal/mfa"
+	"salaula/internal/ratelimit"
+	"salaula/internal/seal"
 	"salaula/internal/token"
 )
 
@@ -60,4 +65,25 @@ func (s *Server) authenticate(ctx context.Context, r *http.Request) (*token.Clai
 		return nil, errSessionEnded
 	}
 	return claims, nil
+}
+
+// newAuth builds the auth service of the server.
+func (s *Server) newAuth(d Deps) (*auth.Service, error) {
+	successors, err := seal.New(d.Secret, "salaula refresh-token successor")
+	if err != nil {
+		return nil, err
+	}
+	factors, err := seal.New(d.Secret, mfa.SealPurpose)
+	if err != nil {
+		return nil, err
+	}
+	return &auth.Service{
+		DB: d.DB, Config: d.Config, Mailer: d.Mailer,
+		Emails:    &ratelimit.Emails{DB: d.DB, Quota: ratelimit.EmailQuota{Count: d.Config.EmailRateLimit.Count, Window: d.Config.EmailRateLimit.Window}},
+		CodeTries: ratelimit.For(d.DB, 10, 5*time.Minute, d.Logger),
+		Sign:      s.signToken, Issuer: s.issuer(),
+		Successors: successors, Factors: factors,
+		Milestone: s.countMilestone, QueueMail: s.queueMail,
+		Logger: d.Logger, Now: d.Now,
+	}, nil
 }

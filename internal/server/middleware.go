@@ -13,6 +13,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"salaula/internal/auth"
 )
 
 // contentSecurityPolicy allows scripts only from the app's own origin, plus
@@ -325,7 +327,7 @@ func (s *Server) limit(name string, l interface {
 // limitAuth applies the sign-in/sign-up rate limit with the auth service's 429 body.
 func (s *Server) limitAuth(next http.Handler) http.Handler {
 	return s.limit("auth", s.authLimiter, func(w http.ResponseWriter) {
-		writeAuthError(w, http.StatusTooManyRequests, "over_request_rate_limit", "Request rate limit reached")
+		s.renderAuthError(w, "rate limit", auth.Fail(auth.CodeRequestLimit))
 	}, next)
 }
 

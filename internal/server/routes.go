@@ -1,6 +1,10 @@
 package server
 
-import "net/http"
+import (
+	"net/http"
+
+	"salaula/internal/auth"
+)
 
 // routes lists every HTTP route the server answers.
 func (s *Server) routes(mux *http.ServeMux) {
@@ -29,18 +33,18 @@ func (s *Server) routes(mux *http.ServeMux) {
 	mux.Handle("DELETE /auth/v1/factors/{id}", s.handleUnenrollFactor())
 	// Calls supabase-js can make that this server does not offer: the hosted
 	// service's disabled-feature codes, so the client shows a sensible message.
-	mux.Handle("POST /auth/v1/otp", handleOTP())
-	mux.Handle("POST /auth/v1/magiclink", handleDisabled(http.StatusUnprocessableEntity, "otp_disabled", msgOTPDisabled))
-	mux.Handle("GET /auth/v1/reauthenticate", handleDisabled(http.StatusUnprocessableEntity, "otp_disabled", "Reauthentication codes are not offered: sign in again with your password"))
-	mux.Handle("GET /auth/v1/authorize", handleDisabled(http.StatusBadRequest, "provider_disabled", msgProviderDisabled))
-	mux.Handle("POST /auth/v1/sso", handleDisabled(http.StatusUnprocessableEntity, "sso_provider_disabled", "Single sign-on is not offered: use your e-mail and password"))
-	mux.Handle("GET /auth/v1/user/identities/authorize", handleDisabled(http.StatusUnprocessableEntity, "manual_linking_disabled", "Linking other sign-in providers is not offered"))
-	mux.Handle("DELETE /auth/v1/user/identities/{id}", handleDisabled(http.StatusUnprocessableEntity, "manual_linking_disabled", "Linking other sign-in providers is not offered"))
-	mux.Handle("POST /auth/v1/passkeys/", handleDisabled(http.StatusUnprocessableEntity, "passkey_disabled", "Passkeys are not offered: use your e-mail and password"))
+	mux.Handle("POST /auth/v1/otp", s.handleOTP())
+	mux.Handle("POST /auth/v1/magiclink", s.handleDisabled(auth.CodeOTPDisabled))
+	mux.Handle("GET /auth/v1/reauthenticate", s.handleDisabled(auth.CodeReauthDisabled))
+	mux.Handle("GET /auth/v1/authorize", s.handleDisabled(auth.CodeProviderDisabled))
+	mux.Handle("POST /auth/v1/sso", s.handleDisabled(auth.CodeSSODisabled))
+	mux.Handle("GET /auth/v1/user/identities/authorize", s.handleDisabled(auth.CodeManualLinkingDisabled))
+	mux.Handle("DELETE /auth/v1/user/identities/{id}", s.handleDisabled(auth.CodeManualLinkingDisabled))
+	mux.Handle("POST /auth/v1/passkeys/", s.handleDisabled(auth.CodePasskeyDisabled))
 	for _, m := range []string{"GET", "POST", "PUT", "DELETE"} {
-		mux.Handle(m+" /auth/v1/admin/", handleDisabled(http.StatusForbidden, "not_admin", "This server has no service-role API: operators use the salaula admin command"))
+		mux.Handle(m+" /auth/v1/admin/", s.handleDisabled(auth.CodeNotAdmin))
 	}
-	mux.Handle("POST /auth/v1/invite", handleDisabled(http.StatusForbidden, "not_admin", "This server has no service-role API: operators use the salaula admin command"))
+	mux.Handle("POST /auth/v1/invite", s.handleDisabled(auth.CodeNotAdmin))
 	mux.Handle("/auth/v1/", withAuthAPIVersion(s.handleAPINotFound()))
 
 	// Functions: the serverless functions the app invokes.

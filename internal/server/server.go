@@ -15,13 +15,12 @@ import (
 
 	"salaula/internal/account"
 	"salaula/internal/analytics"
+	"salaula/internal/auth"
 	"salaula/internal/config"
 	"salaula/internal/mail"
 	"salaula/internal/media"
-	"salaula/internal/mfa"
 	"salaula/internal/ratelimit"
 	"salaula/internal/realtime"
-	"salaula/internal/seal"
 	"salaula/internal/store"
 )
 
@@ -64,8 +63,7 @@ type Server struct {
 	metrics  *metrics
 	now      func() time.Time
 	keys     *keySource           // access-token signing keys
-	refresh  *seal.Box            // seals rotated refresh tokens' successors
-	factors  *seal.Box            // seals TOTP secrets
+	auth     *auth.Service        // the auth API's rules
 	account  *account.Rules       // export and delete a person
 	realtime *realtime.Hub        // realtime sockets and channels
 	stats    *analytics.Collector // page views and the funnel
@@ -74,7 +72,6 @@ type Server struct {
 	authLimiter      ratelimit.Limiter
 	formLimiter      ratelimit.Limiter
 	uploadLimiter    ratelimit.Limiter
-	verifyLimiter    ratelimit.Limiter // second-factor codes tried, per person
 
 	drain     *Drain    // stopping: /readyz says so
 	mailProbe mailProbe // the mail server's last answer to /readyz
@@ -103,7 +100,6 @@ func NewWithMetrics(d Deps) (app, metrics http.Handler, err error) {
 		authLimiter:      ratelimit.For(d.DB, d.Config.AuthRateLimit.Count, d.Config.AuthRateLimit.Window, d.Logger),
 		formLimiter:      ratelimit.For(d.DB, d.Config.FormRateLimit.Count, d.Config.FormRateLimit.Window, d.Logger),
 		uploadLimiter:    ratelimit.For(d.DB, d.Config.UploadRateLimit.Count, d.Config.UploadRateLimit.Window, d.Logger),
-		verifyLimiter:    ratelimit.For(d.DB, 10, 5*time.Minute, d.Logger),
 		analyticsLimiter: ratelimit.For(d.DB, d.Config.AnalyticsRate.Count, d.Config.AnalyticsRate.Window, d.Logger),
 		stats:            d.Analytics,
 		drain:            d.Drain,
@@ -113,12 +109,9 @@ func NewWithMetrics(d Deps) (app, metrics http.Handler, err error) {
 		s.stats = analytics.New(d.DB, d.Now)
 	}
 	s.account = &account.Rules{DB: d.DB, Media: d.Media, Mailer: d.Mailer, SupportEmail: d.Config.SupportEmail,
-		PublicURL: d.Config.PublicURL, EmailQuota: store.EmailQuota{Count: d.Config.EmailRateLimit.Count, Window: d.Config.EmailRateLimit.Window},
+		PublicURL: d.Config.PublicURL, EmailQuota: ratelimit.EmailQuota{Count: d.Config.EmailRateLimit.Count, Window: d.Config.EmailRateLimit.Window},
 		Logger: d.Logger, Now: d.Now}
-	if s.refresh, err = seal.New(d.Secret, "salaula refresh-token successor"); err != nil {
-		return nil, nil, err
-	}
-	if s.factors, err = seal.New(d.Secret, mfa.SealPurpose); err != nil {
+	if s.auth, err = s.newAuth(d); err != nil {
 		return nil, nil, err
 	}
 	if err := s.newKeys(context.Background(), d.Secret); err != nil {

@@ -205,9 +205,26 @@ func (db *DB) RevokeSessions(ctx context.Context, userID, currentSessionID, scop
 	})
 }
 
-// SetPassword stores a new password hash for the user.
+// SetPassword stores a new password hash for the user and spends the
+// user's unused reset links (a reset link works until a password is set).
 func (db *DB) SetPassword(ctx context.Context, userID, hash string) error {
-	return db.updateUser(ctx, `password_hash = ?`, hash, userID)
+	now := Now()
+	return db.InTx(ctx, func(tx *Tx) error {
+		res, err := tx.Exec(ctx, `UPDATE users SET password_hash = ?, updated_at = ? WHERE id = ?`, hash, now, userID)
+		if err != nil {
+			return err
+		}
+		if n, err := res.RowsAffected(); err != nil {
+			return err
+		} else if n == 0 {
+			return ErrNotFound
+		}
+		if _, err := tx.Exec(ctx, `UPDATE one_time_tokens SET used_at = ? WHERE user_id = ? AND kind = ? AND used_at IS NULL`,
+			now, userID, TokenRecovery); err != nil {
+			return err
+		}
+		return tx.Announce(ctx, TableAccounts, "UPDATE", `id = ?`, userID)
+	})
 }
 
 // ProveEmail records that the user opened a link sent to their address at

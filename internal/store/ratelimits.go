@@ -28,3 +28,8 @@ func (db *DB) DeleteRateLimitsBefore(ctx context.Context, t time.Time) error {
 	_, err := db.Exec(ctx, `DELETE FROM rate_limits WHERE window_start < ?`, t.UTC())
 	return err
 }
+
+// SharedByInstances reports whether several server instances may use this
+// database at once (PostgreSQL), so counts that must hold across them
+// belong in it rather than in one process's memory.
+func (db *DB) SharedByInstances() bool { return db.dialect == Postgres }

@@ -316,3 +316,26 @@ test('calls we do not offer answer the hosted disabled-feature codes', async () 
   const { supabase: s } = await signedIn();
   assert.equal((await s.auth.mfa.enroll({ factorType: 'phone', phone: '+260971234567' })).error?.code, 'mfa_phone_enroll_not_enabled');
 });
+
+test("what is not offered answers in the hosted service's words, so clients that match on them behave alike", async () => {
+  const supabase = client();
+  const otp = await supabase.auth.verifyOtp({ type: 'magiclink', token_hash: 'x' });
+  assert.equal(otp.error?.status, 403);
+  assert.equal(otp.error?.code, 'otp_expired');
+  assert.equal(otp.error?.message, 'Token has expired or is invalid');
+  const sms = await supabase.auth.verifyOtp({ type: 'sms', phone: '+260971234567', token: '123456' });
+  assert.equal(sms.error?.code, 'otp_expired');
+
+  const sso = await supabase.auth.signInWithSSO({ domain: 'example.com' });
+  assert.equal(sso.error?.code, 'sso_provider_disabled');
+  assert.equal(sso.error?.message, 'SAML 2.0 is disabled');
+
+  const web3 = await supabase.auth.signInWithWeb3({ chain: 'ethereum', message: 'Sign in to Salaula', signature: '0x00' });
+  assert.equal(web3.error?.code, 'web3_provider_disabled');
+  assert.equal(web3.error?.message, 'Web3 provider is disabled');
+
+  const { supabase: s } = await signedIn();
+  const link = await s.auth.linkIdentity({ provider: 'github' });
+  assert.equal(link.error?.code, 'manual_linking_disabled');
+  assert.equal(link.error?.message, 'Manual linking is disabled');
+});

@@ -233,6 +233,16 @@ test('password reset: e-mailed link, verifyOtp (PASSWORD_RECOVERY), updateUser, 
   link ??= resetLinkFor(email);
   assert.ok(link.url.startsWith('/reset_password?token_hash='));
 
+  // Asking again within the minute says when the next link can be asked for.
+  const again = await visitor.auth.resetPasswordForEmail(email);
+  assert.equal(again.error?.status, 429);
+  assert.equal(again.error?.code, 'over_email_send_rate_limit');
+  assert.match(again.error?.message ?? '', /^For security purposes, you can only request this after \d+ seconds\.$/);
+
+  // Opening the link (verifyOtp) and leaving does not spend it.
+  const opened = await client().auth.verifyOtp({ token_hash: link.tokenHash, type: 'recovery' });
+  assert.equal(opened.error, null);
+
   const events = recordEvents(visitor);
   const { data, error } = await visitor.auth.verifyOtp({ token_hash: link.tokenHash, type: 'recovery' });
   assert.equal(error, null);
@@ -244,7 +254,7 @@ test('password reset: e-mailed link, verifyOtp (PASSWORD_RECOVERY), updateUser, 
   assert.equal(updated.error, null);
   assert.equal((await client().auth.signInWithPassword({ email, password: 'reset-chilanga-88' })).error, null);
 
-  // The link works once.
+  // The link is spent once the new password is set.
   const reused = await client().auth.verifyOtp({ token_hash: link.tokenHash, type: 'recovery' });
   assert.equal(reused.error?.code, 'otp_expired');
   assert.equal(reused.error?.status, 403);

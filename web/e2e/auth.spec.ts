@@ -171,6 +171,9 @@ test('forgot password: the e-mailed link lets the person choose a new password, 
   await expect(page.getByRole('heading', { name: 'Reset your password' })).toBeVisible();
   await page.getByRole('button', { name: 'SEND RESET LINK' }).click();
   await expect(page.getByText(`If an account exists for ${email}, we have sent it a link`)).toBeVisible();
+  // Asking again within the minute says when the next link can be asked for.
+  await page.getByRole('button', { name: 'SEND RESET LINK' }).click();
+  await expect(page.getByRole('alert')).toHaveText(/^For security purposes, you can only request this after \d+ seconds\.$/);
 
   // The server sends the e-mail just after answering.
   await expect.poll(() => latestResetLink(email)).toMatch(/^\/reset_password\?token_hash=[^&]+&type=recovery$/);
