@@ -121,8 +121,9 @@ func TestStoredHashStillVerifies(t *testing.T) {
 
 // When no hashing slot comes free within the wait, or the caller gives
 // up first, a check returns ErrBusy; with a slot free it runs.
+// Not parallel: it changes the package's limits, which the parallel tests
+// run after it.
 func TestChecksWaitForASlotUpToTheDeadline(t *testing.T) {
-	t.Parallel()
 	stored := Dummy()
 	restore := SetLimits(0, 20*time.Millisecond) // no slot ever frees
 	if _, err := Hash("chitenge-lusaka-42"); err != ErrBusy {

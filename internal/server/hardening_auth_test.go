@@ -8,7 +8,6 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 )
 
 // The attack review's e-mail bombing: asking for reset links to one address
@@ -36,13 +35,8 @@ func TestRecoverSendsAtMostOneEmailAMinutePerAddress(t *testing.T) {
 			t.Fatalf("Retry-After = %q, want 1 to 60 seconds", res.Header.Get("Retry-After"))
 		}
 		waitMail(t, env, "bomb@example.com", "recovery")
-		// The sends run after the answers: wait until the three held back
-		// have each said so in the log.
-		for deadline := time.Now().Add(10 * time.Second); strings.Count(env.Logs.String(), "e-mail not sent") < 3; time.Sleep(10 * time.Millisecond) {
-			if time.Now().After(deadline) {
-				t.Fatalf("the 3 reset e-mails over the limit were not all held back within 10 s; log:\n%s", env.Logs.String())
-			}
-		}
+		// The refusals are decided before the answer (429), so once the
+		// first e-mail is queued the count is final.
 		if n := countRows(t, env.DB, `SELECT COUNT(*) FROM outbox_emails WHERE to_address = ? AND kind = 'recovery'`, "bomb@example.com"); n != 1 {
 			t.Fatalf("%d reset e-mails went to one address within a minute, want 1", n)
 		}
