@@ -82,10 +82,6 @@ func (c credentials) service(r *http.Request) auth.Credentials {
 // else the user awaiting the mailed confirmation link (auth.Service.SignUp).
 func (s *Server) handleSignup() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if s.cfg.DisableSignup {
-			s.renderAuthError(w, "sign up", auth.Fail(auth.CodeSignupDisabled))
-			return
-		}
 		var c credentials
 		if !s.decodeAuth(w, r, &c) {
 			return
