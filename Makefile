@@ -42,10 +42,14 @@ chromium:
 ## tools: the real services and tools the tests run against: Versity's S3
 ## gateway (bin/tools/versitygw), Debian's aiosmtpd (SMTP) and wrk (make bench's load)
 VERSITYGW := bin/tools/versitygw
-tools: $(VERSITYGW) aiosmtpd wrk
+STATICCHECK := bin/tools/staticcheck
+tools: $(VERSITYGW) $(STATICCHECK) aiosmtpd wrk
 
 $(VERSITYGW):
 	GOBIN=$(CURDIR)/bin/tools go install github.com/versity/versitygw/cmd/versitygw@v1.8.0
+
+$(STATICCHECK):
+	GOBIN=$(CURDIR)/bin/tools go install honnef.co/go/tools/cmd/staticcheck@v0.8.2
 
 aiosmtpd:
 	@if ! /usr/bin/python3 -c 'import aiosmtpd' 2>/dev/null; then \
@@ -67,6 +71,7 @@ test: test-go test-web test-supabase test-e2e
 
 test-go: build tools
 	go vet ./...
+	$(STATICCHECK) ./...
 	go test -count=1 ./...
 	$(MAKE) test-fuzz FUZZTIME=2s
 

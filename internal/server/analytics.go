@@ -69,9 +69,8 @@ func (s *Server) limitAnalytics(next http.Handler) http.Handler {
 func (s *Server) handleAdminAnalytics() http.Handler {
 	return s.operator(func(w http.ResponseWriter, r *http.Request, _ console.Actor) {
 		from, to, err := analytics.ParseRange(r.URL.Query(), s.now())
-		var bad *analytics.BadInput
-		if errors.As(err, &bad) {
-			writeFunctionError(w, http.StatusBadRequest, bad.Message, nil)
+		if err != nil {
+			s.renderAdminError(w, "analytics", err)
 			return
 		}
 		rep, err := analytics.GetReport(r.Context(), s.db, from, to)

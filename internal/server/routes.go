@@ -56,14 +56,14 @@ func (s *Server) routes(mux *http.ServeMux) {
 	mux.Handle("POST /functions/v1/account-prove-email", s.limitAuthFunction(s.handleSendProof()))
 	mux.Handle("POST /functions/v1/account-prove-email-verify", s.limitAuthFunction(s.handleProveAddress()))
 	mux.Handle("OPTIONS /functions/v1/", s.handlePreflight())
-	mux.Handle("/functions/v1/", s.handleAPINotFound())
+	mux.Handle("/functions/v1/", s.handleFunctionNotFound(mux)) // 405 with Allow for a function's other methods
 
 	// Storage: the Supabase Storage contract for the user-media bucket.
 	mux.Handle("POST /storage/v1/object/{bucket}/{path...}", s.limitUploads(s.handleUploadObject()))
 	mux.Handle("PUT /storage/v1/object/{bucket}/{path...}", s.limitUploads(s.handleUploadObject()))
 	mux.Handle("GET /storage/v1/object/public/{bucket}/{path...}", s.handlePublicObject())
 	mux.Handle("DELETE /storage/v1/object/{bucket}", s.handleRemoveObjects())
-	mux.Handle("/storage/v1/", s.handleAPINotFound())
+	mux.Handle("/storage/v1/", s.handleStorageNotFound())
 
 	// First-party analytics: page views the app sends (no anon key).
 	mux.Handle("POST /analytics/v1/event", s.limitAnalytics(s.handleAnalyticsEvent()))

@@ -14,9 +14,11 @@ import (
 	"salaula/internal/account"
 	"salaula/internal/analytics"
 	"salaula/internal/config"
+	"salaula/internal/forms"
 	"salaula/internal/mail"
 	"salaula/internal/media"
 	"salaula/internal/mfa"
+	"salaula/internal/onboarding"
 	"salaula/internal/ratelimit"
 	"salaula/internal/realtime"
 	"salaula/internal/seal"
@@ -61,6 +63,9 @@ type Server struct {
 	refresh  *seal.Box            // seals rotated refresh tokens' successors
 	factors  *seal.Box            // seals TOTP secrets
 	account  *account.Rules       // export and delete a person
+	forms    *forms.Service       // contact form, waitlist, unsubscribe
+	profiles *onboarding.Service  // onboarding and the profile
+	library  *media.Library       // the user-media bucket's rules
 	realtime *realtime.Hub        // realtime sockets and channels
 	stats    *analytics.Collector // page views and the funnel
 
@@ -104,6 +109,10 @@ func NewWithMetrics(d Deps) (app, metrics http.Handler, err error) {
 	s.account = &account.Rules{DB: d.DB, Media: d.Media, Mailer: d.Mailer, SupportEmail: d.Config.SupportEmail,
 		PublicURL: d.Config.PublicURL, EmailQuota: store.EmailQuota{Count: d.Config.EmailRateLimit.Count, Window: d.Config.EmailRateLimit.Window},
 		Logger: d.Logger, Now: d.Now}
+	s.library = &media.Library{Files: d.Media, DB: d.DB, Logger: d.Logger}
+	s.forms = &forms.Service{DB: d.DB, Mailer: d.Mailer, Stats: s.stats, SupportEmail: d.Config.SupportEmail,
+		PublicURL: d.Config.PublicURL, Logger: d.Logger}
+	s.profiles = &onboarding.Service{DB: d.DB, Library: s.library, Account: s.account, Stats: s.stats, Logger: d.Logger, Now: d.Now}
 	if s.refresh, err = seal.New(d.Secret, "salaula refresh-token successor"); err != nil {
 		return nil, nil, err
 	}
