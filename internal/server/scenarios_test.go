@@ -88,3 +88,45 @@ func TestUnknownStorageRoutesAnswerInStoragesShape(t *testing.T) {
 		})
 	})
 }
+
+// Every function's errors keep their wire shape: {"error", "fields"} with
+// the status of their kind.
+func TestFunctionErrorsKeepTheirWireShape(t *testing.T) {
+	t.Parallel()
+	eachEngine(t, nil, func(t *testing.T, env *testEnv) {
+		u := newUser(t, env, "function-errors@example.com")
+		other := newUser(t, env, "someone-else@example.com")
+		fn := func(name string) string { return "/functions/v1/" + name }
+		runScenarios(t, env, []scenario{
+			{name: "get-profile-me without a token", method: http.MethodPost, url: fn("get-profile-me"),
+				status: 401, contains: []string{`{"error":"Missing authorization header: sign in first"}`}},
+			{name: "onboard-new-user without a session", method: http.MethodPost, url: fn("onboard-new-user"), body: "{}",
+				status: 401, contains: []string{`{"error":"Could not get user session. Please log in again."}`}},
+			{name: "onboard-seller without a session", method: http.MethodPost, url: fn("onboard-seller"), body: "{}",
+				status: 401, contains: []string{`{"error":"You must be logged in."}`}},
+			{name: "onboard-new-user for another account", method: http.MethodPost, url: fn("onboard-new-user"), headers: u.auth(env),
+				body: map[string]any{"userId": other.ID}, status: 403, contains: []string{`"error":"You can only set up your own profile`}},
+			{name: "onboard-seller with an empty payload", method: http.MethodPost, url: fn("onboard-seller"), headers: u.auth(env),
+				body: "{}", status: 400, contains: []string{`"fields":{`, `"business_name":`}},
+			{name: "onboard-new-user with an image never uploaded", method: http.MethodPost, url: fn("onboard-new-user"), headers: u.auth(env),
+				body: validProfile(u, env.URL+"/storage/v1/object/public/user-media/"+u.ID+"/photos/none.png"), status: 400,
+				contains: []string{`"error":"Image ` + u.ID + `/photos/none.png was not found: please upload it again"`, `"body_photo_urls":"Image `}},
+			{name: "account-delete without a password", method: http.MethodPost, url: fn("account-delete"), headers: u.auth(env),
+				body: "{}", status: 400, contains: []string{`{"error":"Please enter your password to delete your account","fields":{"password":"Please enter your password to delete your account"}}`}},
+			{name: "account-delete with a wrong password", method: http.MethodPost, url: fn("account-delete"), headers: u.auth(env),
+				body: `{"password": "not-the-password"}`, status: 401, contains: []string{`{"error":"The password is not correct","fields":{"password":"The password is not correct"}}`}},
+			{name: "account-prove-email-verify without a token", method: http.MethodPost, url: fn("account-prove-email-verify"), headers: u.auth(env),
+				body: `{"token_hash": null}`, status: 400, contains: []string{`{"error":"This link is incomplete.`}},
+			{name: "account-address without a session", method: http.MethodPost, url: fn("account-address"),
+				status: 401, contains: []string{`{"error":"You must be logged in."}`}},
+			{name: "a body that is not JSON", method: http.MethodPost, url: fn("account-delete"), headers: u.auth(env),
+				body: "{", status: 400, contains: []string{`{"error":"Request body is not valid JSON"}`}},
+			{name: "a form-encoded body", method: http.MethodPost, url: fn("waitlist-signup"), body: "email=a",
+				headers: map[string]string{"Content-Type": "application/x-www-form-urlencoded"}, status: 415,
+				contains: []string{`{"error":"Content-Type must be application/json"}`}},
+			{name: "a waitlist sign-up with a bad address", method: http.MethodPost, url: fn("waitlist-signup"),
+				body: map[string]any{"email": "nope", "programName": "Upcycling Initiative"}, status: 400,
+				contains: []string{`"error":"Please correct the highlighted fields and try again."`, `"fields":{"email":`}},
+		})
+	})
+}
