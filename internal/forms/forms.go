@@ -98,23 +98,12 @@ func (s *Service) Contact(ctx context.Context, c validate.Contact, ip string) (S
 	if msg := contactMail(s.SupportEmail, m); mail.Check(msg) != nil {
 		s.Logger.Error("mail contact message (it is stored)", "err", mail.Check(msg))
 	} else {
-		then = func(tx *store.Tx) error { return s.queueMail(ctx, tx, msg) }
+		then = func(tx *store.Tx) error { return mail.Queue(ctx, s.Mailer, tx, msg) }
 	}
 	if err := s.DB.CreateContactMessage(ctx, m, then); err != nil {
 		return Sent{}, apierr.Wrap(fmt.Errorf("store contact message: %w", err), msgContactFailed)
 	}
 	return sent, nil
-}
-
-// queueMail queues m inside tx when the mailer is the outbox (so the e-mail
-// is kept exactly when the change is), else hands it to the mailer.
-func (s *Service) queueMail(ctx context.Context, tx *store.Tx, m mail.Message) error {
-	if q, ok := s.Mailer.(interface {
-		Enqueue(context.Context, *store.Tx, mail.Message) error
-	}); ok {
-		return q.Enqueue(ctx, tx, m)
-	}
-	return s.Mailer.Send(ctx, m)
 }
 
 // outboxed returns m as the outbox row to write with the change it belongs

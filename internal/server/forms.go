@@ -79,13 +79,7 @@ func (s *Server) handleWaitlistUnsubscribe() http.Handler {
 	})
 }
 
-// queueMail queues m inside tx when the mailer is the outbox (so the e-mail
-// is kept exactly when the change is), else hands it to the mailer.
+// queueMail queues m inside tx with the server's mailer (mail.Queue).
 func (s *Server) queueMail(ctx context.Context, tx *store.Tx, m mail.Message) error {
-	if q, ok := s.mailer.(interface {
-		Enqueue(context.Context, *store.Tx, mail.Message) error
-	}); ok {
-		return q.Enqueue(ctx, tx, m)
-	}
-	return s.mailer.Send(ctx, m)
+	return mail.Queue(ctx, s.mailer, tx, m)
 }
