@@ -44,10 +44,14 @@ chromium:
 ## gateway (bin/tools/versitygw), Debian's aiosmtpd (SMTP), caddy (the load
 ## balancer of docs/deploy/Caddyfile) and wrk (make bench's load)
 VERSITYGW := bin/tools/versitygw
-tools: $(VERSITYGW) aiosmtpd caddy wrk
+STATICCHECK := bin/tools/staticcheck
+tools: $(VERSITYGW) $(STATICCHECK) aiosmtpd caddy wrk
 
 $(VERSITYGW):
 	GOBIN=$(CURDIR)/bin/tools go install github.com/versity/versitygw/cmd/versitygw@v1.8.0
+
+$(STATICCHECK):
+	GOBIN=$(CURDIR)/bin/tools go install honnef.co/go/tools/cmd/staticcheck@v0.8.2
 
 aiosmtpd:
 	@if ! /usr/bin/python3 -c 'import aiosmtpd' 2>/dev/null; then \
@@ -82,6 +86,7 @@ check: web/node_modules/.installed
 	cd web && npm run lint && npm run typecheck
 
 test-go: build tools
+	$(STATICCHECK) ./...
 	go test -count=1 ./...
 	$(MAKE) test-fuzz FUZZTIME=2s
 

@@ -17,6 +17,7 @@ import (
 	"strings"
 	"time"
 
+	"salaula/internal/apierr"
 	"salaula/internal/mail"
 	"salaula/internal/media"
 	"salaula/internal/password"
@@ -46,12 +47,24 @@ type Rules struct {
 	Now    func() time.Time // time.Now when nil
 }
 
-// Errors of the rules.
+// Messages of the rules' errors.
+const (
+	msgNoAccount      = "You must be logged in."
+	msgWrongPassword  = "The password is not correct"
+	msgPasswordNeeded = "Please enter your password to delete your account"
+)
+
+// Errors of the rules (*apierr.Error: the functions render them).
 var (
-	// ErrNoAccount: no account has the id or e-mail.
-	ErrNoAccount = errors.New("no account has that id or e-mail")
+	// ErrNoAccount: no account has the id or e-mail (for the account's own
+	// functions: its session outlived it).
+	ErrNoAccount = &apierr.Error{Kind: apierr.Unauthenticated, Message: msgNoAccount,
+		Err: errors.New("no account has that id or e-mail")}
 	// ErrWrongPassword: the password given to delete an account is not its password.
-	ErrWrongPassword = errors.New("The password is not correct")
+	ErrWrongPassword = &apierr.Error{Kind: apierr.Unauthenticated, Message: msgWrongPassword,
+		Fields: map[string]string{"password": msgWrongPassword}, Err: errors.New("wrong password")}
+	// ErrPasswordNeeded: no password was given to delete an account.
+	ErrPasswordNeeded = apierr.Fields(msgPasswordNeeded, map[string]string{"password": msgPasswordNeeded})
 )
 
 func (r *Rules) now() time.Time {

@@ -30,6 +30,9 @@ type Deleted struct {
 // its address go only when the account proved the address. A wrong
 // password is ErrWrongPassword and changes nothing.
 func (r *Rules) DeleteOwn(ctx context.Context, userID, pw string) (*Deleted, error) {
+	if strings.TrimSpace(pw) == "" {
+		return nil, ErrPasswordNeeded
+	}
 	u, err := r.userByID(ctx, userID)
 	if err != nil {
 		return nil, err

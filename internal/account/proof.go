@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"salaula/internal/apierr"
 	"salaula/internal/mail"
 	"salaula/internal/ratelimit"
 	"salaula/internal/store"
@@ -23,16 +24,27 @@ import (
 // (`salaula admin user`) act on requests they check themselves and see
 // every row. See docs/decisions/0158-proof-of-address.md.
 
-// Errors of the proof rules.
+// Messages of the proof rules' errors.
+const (
+	msgAlreadyProven = "Your e-mail address is already proven."
+	msgTooManyEmails = "We have sent several e-mails to this address in a short time. Please wait a few minutes and ask again."
+	msgLinkNeeded    = "This link is incomplete. Open the link in the e-mail again, or ask for a new one from My account."
+	msgLinkInvalid   = "This link has expired, has already been used, or was sent for another account. " +
+		"Sign in with the account it was sent for, or ask for a new link from My account."
+)
+
+// Errors of the proof rules (*apierr.Error: the functions render them).
 var (
 	// ErrAlreadyProven: the account's address is proven already; no link is sent.
-	ErrAlreadyProven = errors.New("account: the address is already proven")
+	ErrAlreadyProven = apierr.New(apierr.Conflict, msgAlreadyProven)
 	// ErrTooManyEmails: the address had its share of e-mails lately
 	// (ratelimit.Emails); no link is sent.
-	ErrTooManyEmails = errors.New("account: too many e-mails to the address")
+	ErrTooManyEmails = apierr.New(apierr.TooMany, msgTooManyEmails)
+	// ErrLinkNeeded: no proof link token was given.
+	ErrLinkNeeded = apierr.New(apierr.Invalid, msgLinkNeeded)
 	// ErrLinkInvalid: the proof link is unknown, used, expired or was sent
 	// for another account; nothing changes.
-	ErrLinkInvalid = errors.New("account: proof link invalid")
+	ErrLinkInvalid = apierr.New(apierr.Forbidden, msgLinkInvalid)
 )
 
 // proofTTL is how long a proof link works.
@@ -157,7 +169,10 @@ func proofMail(to, link, support string) mail.Message {
 // unspent).
 func (r *Rules) ProveAddress(ctx context.Context, userID, tok string) error {
 	tok = strings.TrimSpace(tok)
-	if tok == "" || len(tok) > maxLinkToken {
+	if tok == "" {
+		return ErrLinkNeeded
+	}
+	if len(tok) > maxLinkToken {
 		return ErrLinkInvalid
 	}
 	err := r.DB.ProveEmailWithToken(ctx, userID, token.Hash(tok), r.now())

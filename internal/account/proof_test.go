@@ -183,10 +183,13 @@ func TestAProvenAccountGetsWhatWasSentWithItsAddress(t *testing.T) {
 			t.Fatal("a refused SendProof sent a link")
 		}
 		// Another account cannot use the link, nor can a bad token; they change nothing.
-		for _, c := range []struct{ user, tok string }{{other.ID, tok}, {holder.ID, ""}, {holder.ID, "x" + tok}, {holder.ID, strings.Repeat("a", 5000)}} {
+		for _, c := range []struct{ user, tok string }{{other.ID, tok}, {holder.ID, "x" + tok}, {holder.ID, strings.Repeat("a", 5000)}} {
 			if err := r.ProveAddress(ctx, c.user, c.tok); !errors.Is(err, ErrLinkInvalid) {
 				t.Fatalf("ProveAddress(%s, %.20q) = %v, want ErrLinkInvalid", c.user, c.tok, err)
 			}
+		}
+		if err := r.ProveAddress(ctx, holder.ID, " "); !errors.Is(err, ErrLinkNeeded) {
+			t.Fatalf("ProveAddress without a token = %v, want ErrLinkNeeded", err)
 		}
 		if a, _ := r.AddressOf(ctx, holder.ID); a.Proven {
 			t.Fatal("proven by a refused link")

@@ -3,13 +3,14 @@ package media
 import (
 	"bytes"
 	"encoding/binary"
-	"errors"
 	"fmt"
 	"image"
 	"image/jpeg"
 	"image/png"
 
 	"golang.org/x/image/webp"
+
+	"salaula/internal/apierr"
 )
 
 // Image content types the store accepts.
@@ -28,10 +29,10 @@ const MaxImageSide = 1600
 
 // Errors of SniffImage.
 var (
-	ErrNotImage    = errors.New("Only JPEG, PNG and WebP images can be uploaded")
-	ErrHEIC        = errors.New("HEIC/HEIF photos are not supported: please choose a JPEG, PNG or WebP image (most phones can share a photo as JPEG)")
-	ErrBadImage    = errors.New("The image file is damaged or incomplete")
-	ErrImageTooBig = fmt.Errorf("The image is too large: at most %d pixels wide or high. Please choose a smaller photo or shrink it first", MaxImageSide)
+	ErrNotImage    = apierr.Coded(apierr.UnsupportedType, CodeInvalidMime, "Only JPEG, PNG and WebP images can be uploaded")
+	ErrHEIC        = apierr.Coded(apierr.UnsupportedType, CodeInvalidMime, "HEIC/HEIF photos are not supported: please choose a JPEG, PNG or WebP image (most phones can share a photo as JPEG)")
+	ErrBadImage    = apierr.Coded(apierr.UnsupportedType, CodeInvalidMime, "The image file is damaged or incomplete")
+	ErrImageTooBig = apierr.Coded(apierr.TooLarge, CodeTooLarge, fmt.Sprintf("The image is too large: at most %d pixels wide or high. Please choose a smaller photo or shrink it first", MaxImageSide))
 )
 
 // SniffImage returns the content type of an image by its content (never its

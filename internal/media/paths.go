@@ -1,11 +1,12 @@
 package media
 
 import (
-	"errors"
 	"net/url"
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"salaula/internal/apierr"
 )
 
 // Bucket is the one storage bucket the product uses.
@@ -24,41 +25,42 @@ const (
 // (see invisible) or invalid UTF-8 characters, no ".meta" suffix, no
 // ".upload-" or ".meta-" prefix (temporary files), and sane lengths.
 func CheckPath(p string) error {
+	badPath := func(msg string) error { return apierr.Coded(apierr.Invalid, CodeInvalidKey, msg) }
 	switch {
 	case p == "":
-		return errors.New("The object path is empty")
+		return badPath("The object path is empty")
 	case len(p) > MaxPathBytes:
-		return errors.New("The object path is too long")
+		return badPath("The object path is too long")
 	case !utf8.ValidString(p):
-		return errors.New("The object path is not valid UTF-8")
+		return badPath("The object path is not valid UTF-8")
 	case strings.Contains(p, `\`):
-		return errors.New("The object path must not contain backslashes")
+		return badPath("The object path must not contain backslashes")
 	case strings.HasSuffix(p, ".meta"):
-		return errors.New("The object name must not end in .meta")
+		return badPath("The object name must not end in .meta")
 	}
 	for _, r := range p {
 		if unicode.IsControl(r) || r == unicode.ReplacementChar {
-			return errors.New("The object path must not contain control characters")
+			return badPath("The object path must not contain control characters")
 		}
 		if invisible(r) {
-			return errors.New("The object path must not contain invisible or direction-changing characters (such as right-to-left marks or zero-width spaces)")
+			return badPath("The object path must not contain invisible or direction-changing characters (such as right-to-left marks or zero-width spaces)")
 		}
 	}
 	segs := strings.Split(p, "/")
 	if len(segs) > MaxPathSegments {
-		return errors.New("The object path has too many folders")
+		return badPath("The object path has too many folders")
 	}
 	for _, s := range segs {
 		switch {
 		case s == "":
-			return errors.New("The object path must not have empty folder names")
+			return badPath("The object path must not have empty folder names")
 		case s == "." || s == "..":
-			return errors.New("The object path must not contain . or .. segments")
+			return badPath("The object path must not contain . or .. segments")
 		case len(s) > MaxSegmentBytes:
-			return errors.New("A folder or file name in the object path is too long")
+			return badPath("A folder or file name in the object path is too long")
 		case strings.HasPrefix(s, ".upload-") || strings.HasPrefix(s, ".meta-"):
 			// Temporary files of interrupted uploads of earlier versions.
-			return errors.New("The object name must not start with .upload- or .meta-")
+			return badPath("The object name must not start with .upload- or .meta-")
 		}
 	}
 	return nil

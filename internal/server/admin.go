@@ -7,12 +7,12 @@ import (
 	"net/http"
 	"time"
 
+	"salaula/internal/apierr"
 	"salaula/internal/audit"
 	"salaula/internal/console"
 	"salaula/internal/export"
 	"salaula/internal/mfa"
 	"salaula/internal/store"
-	"salaula/internal/token"
 )
 
 // The founders' console API (/admin/v1): every handler runs behind
@@ -33,70 +33,40 @@ func (s *Server) operator(next func(w http.ResponseWriter, r *http.Request, by c
 		claims, err := s.authenticate(r.Context(), r)
 		switch {
 		case errors.Is(err, errCheckingSession):
-			writeFunctionError(w, http.StatusServiceUnavailable, msgServiceBusy, nil)
-			return
+			err = apierr.New(apierr.Unavailable, msgServiceBusy)
 		case errors.Is(err, errNoToken), errors.Is(err, errNotUserToken), errors.Is(err, errSessionEnded):
-			writeFunctionError(w, http.StatusUnauthorized, err.Error(), nil)
-			return
-		case errors.Is(err, token.ErrExpired), errors.Is(err, token.ErrMalformed), err != nil:
-			writeFunctionError(w, http.StatusUnauthorized, "Your session has expired or is not valid: sign in again", nil)
-			return
+			err = apierr.New(apierr.Unauthenticated, err.Error())
+		case err != nil:
+			err = apierr.New(apierr.Unauthenticated, msgAdminSessionBroken)
 		}
-		u, err := console.Operator(r.Context(), s.db, claims.Subject)
-		if errors.Is(err, console.ErrNotOperator) {
-			writeFunctionError(w, http.StatusForbidden, msgNotOperator, nil)
-			return
+		var u *store.User
+		if err == nil {
+			u, err = console.Operator(r.Context(), s.db, claims.Subject)
 		}
-		if err != nil {
-			s.adminFail(w, "check operator", err)
-			return
-		}
-		err = mfa.RequireAAL2(r.Context(), s.db, u.ID, claims.AAL)
-		if errors.Is(err, mfa.ErrNoVerifiedFactor) || errors.Is(err, mfa.ErrInsufficientAAL) {
-			writeJSON(w, http.StatusForbidden, adminAALError{Error: err.Error(), ErrorCode: "insufficient_aal"})
-			return
+		if err == nil {
+			err = mfa.RequireAAL2(r.Context(), s.db, u.ID, claims.AAL)
 		}
 		if err != nil {
-			s.adminFail(w, "check two-step sign-in", err)
+			s.renderAdminError(w, "check operator", err)
 			return
 		}
 		next(w, r, console.Actor{ID: u.ID, Email: u.Email, IP: s.clientIP(r)})
 	})
 }
 
-// adminAALError is the console's 403 for an operator who has not passed
-// two-step sign-in: the console's {"error"} shape plus the auth API's
-// error_code, so the app tells it apart from "not an operator".
-type adminAALError struct {
-	Error     string `json:"error"`
-	ErrorCode string `json:"error_code"`
-}
-
-// adminAnswer writes v as JSON, or the answer err calls for: 400 for
-// console.BadInput, 404 for console.ErrNotFound, else 500 (logged).
+// adminAnswer writes v as JSON, or err as renderAdminError does.
 func (s *Server) adminAnswer(w http.ResponseWriter, what string, v any, err error) {
-	var bad *console.BadInput
-	switch {
-	case errors.As(err, &bad):
-		writeFunctionError(w, http.StatusBadRequest, bad.Message, nil)
-	case errors.Is(err, console.ErrNotFound):
-		writeFunctionError(w, http.StatusNotFound, "No record has this id", nil)
-	case err != nil:
-		s.adminFail(w, what, err)
-	default:
-		writeJSON(w, http.StatusOK, v)
+	if err != nil {
+		s.renderAdminError(w, what, err)
+		return
 	}
-}
-
-func (s *Server) adminFail(w http.ResponseWriter, what string, err error) {
-	s.logger.Error("admin: "+what, "err", err)
-	writeFunctionError(w, http.StatusInternalServerError, msgServiceBusy, nil)
+	writeJSON(w, http.StatusOK, v)
 }
 
 func (s *Server) handleAdminOverview() http.Handler {
 	return s.operator(func(w http.ResponseWriter, r *http.Request, _ console.Actor) {
 		if len(r.URL.Query()) > 0 {
-			writeFunctionError(w, http.StatusBadRequest, "The overview takes no parameters", nil)
+			s.renderAdminError(w, "overview", apierr.New(apierr.Invalid, "The overview takes no parameters"))
 			return
 		}
 		o, err := console.GetOverview(r.Context(), s.db, s.now())
@@ -201,7 +171,7 @@ func (s *Server) handleAdminUpdateMessage() http.Handler {
 	return s.operator(func(w http.ResponseWriter, r *http.Request, by console.Actor) {
 		var u console.MessageUpdate
 		if err := decodeJSON(w, r, &u); err != nil {
-			writeRequestError(w, err)
+			s.renderAdminError(w, "update message", err)
 			return
 		}
 		m, err := console.UpdateMessage(r.Context(), s.db, by, r.PathValue("id"), u)

@@ -3,12 +3,14 @@ package server
 import (
 	"context"
 	"errors"
+	"fmt"
 	"mime"
 	"net"
 	"net/http"
 	"net/url"
 
 	"salaula/internal/analytics"
+	"salaula/internal/apierr"
 	"salaula/internal/console"
 )
 
@@ -17,30 +19,27 @@ import (
 // and browsers asking not to be tracked are not counted), 400 with a JSON
 // error for a bad body, 415 for a body that is not JSON or text.
 func (s *Server) handleAnalyticsEvent() http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	return s.function(func(w http.ResponseWriter, r *http.Request) error {
 		if ct := r.Header.Get("Content-Type"); ct != "" {
 			mt, _, err := mime.ParseMediaType(ct)
 			if err != nil || mt != "application/json" && mt != "text/plain" {
-				writeFunctionError(w, http.StatusUnsupportedMediaType, "Send the event as JSON (application/json or text/plain)", nil)
-				return
+				return apierr.New(apierr.UnsupportedType, "Send the event as JSON (application/json or text/plain)")
 			}
 		}
 		hit, err := analytics.Parse(r.Body)
 		var bad *analytics.BadInput
 		if errors.As(err, &bad) {
-			writeFunctionError(w, http.StatusBadRequest, bad.Message, nil)
-			return
+			return apierr.New(apierr.Invalid, bad.Message)
 		}
 		if analytics.Private(r.Header.Get("DNT"), r.Header.Get("Sec-GPC")) || analytics.IsBot(r.UserAgent()) {
 			w.WriteHeader(http.StatusAccepted)
-			return
+			return nil
 		}
 		if err := s.stats.Record(r.Context(), hit, s.clientIP(r), r.UserAgent(), s.siteHosts(r)...); err != nil {
-			s.logger.Error("analytics: record", "err", err)
-			writeFunctionError(w, http.StatusServiceUnavailable, msgServiceBusy, nil)
-			return
+			return &apierr.Error{Kind: apierr.Unavailable, Message: msgServiceBusy, Err: fmt.Errorf("analytics: record: %w", err)}
 		}
 		w.WriteHeader(http.StatusAccepted)
+		return nil
 	})
 }
 
@@ -69,9 +68,8 @@ func (s *Server) limitAnalytics(next http.Handler) http.Handler {
 func (s *Server) handleAdminAnalytics() http.Handler {
 	return s.operator(func(w http.ResponseWriter, r *http.Request, _ console.Actor) {
 		from, to, err := analytics.ParseRange(r.URL.Query(), s.now())
-		var bad *analytics.BadInput
-		if errors.As(err, &bad) {
-			writeFunctionError(w, http.StatusBadRequest, bad.Message, nil)
+		if err != nil {
+			s.renderAdminError(w, "analytics", err)
 			return
 		}
 		rep, err := analytics.GetReport(r.Context(), s.db, from, to)

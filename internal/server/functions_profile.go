@@ -1,42 +1,21 @@
 package server
 
-import (
-	"errors"
-	"net/http"
+import "net/http"
 
-	"salaula/internal/store"
-)
-
-// profileMe is the answer of get-profile-me: the whole profile and the
-// account's e-mail.
-type profileMe struct {
-	*store.Profile
-	Email string `json:"email"`
-}
-
-// handleGetProfileMe returns the caller's whole profile; role is null until
-// onboarding has set it. 401 without a valid session.
+// handleGetProfileMe returns the caller's whole profile and e-mail; role is
+// null until onboarding has set it (onboarding.Service.Profile). 401
+// without a valid session.
 func (s *Server) handleGetProfileMe() http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		claims, err := s.authenticate(r.Context(), r)
-		if errors.Is(err, errCheckingSession) {
-			writeFunctionError(w, http.StatusServiceUnavailable, msgServiceBusy, nil)
-			return
-		}
+	return s.function(func(w http.ResponseWriter, r *http.Request) error {
+		claims, err := s.caller(r, "")
 		if err != nil {
-			writeFunctionError(w, http.StatusUnauthorized, err.Error(), nil)
-			return
+			return err
 		}
-		p, err := s.db.ProfileByUser(r.Context(), claims.Subject)
-		if errors.Is(err, store.ErrNotFound) {
-			writeJSON(w, http.StatusOK, map[string]any{"user_id": claims.Subject, "email": claims.Email, "role": nil})
-			return
-		}
+		p, err := s.profiles.Profile(r.Context(), claims.Subject, claims.Email)
 		if err != nil {
-			s.logger.Error("get profile", "err", err)
-			writeFunctionError(w, http.StatusInternalServerError, "Could not read your profile. Please try again.", nil)
-			return
+			return err
 		}
-		writeJSON(w, http.StatusOK, profileMe{Profile: p, Email: claims.Email})
+		writeJSON(w, http.StatusOK, p)
+		return nil
 	})
 }

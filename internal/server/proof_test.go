@@ -110,7 +110,7 @@ func TestProofFunctionsRefuseBadRequests(t *testing.T) {
 		// A second link within the minute is refused: the address's e-mail limit.
 		res := env.do(t, "POST", "/functions/v1/account-prove-email", nil, u.auth(env))
 		wantStatus(t, res, 429)
-		if got := decode(t, res)["error"]; got != msgTooManyEmails || res.Header.Get("Retry-After") == "" {
+		if got := decode(t, res)["error"]; got != "We have sent several e-mails to this address in a short time. Please wait a few minutes and ask again." || res.Header.Get("Retry-After") == "" {
 			t.Fatalf("429 answer %v", got)
 		}
 		for _, c := range []struct {
@@ -119,13 +119,13 @@ func TestProofFunctionsRefuseBadRequests(t *testing.T) {
 			status int
 			msg    string
 		}{
-			{map[string]any{}, u, 400, msgProofLinkNeeded},
-			{map[string]any{"token_hash": "  "}, u, 400, msgProofLinkNeeded},
+			{map[string]any{}, u, 400, "This link is incomplete. Open the link in the e-mail again, or ask for a new one from My account."},
+			{map[string]any{"token_hash": "  "}, u, 400, "This link is incomplete. Open the link in the e-mail again, or ask for a new one from My account."},
 			{map[string]any{"token_hash": 42}, u, 400, "Field token_hash has the wrong type"},
 			{`{"token_hash": `, u, 400, "Request body is not valid JSON"},
-			{map[string]any{"token_hash": tok + "x"}, u, 403, msgProofLinkInvalid},
-			{map[string]any{"token_hash": strings.Repeat("x", 60<<10)}, u, 403, msgProofLinkInvalid},
-			{map[string]any{"token_hash": tok}, other, 403, msgProofLinkInvalid}, // another account's link
+			{map[string]any{"token_hash": tok + "x"}, u, 403, "This link has expired, has already been used, or was sent for another account. Sign in with the account it was sent for, or ask for a new link from My account."},
+			{map[string]any{"token_hash": strings.Repeat("x", 60<<10)}, u, 403, "This link has expired, has already been used, or was sent for another account. Sign in with the account it was sent for, or ask for a new link from My account."},
+			{map[string]any{"token_hash": tok}, other, 403, "This link has expired, has already been used, or was sent for another account. Sign in with the account it was sent for, or ask for a new link from My account."}, // another account's link
 		} {
 			res := env.do(t, "POST", "/functions/v1/account-prove-email-verify", c.body, c.who.auth(env))
 			wantStatus(t, res, c.status)
@@ -143,7 +143,7 @@ func TestProofFunctionsRefuseBadRequests(t *testing.T) {
 		wantStatus(t, res, 403)
 		res = env.do(t, "POST", "/functions/v1/account-prove-email", nil, u.auth(env))
 		wantStatus(t, res, 409)
-		if got := decode(t, res)["error"]; got != msgAlreadyProven {
+		if got := decode(t, res)["error"]; got != "Your e-mail address is already proven." {
 			t.Fatalf("409 answer %v", got)
 		}
 	})

@@ -6,6 +6,8 @@ import (
 	"io"
 	"mime"
 	"net/http"
+
+	"salaula/internal/apierr"
 )
 
 // maxJSONBody is the largest JSON request body the API reads.
@@ -17,23 +19,6 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 	w.Header().Set("Cache-Control", "no-store")
 	w.WriteHeader(status)
 	json.NewEncoder(w).Encode(v)
-}
-
-// mustJSON encodes a constant answer once, at start-up.
-func mustJSON(v any) []byte {
-	b, err := json.Marshal(v)
-	if err != nil {
-		panic(err)
-	}
-	return append(b, '\n')
-}
-
-// writeRawJSON writes an answer already encoded by mustJSON.
-func writeRawJSON(w http.ResponseWriter, status int, body []byte) {
-	w.Header().Set("Content-Type", "application/json; charset=utf-8")
-	w.Header().Set("Cache-Control", "no-store")
-	w.WriteHeader(status)
-	w.Write(body)
 }
 
 // requestError is a client mistake in a request, with the status to answer.
@@ -87,31 +72,67 @@ func decodeJSON(w http.ResponseWriter, r *http.Request, v any) error {
 	return nil
 }
 
-// functionError is the body of every failed function call:
-// {"error": "<message>", "fields": {"<field>": "<spec message>"}}.
-type functionError struct {
-	Error  string            `json:"error"`
-	Fields map[string]string `json:"fields,omitempty"`
-}
-
-// writeFunctionError answers a failed function call.
-func writeFunctionError(w http.ResponseWriter, status int, msg string, fields map[string]string) {
-	writeJSON(w, status, functionError{Error: msg, Fields: fields})
-}
-
-// writeRequestError answers err from decodeJSON (or any other error as 400).
-func writeRequestError(w http.ResponseWriter, err error) {
-	var re *requestError
-	if errors.As(err, &re) {
-		writeFunctionError(w, re.Status, re.Message, nil)
-		return
-	}
-	writeFunctionError(w, http.StatusBadRequest, err.Error(), nil)
-}
-
-// handleAPINotFound answers unknown API paths with JSON, never the app's HTML.
+// handleAPINotFound answers unknown API paths with JSON, never the app's
+// HTML (the auth API's shape; storage and functions have their own).
 func (s *Server) handleAPINotFound() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusNotFound, map[string]any{"code": 404, "error_code": "not_found", "msg": "No API route for " + r.Method + " " + r.URL.Path, "error": "Not found"})
 	})
+}
+
+// apiHandler is a handler that returns its error instead of writing it; a
+// family's adapter (function, storageAPI, adminAPI) renders the error in
+// that family's wire shape.
+type apiHandler func(w http.ResponseWriter, r *http.Request) error
+
+// statusOf is the HTTP status of an error of kind k, for every API family.
+func statusOf(k apierr.Kind) int {
+	switch k {
+	case apierr.Invalid:
+		return http.StatusBadRequest
+	case apierr.Unauthenticated:
+		return http.StatusUnauthorized
+	case apierr.Forbidden:
+		return http.StatusForbidden
+	case apierr.NotFound:
+		return http.StatusNotFound
+	case apierr.MethodNotAllowed:
+		return http.StatusMethodNotAllowed
+	case apierr.Conflict:
+		return http.StatusConflict
+	case apierr.TooLarge:
+		return http.StatusRequestEntityTooLarge
+	case apierr.UnsupportedType:
+		return http.StatusUnsupportedMediaType
+	case apierr.TooMany:
+		return http.StatusTooManyRequests
+	case apierr.Unavailable:
+		return http.StatusServiceUnavailable
+	default:
+		return http.StatusInternalServerError
+	}
+}
+
+// typedError returns err as an *apierr.Error and its status: a decodeJSON
+// mistake keeps its status and message, anything untyped is Internal with
+// fallback as its message. It logs, as what, errors that are the server's
+// fault.
+func (s *Server) typedError(what string, err error, fallback string) (*apierr.Error, int) {
+	var re *requestError
+	if errors.As(err, &re) {
+		return &apierr.Error{Kind: apierr.Invalid, Message: re.Message}, re.Status
+	}
+	e := apierr.As(err)
+	if e == nil {
+		e = apierr.Wrap(err, fallback)
+	}
+	if e.Message == "" {
+		c := *e // never change a shared error value
+		c.Message = fallback
+		e = &c
+	}
+	if e.Kind == apierr.Internal || e.Kind == apierr.Unavailable && e.Err != nil {
+		s.logger.Error(what, "err", e)
+	}
+	return e, statusOf(e.Kind)
 }

@@ -61,7 +61,7 @@ func (s *Server) routes(mux *http.ServeMux) {
 	mux.Handle("POST /functions/v1/account-prove-email", s.limitAuthFunction(s.handleSendProof()))
 	mux.Handle("POST /functions/v1/account-prove-email-verify", s.limitAuthFunction(s.handleProveAddress()))
 	mux.Handle("OPTIONS /functions/v1/", s.handlePreflight())
-	mux.Handle("/functions/v1/", s.handleAPINotFound())
+	mux.Handle("/functions/v1/", s.handleFunctionNotFound(mux)) // 405 with Allow for a function's other methods
 
 	// Storage: the Supabase Storage contract for the user-media bucket.
 	mux.Handle("POST /storage/v1/object/{bucket}/{path...}", s.limitUploads(s.handleUploadObject()))
@@ -72,7 +72,7 @@ func (s *Server) routes(mux *http.ServeMux) {
 	mux.Handle("GET /storage/v1/object/info/{bucket}/{path...}", s.handleObjectInfo())
 	mux.Handle("POST /storage/v1/object/sign/{bucket}/{path...}", s.handleSignObject())
 	mux.Handle("GET /storage/v1/object/sign/{bucket}/{path...}", s.handleSignedObject())
-	mux.Handle("/storage/v1/", s.handleAPINotFound())
+	mux.Handle("/storage/v1/", s.handleStorageNotFound())
 
 	// First-party analytics: page views the app sends (no anon key).
 	mux.Handle("POST /analytics/v1/event", s.limitAnalytics(s.handleAnalyticsEvent()))

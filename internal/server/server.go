@@ -17,8 +17,10 @@ import (
 	"salaula/internal/analytics"
 	"salaula/internal/auth"
 	"salaula/internal/config"
+	"salaula/internal/forms"
 	"salaula/internal/mail"
 	"salaula/internal/media"
+	"salaula/internal/onboarding"
 	"salaula/internal/ratelimit"
 	"salaula/internal/realtime"
 	"salaula/internal/store"
@@ -65,6 +67,9 @@ type Server struct {
 	keys     *keySource           // access-token signing keys
 	auth     *auth.Service        // the auth API's rules
 	account  *account.Rules       // export and delete a person
+	forms    *forms.Service       // contact form, waitlist, unsubscribe
+	profiles *onboarding.Service  // onboarding and the profile
+	library  *media.Library       // the user-media bucket's rules
 	realtime *realtime.Hub        // realtime sockets and channels
 	stats    *analytics.Collector // page views and the funnel
 
@@ -111,6 +116,10 @@ func NewWithMetrics(d Deps) (app, metrics http.Handler, err error) {
 	s.account = &account.Rules{DB: d.DB, Media: d.Media, Mailer: d.Mailer, SupportEmail: d.Config.SupportEmail,
 		PublicURL: d.Config.PublicURL, EmailQuota: ratelimit.EmailQuota{Count: d.Config.EmailRateLimit.Count, Window: d.Config.EmailRateLimit.Window},
 		Logger: d.Logger, Now: d.Now}
+	s.library = &media.Library{Files: d.Media, DB: d.DB, Logger: d.Logger}
+	s.forms = &forms.Service{DB: d.DB, Mailer: d.Mailer, Stats: s.stats, SupportEmail: d.Config.SupportEmail,
+		PublicURL: d.Config.PublicURL, Logger: d.Logger}
+	s.profiles = &onboarding.Service{DB: d.DB, Library: s.library, Account: s.account, Stats: s.stats, Logger: d.Logger, Now: d.Now}
 	if s.auth, err = s.newAuth(d); err != nil {
 		return nil, nil, err
 	}

@@ -2,9 +2,9 @@ package server
 
 import (
 	"encoding/json"
-	"errors"
 	"net/http"
 
+	"salaula/internal/apierr"
 	"salaula/internal/console"
 	"salaula/internal/settings"
 )
@@ -41,7 +41,7 @@ type adminSettings struct {
 func (s *Server) readAdminSettings(w http.ResponseWriter, r *http.Request) {
 	v, err := settings.All(r.Context(), s.db, s.cfg.SupportEmail)
 	if err != nil {
-		s.adminFail(w, "settings", err)
+		s.renderAdminError(w, "settings", err)
 		return
 	}
 	defaults, _ := settings.All(r.Context(), nil, s.cfg.SupportEmail)
@@ -62,23 +62,17 @@ func (s *Server) handleAdminSetSetting() http.Handler {
 		var body struct {
 			Value *string `json:"value"`
 		}
-		if err := decodeJSON(w, r, &body); err != nil {
-			writeRequestError(w, err)
+		err := decodeJSON(w, r, &body)
+		if err == nil && body.Value == nil {
+			err = apierr.New(apierr.Invalid, `Send the new value as {"value": "..."}`)
+		}
+		if err == nil {
+			_, err = settings.Set(r.Context(), s.db, settings.Actor{ID: by.ID, Email: by.Email, IP: by.IP}, r.PathValue("key"), *body.Value)
+		}
+		if err != nil {
+			s.renderAdminError(w, "set setting", err)
 			return
 		}
-		if body.Value == nil {
-			writeFunctionError(w, http.StatusBadRequest, `Send the new value as {"value": "..."}`, nil)
-			return
-		}
-		_, err := settings.Set(r.Context(), s.db, settings.Actor{ID: by.ID, Email: by.Email, IP: by.IP}, r.PathValue("key"), *body.Value)
-		var bad *settings.BadInput
-		switch {
-		case errors.As(err, &bad):
-			writeFunctionError(w, http.StatusBadRequest, bad.Message, nil)
-		case err != nil:
-			s.adminFail(w, "set setting", err)
-		default:
-			s.readAdminSettings(w, r)
-		}
+		s.readAdminSettings(w, r)
 	})
 }

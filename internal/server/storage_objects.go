@@ -23,6 +23,7 @@ const (
 	msgStorageReadSignIn = "You must be signed in to list or sign files"
 	msgStorageReadOwn    = "You can only list, inspect or sign files in your own folder: {your user id}/..."
 	msgObjectNotFound    = "Object not found"
+	msgNoBucket          = "Bucket not found"
 	signedURLAudience    = "storage"
 	maxSignedURLSeconds  = 365 * 24 * 3600
 )

@@ -374,35 +374,55 @@ func TestRemoveObjectsOnlyOwnFiles(t *testing.T) {
 func TestMalformedStorageRequestsAre4xx(t *testing.T) {
 	eachEngine(t, nil, func(t *testing.T, env *testEnv) {
 		u := newUser(t, env, "malformed@example.com")
+		other := newUser(t, env, "other-folder@example.com")
 		url := "/storage/v1/object/user-media/" + u.ID + "/photos/x.png"
 		auth := "Bearer " + u.Token
-		for name, c := range map[string]struct {
-			ct, body string
-			status   int
-		}{
-			"form without a file": {"multipart/form-data; boundary=XX",
-				"--XX\r\nContent-Disposition: form-data; name=\"cacheControl\"\r\n\r\n3600\r\n--XX--\r\n", 400},
-			"form without a boundary": {"multipart/form-data", "--XX\r\n", 400},
-			"form cut short": {"multipart/form-data; boundary=XX",
-				"--XX\r\nContent-Disposition: form-data; name=\"\"; filename=\"a.png\"\r\n\r\n\x89PNG", 400},
-			"garbage form":   {"multipart/form-data; boundary=XX", "not a form at all", 400},
-			"empty raw body": {"image/png", "", 400},
-		} {
-			res := env.do(t, http.MethodPost, url, c.body, map[string]string{"Authorization": auth, "Content-Type": c.ct})
-			if res.StatusCode != c.status {
-				b, _ := io.ReadAll(res.Body)
-				t.Errorf("%s: %d %s, want %d", name, res.StatusCode, b, c.status)
-				continue
-			}
-			if m := decode(t, res); m["message"] == "" {
-				t.Errorf("%s: no message", name)
-			}
+		form := func(ct string) map[string]string { return map[string]string{"Authorization": auth, "Content-Type": ct} }
+		storageErr := func(status, name, msg string) []string {
+			return []string{`"statusCode":"` + status + `"`, `"error":"` + name + `"`, `"message":"` + msg}
 		}
-		// Reading a bad path, and removing with paths given as objects.
-		res := env.do(t, http.MethodGet, "/storage/v1/object/public/user-media/"+u.ID+"/a%5Cb.png", nil, nil)
-		wantStatus(t, res, http.StatusBadRequest)
+		env.mustUpload(t, u, u.ID+"/photos/taken.png", testPNG(t))
+		tooMany := make([]string, 1001)
+		for i := range tooMany {
+			tooMany[i] = u.ID + "/x.png"
+		}
+		runScenarios(t, env, []scenario{
+			{name: "form without a file", method: http.MethodPost, url: url, status: 400, headers: form("multipart/form-data; boundary=XX"),
+				body:     "--XX\r\nContent-Disposition: form-data; name=\"cacheControl\"\r\n\r\n3600\r\n--XX--\r\n",
+				contains: storageErr("400", "Bad Request", "The form holds no file")},
+			{name: "form without a boundary", method: http.MethodPost, url: url, status: 400, headers: form("multipart/form-data"),
+				body: "--XX\r\n", contains: storageErr("400", "Bad Request", "The multipart form is malformed")},
+			{name: "form cut short", method: http.MethodPost, url: url, status: 400, headers: form("multipart/form-data; boundary=XX"),
+				body:     "--XX\r\nContent-Disposition: form-data; name=\"\"; filename=\"a.png\"\r\n\r\n\x89PNG",
+				contains: storageErr("400", "Bad Request", "The upload was interrupted")},
+			{name: "garbage form", method: http.MethodPost, url: url, status: 400, headers: form("multipart/form-data; boundary=XX"),
+				body: "not a form at all", contains: storageErr("400", "Bad Request", "The multipart form is malformed or incomplete")},
+			{name: "empty raw body", method: http.MethodPost, url: url, status: 400, headers: form("image/png"),
+				body: "", contains: storageErr("400", "Bad Request", "The file is empty")},
+			{name: "not an image", method: http.MethodPost, url: url, status: 415, headers: form("image/png"),
+				body: "plain text, not a picture", contains: storageErr("415", "invalid_mime_type", "Only JPEG, PNG and WebP images can be uploaded")},
+			{name: "no session", method: http.MethodPost, url: url, status: 401, headers: map[string]string{"Content-Type": "image/png"},
+				body: "x", contains: storageErr("401", "Unauthorized", "You must be signed in to upload or remove files: ")},
+			{name: "another person's folder", method: http.MethodPost, url: "/storage/v1/object/user-media/" + other.ID + "/a.png",
+				status: 403, headers: form("image/png"), body: "x", contains: storageErr("403", "Unauthorized", "You can only upload to or remove from your own folder")},
+			{name: "another bucket", method: http.MethodPost, url: "/storage/v1/object/avatars/" + u.ID + "/a.png",
+				status: 404, headers: form("image/png"), body: "x", contains: storageErr("404", "Bucket not found", "Bucket not found")},
+			{name: "a path taken", method: http.MethodPost, url: "/storage/v1/object/user-media/" + u.ID + "/photos/taken.png",
+				status: 409, headers: form("image/png"), body: "x", contains: storageErr("409", "Duplicate", "The resource already exists")},
+			{name: "a bad path", method: http.MethodGet, url: "/storage/v1/object/public/user-media/" + u.ID + "/a%5Cb.png",
+				status: 400, contains: storageErr("400", "InvalidKey", "The object path must not contain backslashes")},
+			{name: "remove: not JSON", method: http.MethodDelete, url: "/storage/v1/object/user-media", headers: u.auth(env),
+				body: "{", status: 400, contains: storageErr("400", "Bad Request", "Request body is not valid JSON")},
+			{name: "remove: no paths", method: http.MethodDelete, url: "/storage/v1/object/user-media", headers: u.auth(env),
+				body: `{"prefixes": []}`, status: 400, contains: storageErr("400", "InvalidRequest", "prefixes must list 1 to 1000 object paths")},
+			{name: "remove: too many paths", method: http.MethodDelete, url: "/storage/v1/object/user-media", headers: u.auth(env),
+				body: map[string]any{"prefixes": tooMany}, status: 400, contains: storageErr("400", "InvalidRequest", "prefixes must list 1 to 1000")},
+			{name: "remove: another person's file", method: http.MethodDelete, url: "/storage/v1/object/user-media", headers: u.auth(env),
+				body: `{"prefixes": ["` + other.ID + `/a.png"]}`, status: 403, contains: storageErr("403", "Unauthorized", "You can only upload to or remove from your own folder")},
+		})
+		// Removing with paths given as objects.
 		p := env.mustUpload(t, u, u.ID+"/photos/o.png", testPNG(t))
-		res = env.do(t, http.MethodDelete, "/storage/v1/object/user-media", `{"prefixes": [{"path": "`+u.ID+`/photos/o.png"}]}`, u.auth(env))
+		res := env.do(t, http.MethodDelete, "/storage/v1/object/user-media", `{"prefixes": [{"path": "`+u.ID+`/photos/o.png"}]}`, u.auth(env))
 		wantStatus(t, res, http.StatusOK)
 		if res, _ := env.get(t, p[len(env.URL):], nil); res.StatusCode != http.StatusNotFound {
 			t.Fatalf("object given as {path} not removed: %d", res.StatusCode)

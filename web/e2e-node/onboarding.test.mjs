@@ -174,3 +174,31 @@ test('onboarding errors reach the app as the spec describes', async () => {
   const notYours = await callFunction('onboard-new-user', token, { userId: other.userId });
   assert.equal(notYours.status, 403);
 });
+
+test('invoke with a method the function does not take answers 405 with Allow', async () => {
+  const { supabase } = await signedIn();
+  const { data, error } = await supabase.functions.invoke('get-profile-me', { method: 'GET' });
+  assert.equal(data, null);
+  assert.equal(error?.name, 'FunctionsHttpError');
+  assert.equal(error.context.status, 405);
+  assert.equal(error.context.headers.get('allow'), 'POST');
+  assert.deepEqual(await error.context.json(), { error: 'get-profile-me takes POST, not GET' });
+  // The method it takes still answers.
+  const me = await supabase.functions.invoke('get-profile-me', { method: 'POST' });
+  assert.equal(me.error, null);
+  assert.equal(me.data.role, null);
+});
+
+test('storage answers what it does not offer in its own shape: exists() is false, not thrown', async () => {
+  const { supabase, userId } = await signedIn();
+  const bucket = supabase.storage.from('user-media');
+  const { data, error } = await bucket.exists(`${userId}/photos/never-uploaded.png`);
+  assert.equal(data, false);
+  assert.equal(error?.status, 404);
+  const res = await fetch(`${cfg.url}/storage/v1/bucket`, { headers: { apikey: cfg.anonKey } });
+  assert.equal(res.status, 404);
+  const body = await res.json();
+  assert.equal(body.statusCode, '404');
+  assert.equal(body.error, 'not_found');
+  assert.match(body.message, /^No storage route for GET \/storage\/v1\/bucket/);
+});

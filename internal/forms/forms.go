@@ -1,0 +1,300 @@
+// Package forms holds the rules of the public forms below HTTP: the Contact
+// Us message (stored, then e-mailed to support), the waitlist sign-up
+// (stored once per address and program, confirmed by e-mail with an
+// unsubscribe link) and that link's unsubscribe. The functions
+// contact-form-submit, waitlist-signup and waitlist-unsubscribe decode
+// and render; the rules, the stored rows and the e-mails are here. Errors
+// are *apierr.Error.
+package forms
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/url"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/google/uuid"
+
+	"salaula/internal/analytics"
+	"salaula/internal/apierr"
+	"salaula/internal/mail"
+	"salaula/internal/store"
+	"salaula/internal/token"
+	"salaula/internal/validate"
+)
+
+// Service runs the public forms.
+type Service struct {
+	DB           *store.DB
+	Mailer       mail.Mailer // the outbox, or any mailer
+	Stats        *analytics.Collector
+	SupportEmail string // where contact messages go
+	PublicURL    string // the site's address, for unsubscribe links
+	Logger       *slog.Logger
+}
+
+// Messages of the forms.
+const (
+	// MsgInvalid is the top-level error of a form with field errors.
+	MsgInvalid         = "Please correct the highlighted fields and try again."
+	msgContactFailed   = "We could not save your message. Please try again in a few minutes."
+	msgWaitlistFailed  = "We could not add you to the waitlist. Please try again in a few minutes."
+	msgContactSent     = "Message sent successfully! We'll be in touch soon."
+	msgWaitlistJoined  = "You're on the list!"
+	msgUnsubscribeBusy = "We could not reach the waitlist just now. Please open the link again in a few minutes."
+)
+
+// Sent is the answer of a successful form: the same whether the
+// submission was stored, repeated or dropped by the bot trap.
+type Sent struct {
+	Success bool   `json:"success"`
+	Message string `json:"message"`
+}
+
+// Longest kept source fields, in characters; longer values are cut, since
+// the person signing up cannot act on an error about them.
+const (
+	maxSourcePath = 300
+	maxReferrer   = 500
+	maxUTM        = 150
+)
+
+// trapped reports whether the bot trap field is filled, logging the drop.
+func (s *Service) trapped(form, trap, ip string) bool {
+	if validate.Blank(trap) {
+		return false
+	}
+	s.Logger.Info("bot trap: submission dropped", "form", form, "ip", ip)
+	return true
+}
+
+// Contact stores a Contact Us message and e-mails it to support. ip is the
+// sender's address, for the log of a dropped bot submission.
+func (s *Service) Contact(ctx context.Context, c validate.Contact, ip string) (Sent, error) {
+	sent := Sent{Success: true, Message: msgContactSent}
+	if s.trapped("contact", c.Website, ip) {
+		return sent, nil
+	}
+	if errs := validate.CheckContact(c); len(errs) > 0 {
+		return Sent{}, apierr.Fields(MsgInvalid, errs)
+	}
+	m := &store.ContactMessage{
+		FirstName:   strings.TrimSpace(c.FirstName),
+		LastName:    strings.TrimSpace(c.LastName),
+		Email:       validate.NormaliseEmail(c.Email),
+		PhoneNumber: strings.TrimSpace(c.PhoneNumber),
+		Subject:     c.Subject,
+		Message:     strings.TrimSpace(c.Message),
+		CreatedAt:   store.Now(),
+	}
+	// The e-mail to support is queued in the same transaction as the
+	// message; one that cannot be sent at all (a bad support address)
+	// never costs the person their message.
+	var then func(*store.Tx) error
+	if msg := contactMail(s.SupportEmail, m); mail.Check(msg) != nil {
+		s.Logger.Error("mail contact message (it is stored)", "err", mail.Check(msg))
+	} else {
+		then = func(tx *store.Tx) error { return mail.Queue(ctx, s.Mailer, tx, msg) }
+	}
+	if err := s.DB.CreateContactMessage(ctx, m, then); err != nil {
+		return Sent{}, apierr.Wrap(fmt.Errorf("store contact message: %w", err), msgContactFailed)
+	}
+	return sent, nil
+}
+
+// outboxed returns m as the outbox row to write with the change it belongs
+// to and what to run once that change commits, when the mailer is the
+// outbox; else no row, and m is handed to the mailer once the change
+// commits.
+func (s *Service) outboxed(m mail.Message) (*store.OutboxEmail, func(), error) {
+	if o, ok := s.Mailer.(interface {
+		Outboxed(mail.Message) (*store.OutboxEmail, func(), error)
+	}); ok {
+		return o.Outboxed(m)
+	}
+	return nil, func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		if err := s.Mailer.Send(ctx, m); err != nil {
+			s.Logger.Error("mail waitlist confirmation", "err", err)
+		}
+	}, nil
+}
+
+// contactMail is the e-mail to support about m.
+func contactMail(to string, m *store.ContactMessage) mail.Message {
+	name := oneLine(m.FirstName + " " + m.LastName)
+	phone := m.PhoneNumber
+	if phone == "" {
+		phone = "(not given)"
+	}
+	return mail.Message{
+		To:      to,
+		Subject: fmt.Sprintf("Contact form: %s from %s", validate.ContactSubjectLabel(m.Subject), name),
+		Kind:    "contact",
+		Body: fmt.Sprintf("A message came through the Contact Us form.\n\nFrom: %s\nReply to: %s\nPhone: %s\nSubject: %s\nReceived: %s\n\n%s\n",
+			name, m.Email, phone, validate.ContactSubjectLabel(m.Subject), m.CreatedAt.Format("2 Jan 2006 15:04 MST"), m.Message),
+	}
+}
+
+// oneLine replaces line breaks so user text can sit in a mail header.
+func oneLine(s string) string {
+	return strings.Join(strings.Fields(s), " ")
+}
+
+// Signup is a waitlist sign-up: the spec's fields, where it came from, and
+// the bot trap.
+type Signup struct {
+	Email       string `json:"email"`
+	ProgramName string `json:"programName"`
+	PagePath    string `json:"pagePath"`
+	Referrer    string `json:"referrer"`
+	UTMSource   string `json:"utm_source"`
+	UTMMedium   string `json:"utm_medium"`
+	UTMCampaign string `json:"utm_campaign"`
+	UTMTerm     string `json:"utm_term"`
+	UTMContent  string `json:"utm_content"`
+	Website     string `json:"website"` // bot trap
+}
+
+// JoinWaitlist puts an e-mail on a program's waitlist once and sends the
+// confirmation with its unsubscribe link; a repeat changes nothing and
+// answers the same.
+func (s *Service) JoinWaitlist(ctx context.Context, in Signup, ip string) (Sent, error) {
+	sent := Sent{Success: true, Message: msgWaitlistJoined}
+	if s.trapped("waitlist", in.Website, ip) {
+		return sent, nil
+	}
+	if errs := validate.CheckWaitlist(validate.Waitlist{Email: in.Email, ProgramName: in.ProgramName}); len(errs) > 0 {
+		return Sent{}, apierr.Fields(MsgInvalid, errs)
+	}
+	id := store.NewOrderedID()
+	tok, err := newUnsubscribeToken(id)
+	if err != nil {
+		return Sent{}, apierr.Wrap(fmt.Errorf("unsubscribe token: %w", err), msgWaitlistFailed)
+	}
+	su := &store.WaitlistSignup{
+		ID:                   id,
+		Email:                validate.NormaliseEmail(in.Email),
+		Program:              in.ProgramName,
+		PagePath:             clip(in.PagePath, maxSourcePath),
+		Referrer:             clip(in.Referrer, maxReferrer),
+		UTMSource:            clip(in.UTMSource, maxUTM),
+		UTMMedium:            clip(in.UTMMedium, maxUTM),
+		UTMCampaign:          clip(in.UTMCampaign, maxUTM),
+		UTMTerm:              clip(in.UTMTerm, maxUTM),
+		UTMContent:           clip(in.UTMContent, maxUTM),
+		UnsubscribeTokenHash: token.Hash(tok),
+	}
+	// The confirmation goes out with the first sign-up of this address
+	// for this program only, in the same transaction: never twice, never
+	// lost. The analytics funnel counts the new sign-up there too.
+	join := store.WaitlistJoin{Event: analytics.WaitlistJoined, EventDay: s.Stats.Today()}
+	join.Email, join.AfterCommit, err = s.outboxed(s.waitlistMail(su, tok))
+	if err == nil {
+		_, err = s.DB.JoinWaitlist(ctx, su, join)
+	}
+	if err != nil {
+		return Sent{}, apierr.Wrap(fmt.Errorf("store waitlist sign-up: %w", err), msgWaitlistFailed)
+	}
+	return sent, nil
+}
+
+// waitlistMail is the confirmation of a new sign-up, with its unsubscribe link.
+func (s *Service) waitlistMail(su *store.WaitlistSignup, tok string) mail.Message {
+	link := s.PublicURL + UnsubscribePath(tok)
+	return mail.Message{
+		To:              su.Email,
+		Subject:         "You're on the list: Salaula " + su.Program,
+		Kind:            "waitlist",
+		ListUnsubscribe: link,
+		Body: fmt.Sprintf("Muli shani!\n\nThank you for joining the waitlist of the Salaula %s. "+
+			"We'll e-mail you as soon as it opens in Lusaka.\n\n"+
+			"If you did not sign up, or no longer want these e-mails, unsubscribe here:\n%s\n\nThe Salaula team\n",
+			su.Program, link),
+	}
+}
+
+// clip trims s and cuts it to at most max characters.
+func clip(s string, max int) string {
+	s = strings.TrimSpace(s)
+	if utf8.RuneCountInString(s) <= max {
+		return s
+	}
+	return string([]rune(s)[:max])
+}
+
+// newUnsubscribeToken is a new unsubscribe token for the sign-up with this
+// ID: the ID, a dot and a random opaque token. The database keeps the
+// token's SHA-256 (token.Hash); the ID finds the sign-up by its key, so the
+// hash needs no index (each sign-up writes one index entry fewer). The
+// link tells its reader only when they signed up (the ID is time-ordered).
+func newUnsubscribeToken(id string) (string, error) {
+	tok, err := token.NewOpaque()
+	if err != nil {
+		return "", err
+	}
+	return id + "." + tok, nil
+}
+
+// unsubscribeKey returns the sign-up ID an unsubscribe token names and the
+// hash the database keeps of it. Tokens from before the ID was in them
+// name no ID (""): those of 24 November 2026 ("<12 hex digits of the
+// time>.<opaque>") kept the time prefix, the dot and then the SHA-256 of
+// the whole token; the first ones (no dot) the bare SHA-256.
+func unsubscribeKey(tok string) (id, hash string) {
+	if i := strings.IndexByte(tok, '.'); i == 36 {
+		if _, err := uuid.Parse(tok[:i]); err == nil {
+			return tok[:i], token.Hash(tok)
+		}
+	}
+	if i := strings.IndexByte(tok, '.'); i > 0 {
+		return "", tok[:i+1] + token.Hash(tok)
+	}
+	return "", token.Hash(tok)
+}
+
+// UnsubscribePath is the unsubscribe link's path for the token.
+func UnsubscribePath(tok string) string {
+	return "/functions/v1/waitlist-unsubscribe?token=" + url.QueryEscape(tok)
+}
+
+// ErrUnknownLink is the error of an unsubscribe token that names no sign-up.
+var ErrUnknownLink = apierr.New(apierr.NotFound, "This unsubscribe link is incomplete or no longer valid.")
+
+// Unsubscription is what an unsubscribe link names: the sign-up, whether
+// it is unsubscribed, and the token (for the page's button).
+type Unsubscription struct {
+	Email, Program string
+	Unsubscribed   bool
+	Token          string
+}
+
+// Unsubscribe finds the sign-up of an unsubscribe token and, when confirm
+// is true, marks it unsubscribed (again: no change). Opening the link
+// (confirm false) changes nothing. ErrUnknownLink for a token that names
+// no sign-up.
+func (s *Service) Unsubscribe(ctx context.Context, tok string, confirm bool) (*Unsubscription, error) {
+	if tok == "" || len(tok) > 200 {
+		return nil, ErrUnknownLink
+	}
+	id, hash := unsubscribeKey(tok)
+	var su *store.WaitlistSignup
+	var err error
+	if confirm {
+		su, err = s.DB.UnsubscribeWaitlist(ctx, id, hash)
+	} else {
+		su, err = s.DB.WaitlistSignupByLink(ctx, id, hash)
+	}
+	if errors.Is(err, store.ErrNotFound) {
+		return nil, ErrUnknownLink
+	}
+	if err != nil {
+		return nil, &apierr.Error{Kind: apierr.Unavailable, Message: msgUnsubscribeBusy, Err: fmt.Errorf("unsubscribe: %w", err)}
+	}
+	return &Unsubscription{Email: su.Email, Program: su.Program, Unsubscribed: su.UnsubscribedAt != nil, Token: tok}, nil
+}
