@@ -105,6 +105,12 @@ func TestJWKSAndRotation(t *testing.T) {
 // id, its secret and the aal2 session answer.
 func enrol(t *testing.T, env *testEnv, access string) (string, string, map[string]any) {
 	t.Helper()
+	return enrolAt(t, env, access, time.Now())
+}
+
+// enrolAt is enrol with the code of the time step of at.
+func enrolAt(t *testing.T, env *testEnv, access string, at time.Time) (string, string, map[string]any) {
+	t.Helper()
 	res := env.authJSON(t, "POST", "/auth/v1/factors", map[string]any{"factor_type": "totp", "friendly_name": "Phone"}, access)
 	wantStatus(t, res, 200)
 	f := decode(t, res)
@@ -113,7 +119,7 @@ func enrol(t *testing.T, env *testEnv, access string) (string, string, map[strin
 		t.Fatalf("enroll = %v", f)
 	}
 	id, secret := str(f, "id"), str(totp, "secret")
-	session := verifyCode(t, env, access, id, secret, time.Now(), 200)
+	session := verifyCode(t, env, access, id, secret, at, 200)
 	return id, secret, session
 }
 
@@ -132,7 +138,8 @@ func TestMFAEnrollVerifyUnenroll(t *testing.T) {
 	eachEngine(t, nil, func(t *testing.T, env *testEnv) {
 		s := env.signUp(t, "mfa@example.com", goodPassword)
 		access := str(s, "access_token")
-		id, secret, raised := enrol(t, env, access)
+		enrolledAt := time.Now()
+		id, secret, raised := enrolAt(t, env, access, enrolledAt)
 		c, _ := env.claimsOf(t, str(raised, "access_token"))
 		if c.AAL != "aal2" || c.AMR[0].Method != "totp" || c.SessionID == "" {
 			t.Fatalf("claims after verify = %+v", c)
@@ -157,7 +164,7 @@ func TestMFAEnrollVerifyUnenroll(t *testing.T) {
 			t.Fatal("TOTP secret stored in the clear")
 		}
 		// The same code again is refused, even with a new challenge.
-		body := verifyCode(t, env, str(raised, "access_token"), id, secret, time.Now(), 422)
+		body := verifyCode(t, env, str(raised, "access_token"), id, secret, enrolledAt, 422)
 		if body["code"] != "mfa_verification_rejected" {
 			t.Fatalf("reused code: %v", body)
 		}
