@@ -80,9 +80,9 @@ var (
 	ErrNameConflict     = errors.New("mfa: friendly name taken")
 	ErrNameTooLong      = errors.New("mfa: friendly name too long")
 	// ErrInsufficientAAL: the session must have passed a second factor.
-	ErrInsufficientAAL = errors.New("AAL2 required: verify your two-step sign-in code first")
+	ErrInsufficientAAL = errors.New("mfa: aal2 required")
 	// ErrNoVerifiedFactor: the account has no verified second factor.
-	ErrNoVerifiedFactor = errors.New("Two-step sign-in is required: enrol an authenticator app first")
+	ErrNoVerifiedFactor = errors.New("mfa: no verified factor")
 )
 
 // Enrollment is a new factor with what the person needs to add it to an app.

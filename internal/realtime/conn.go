@@ -260,7 +260,7 @@ func (c *conn) join(m message) {
 	id, err := c.hub.auth.Authenticate(ctx, *p.AccessToken)
 	cancel()
 	if err != nil {
-		refuse(err.Error())
+		refuse(Reason(err))
 		return
 	}
 	if reason := allowed(id, m.Topic, bindings); reason != "" {
@@ -375,7 +375,7 @@ func (c *conn) accessToken(ch *channel, m message) {
 	id, err := c.hub.auth.Authenticate(ctx, *p.AccessToken)
 	cancel()
 	if err != nil && isTransient(err) {
-		c.out(m.JoinRef, m.Ref, m.Topic, evReply, errorReply(err.Error()), "reply")
+		c.out(m.JoinRef, m.Ref, m.Topic, evReply, errorReply(Reason(err)), "reply")
 		return
 	}
 	if err == nil && id.UserID != ch.user {
@@ -387,7 +387,7 @@ func (c *conn) accessToken(ch *channel, m message) {
 		}
 	}
 	if err != nil {
-		c.closeChannel(ch, err.Error())
+		c.closeChannel(ch, Reason(err))
 		return
 	}
 	ch.mu.Lock()

@@ -18,7 +18,6 @@ import (
 	"net/http"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/coder/websocket"
@@ -150,12 +149,11 @@ type Hub struct {
 	relayQ    chan string
 	parts     map[string]*partial // by origin, a longer message's parts so far
 
-	events   *prometheus.CounterVec
-	dropped  *prometheus.CounterVec
-	refused  *prometheus.CounterVec
-	gauges   []prometheus.Collector
-	janitor  chan struct{}
-	received atomic.Int64
+	events  *prometheus.CounterVec
+	dropped *prometheus.CounterVec
+	refused *prometheus.CounterVec
+	gauges  []prometheus.Collector
+	janitor chan struct{}
 }
 
 // New returns a hub with the given limits (zero fields take
@@ -566,7 +564,7 @@ func (h *Hub) janitorLoop() {
 				case err == nil:
 					ch.setIdentity(ck.id) // the rights as they are now
 				case !isTransient(err):
-					c.closeChannel(ch, err.Error())
+					c.closeChannel(ch, Reason(err))
 				}
 			}
 		}
@@ -576,6 +574,22 @@ func (h *Hub) janitorLoop() {
 // Transient is an Authenticator error that says the check could not be
 // made (e.g. the database is busy), not that the token is bad.
 type Transient struct{ Err error }
+
+// Refusal is an Authenticator's answer that the client is told as it is:
+// Reason is user-facing copy, kept out of Error().
+type Refusal struct{ Reason string }
+
+func (r *Refusal) Error() string { return "realtime: access refused" }
+
+// Reason is the sentence to tell the client for err: a Refusal's reason
+// (also inside a Transient), or the error's own text.
+func Reason(err error) string {
+	var r *Refusal
+	if errors.As(err, &r) {
+		return r.Reason
+	}
+	return err.Error()
+}
 
 func (t *Transient) Error() string { return t.Err.Error() }
 func (t *Transient) Unwrap() error { return t.Err }

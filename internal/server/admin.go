@@ -35,7 +35,7 @@ func (s *Server) operator(next func(w http.ResponseWriter, r *http.Request, by c
 		case errors.Is(err, errCheckingSession):
 			err = apierr.New(apierr.Unavailable, msgServiceBusy)
 		case errors.Is(err, errNoToken), errors.Is(err, errNotUserToken), errors.Is(err, errSessionEnded):
-			err = apierr.New(apierr.Unauthenticated, err.Error())
+			err = apierr.New(apierr.Unauthenticated, messageOf(err))
 		case err != nil:
 			err = apierr.New(apierr.Unauthenticated, msgAdminSessionBroken)
 		}

@@ -56,14 +56,14 @@ func TestAdminOperatorNeedsTwoStep(t *testing.T) {
 		patch := map[string]any{"status": "handled", "note": "called back"}
 		// An operator without a factor: every endpoint refuses, nothing changes nor is audited.
 		for _, p := range adminGets {
-			wantAAL403(t, env.admin(t, "GET", p, nil, aal1), mfa.ErrNoVerifiedFactor.Error())
+			wantAAL403(t, env.admin(t, "GET", p, nil, aal1), msgNoVerifiedFactor)
 		}
-		wantAAL403(t, env.admin(t, "PATCH", "/admin/v1/messages/"+msgID, patch, aal1), mfa.ErrNoVerifiedFactor.Error())
+		wantAAL403(t, env.admin(t, "PATCH", "/admin/v1/messages/"+msgID, patch, aal1), msgNoVerifiedFactor)
 		// A factor enrolled but not verified yet is no factor.
 		res := env.authJSON(t, "POST", "/auth/v1/factors", map[string]any{"factor_type": "totp"}, aal1)
 		wantStatus(t, res, 200)
 		unverified := str(decode(t, res), "id")
-		wantAAL403(t, env.admin(t, "GET", "/admin/v1/overview", nil, aal1), mfa.ErrNoVerifiedFactor.Error())
+		wantAAL403(t, env.admin(t, "GET", "/admin/v1/overview", nil, aal1), msgNoVerifiedFactor)
 		wantStatus(t, env.authJSON(t, "DELETE", "/auth/v1/factors/"+unverified, nil, aal1), 200)
 
 		// With a verified factor, a password-only (aal1) session is still refused.
@@ -71,9 +71,9 @@ func TestAdminOperatorNeedsTwoStep(t *testing.T) {
 		factorID := str(obj(raised, "user")["factors"].([]any)[0].(map[string]any), "id")
 		fresh := str(env.signIn(t, email, goodPassword), "access_token")
 		for _, p := range adminGets {
-			wantAAL403(t, env.admin(t, "GET", p, nil, fresh), mfa.ErrInsufficientAAL.Error())
+			wantAAL403(t, env.admin(t, "GET", p, nil, fresh), msgInsufficientAAL)
 		}
-		wantAAL403(t, env.admin(t, "PATCH", "/admin/v1/messages/"+msgID, patch, fresh), mfa.ErrInsufficientAAL.Error())
+		wantAAL403(t, env.admin(t, "PATCH", "/admin/v1/messages/"+msgID, patch, fresh), msgInsufficientAAL)
 		if n := countRows(t, env.DB, `SELECT COUNT(*) FROM audit_log`); n != 0 {
 			t.Fatalf("refused calls wrote %d audit rows", n)
 		}

@@ -188,7 +188,7 @@ func authFailure(err error) error {
 		return auth.Fail(auth.CodeNoAuthorization)
 	case errors.Is(err, token.ErrMalformed), errors.Is(err, token.ErrExpired), errors.Is(err, token.ErrClaims),
 		errors.Is(err, token.ErrUnknownKey), errors.Is(err, errNotUserToken):
-		return &auth.Error{Code: auth.CodeBadJWT, Detail: err.Error(), Err: err}
+		return &auth.Error{Code: auth.CodeBadJWT, Detail: messageOf(err), Err: err}
 	case errors.Is(err, errSessionEnded):
 		return auth.Fail(auth.CodeSessionNotFound)
 	case errors.Is(err, errCheckingSession):

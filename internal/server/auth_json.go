@@ -159,8 +159,5 @@ func toSessionJSON(sess *auth.Session) sessionJSON {
 		ExpiresAt: sess.ExpiresAt, RefreshToken: sess.RefreshToken, User: userAnswer(sess.User, sess.Factors)}
 }
 
-// newOpaqueToken returns a new opaque token (token.NewOpaque).
-func newOpaqueToken() (string, error) { return token.NewOpaque() }
-
 // hashToken is what the database keeps of a token (token.Hash).
 func hashToken(tok string) string { return token.Hash(tok) }

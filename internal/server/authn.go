@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"salaula/internal/apierr"
 	"salaula/internal/auth"
 	"salaula/internal/mfa"
 	"salaula/internal/ratelimit"
@@ -16,9 +17,9 @@ import (
 
 // Errors of authenticate.
 var (
-	errNoToken      = errors.New("Missing authorization header: sign in first")
-	errNotUserToken = errors.New("This call needs a signed-in user's token, not the anon key")
-	errSessionEnded = errors.New("Session not found: it has ended or was signed out")
+	errNoToken      = apierr.New(apierr.Unauthenticated, "Missing authorization header: sign in first")
+	errNotUserToken = apierr.New(apierr.Unauthenticated, "This call needs a signed-in user's token, not the anon key")
+	errSessionEnded = apierr.New(apierr.Unauthenticated, "Session not found: it has ended or was signed out")
 )
 
 // errCheckingSession is authenticate's answer when the database did not say

@@ -26,6 +26,8 @@ const (
 const (
 	msgAdminNoRecord      = "No record has this id"
 	msgAdminSessionBroken = "Your session has expired or is not valid: sign in again"
+	msgInsufficientAAL    = "AAL2 required: verify your two-step sign-in code first"
+	msgNoVerifiedFactor   = "Two-step sign-in is required: enrol an authenticator app first"
 )
 
 // adminError is the body of every failed console call.
@@ -53,8 +55,10 @@ func (s *Server) renderAdminError(w http.ResponseWriter, what string, err error)
 		err = apierr.New(apierr.NotFound, msgAdminNoRecord)
 	case errors.Is(err, console.ErrNotOperator):
 		err = apierr.New(apierr.Forbidden, msgNotOperator)
-	case errors.Is(err, mfa.ErrNoVerifiedFactor), errors.Is(err, mfa.ErrInsufficientAAL):
-		err = apierr.Coded(apierr.Forbidden, adminInsufficientAAL, err.Error())
+	case errors.Is(err, mfa.ErrNoVerifiedFactor):
+		err = apierr.Coded(apierr.Forbidden, adminInsufficientAAL, msgNoVerifiedFactor)
+	case errors.Is(err, mfa.ErrInsufficientAAL):
+		err = apierr.Coded(apierr.Forbidden, adminInsufficientAAL, msgInsufficientAAL)
 	}
 	e, status := s.typedError("admin: "+what, err, msgServiceBusy)
 	writeJSON(w, status, adminError{Error: e.Message, ErrorCode: e.Code})

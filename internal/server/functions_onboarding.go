@@ -26,7 +26,7 @@ func (s *Server) caller(r *http.Request, noSession string) (*token.Claims, error
 	}
 	if err != nil {
 		if noSession == "" {
-			noSession = err.Error()
+			noSession = messageOf(err)
 		}
 		return nil, apierr.New(apierr.Unauthenticated, noSession)
 	}

@@ -119,10 +119,10 @@ func (s *Server) realtimeSender(w http.ResponseWriter, r *http.Request) (realtim
 	var tr *realtime.Transient
 	switch {
 	case errors.As(err, &tr):
-		writeRealtimeError(w, http.StatusServiceUnavailable, err.Error())
+		writeRealtimeError(w, http.StatusServiceUnavailable, realtime.Reason(err))
 		return id, false
 	case err != nil:
-		writeRealtimeError(w, http.StatusUnauthorized, err.Error())
+		writeRealtimeError(w, http.StatusUnauthorized, realtime.Reason(err))
 		return id, false
 	}
 	return id, true
@@ -178,20 +178,20 @@ func (a realtimeAuth) Authenticate(ctx context.Context, raw string) (realtime.Id
 	claims, err := s.parseAccessToken(ctx, raw)
 	switch {
 	case errors.Is(err, token.ErrClaims) && claims != nil && claims.Role != "authenticated":
-		return id, errors.New("Sign in to use live updates: the anon key is not a person's token")
+		return id, &realtime.Refusal{Reason: "Sign in to use live updates: the anon key is not a person's token"}
 	case errors.Is(err, token.ErrExpired):
-		return id, errors.New("Token has expired: sign in again")
+		return id, &realtime.Refusal{Reason: "Token has expired: sign in again"}
 	case err != nil:
-		return id, errors.New("The access token is not valid: sign in again")
+		return id, &realtime.Refusal{Reason: "The access token is not valid: sign in again"}
 	case claims.Subject == "" || claims.SessionID == "":
-		return id, errNotUserToken
+		return id, &realtime.Refusal{Reason: messageOf(errNotUserToken)}
 	}
 	ok, err := s.db.SessionActive(ctx, claims.SessionID, claims.Subject)
 	if err != nil {
-		return id, &realtime.Transient{Err: errors.New(msgServiceBusy)}
+		return id, &realtime.Transient{Err: &realtime.Refusal{Reason: msgServiceBusy}}
 	}
 	if !ok {
-		return id, errSessionEnded
+		return id, &realtime.Refusal{Reason: messageOf(errSessionEnded)}
 	}
 	id = realtime.Identity{UserID: claims.Subject, SessionID: claims.SessionID, Expires: time.Unix(claims.ExpiresAt, 0)}
 	if claims.ExpiresAt == 0 {
@@ -205,10 +205,10 @@ func (a realtimeAuth) Authenticate(ctx context.Context, raw string) (realtime.Id
 		case errors.Is(err, mfa.ErrNoVerifiedFactor), errors.Is(err, mfa.ErrInsufficientAAL):
 			id.NeedsAAL2 = true
 		default:
-			return realtime.Identity{}, &realtime.Transient{Err: errors.New(msgServiceBusy)}
+			return realtime.Identity{}, &realtime.Transient{Err: &realtime.Refusal{Reason: msgServiceBusy}}
 		}
 	} else if !errors.Is(err, console.ErrNotOperator) {
-		return realtime.Identity{}, &realtime.Transient{Err: errors.New(msgServiceBusy)}
+		return realtime.Identity{}, &realtime.Transient{Err: &realtime.Refusal{Reason: msgServiceBusy}}
 	}
 	return id, nil
 }

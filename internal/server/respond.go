@@ -80,6 +80,15 @@ func (s *Server) handleAPINotFound() http.Handler {
 	})
 }
 
+// messageOf is the sentence to show for err: a typed error's message, or
+// the error's own text.
+func messageOf(err error) string {
+	if e := apierr.As(err); e != nil {
+		return e.Message
+	}
+	return err.Error()
+}
+
 // apiHandler is a handler that returns its error instead of writing it; a
 // family's adapter (function, storageAPI, adminAPI) renders the error in
 // that family's wire shape.

@@ -25,7 +25,7 @@ func (s *Server) storageCaller(r *http.Request) (string, error) {
 		return "", apierr.Coded(apierr.Unavailable, media.CodeUnavailable, msgServiceBusy)
 	}
 	if err != nil {
-		return "", media.SignInError(err.Error())
+		return "", media.SignInError(messageOf(err))
 	}
 	return claims.Subject, nil
 }

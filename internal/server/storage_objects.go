@@ -44,7 +44,7 @@ func (s *Server) storageReader(w http.ResponseWriter, r *http.Request) string {
 		return ""
 	}
 	if err != nil {
-		writeStorageError(w, http.StatusUnauthorized, "InvalidJWT", "Unauthorized", msgStorageReadSignIn+": "+err.Error())
+		writeStorageError(w, http.StatusUnauthorized, "InvalidJWT", "Unauthorized", msgStorageReadSignIn+": "+messageOf(err))
 		return ""
 	}
 	return claims.Subject

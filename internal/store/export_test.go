@@ -38,10 +38,10 @@ func (g *Group) Add(ctx context.Context, fn func(*Tx) error) {
 // Answered reports whether write i has been answered.
 func (g *Group) Answered(i int) bool { return len(g.writes[i].answer) != 0 }
 
-// Answer returns write i's answer: its error, or what it panicked with.
-func (g *Group) Answer(i int) (error, any) {
+// Answer returns write i's answer: what it panicked with, or its error.
+func (g *Group) Answer(i int) (any, error) {
 	res := <-g.writes[i].answer
-	return res.err, res.panic
+	return res.panic, res.err
 }
 
 // CommitGroup has the Writer commit g as one group.

@@ -479,17 +479,17 @@ func TestAGroupIsCommittedTogetherAndEachWriteAnsweredAfter(t *testing.T) {
 			}
 		}
 		for _, i := range []int{0, 4} {
-			if err, p := g.Answer(i); err != nil || p != nil {
+			if p, err := g.Answer(i); err != nil || p != nil {
 				t.Fatalf("kept write %d answered %v, %v", i, err, p)
 			}
 		}
-		if err, _ := g.Answer(1); err == nil || err.Error() != "refused" {
+		if _, err := g.Answer(1); err == nil || err.Error() != "refused" {
 			t.Fatalf("the failing write was answered %v", err)
 		}
-		if _, p := g.Answer(2); p != "boom" {
+		if p, _ := g.Answer(2); p != "boom" {
 			t.Fatalf("the panicking write was answered with the panic %v", p)
 		}
-		if err, _ := g.Answer(3); !errors.Is(err, context.Canceled) || ran {
+		if _, err := g.Answer(3); !errors.Is(err, context.Canceled) || ran {
 			t.Fatalf("the write whose caller had gone was answered %v (run: %v)", err, ran)
 		}
 		for id, want := range map[string]bool{"kept": true, "last": true, "failed": false, "panicked": false, "gone": false} {
