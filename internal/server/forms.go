@@ -13,6 +13,7 @@ import (
 
 	"salaula/internal/analytics"
 	"salaula/internal/mail"
+	"salaula/internal/referral"
 	"salaula/internal/store"
 	"salaula/internal/validate"
 )
@@ -32,6 +33,7 @@ type waitlistRequest struct {
 	UTMCampaign string `json:"utm_campaign"`
 	UTMTerm     string `json:"utm_term"`
 	UTMContent  string `json:"utm_content"`
+	Ref         string `json:"ref"`     // the code of the personal link the page was opened with
 	Website     string `json:"website"` // bot trap
 }
 
@@ -190,11 +192,18 @@ func (s *Server) handleWaitlistSignup() http.Handler {
 			UTMContent:           clip(req.UTMContent, maxUTM),
 			UnsubscribeTokenHash: hashToken(tok),
 		}
+		code, err := referral.NewCode()
+		if err != nil {
+			s.logger.Error("referral code", "err", err)
+			writeFunctionError(w, http.StatusInternalServerError, "We could not add you to the waitlist. Please try again in a few minutes.", nil)
+			return
+		}
+		share := referral.ShareURL(s.cfg.PublicURL, su.PagePath, code)
 		// The confirmation goes out with the first sign-up of this address
 		// for this program only, in the same transaction: never twice, never
 		// lost. The analytics funnel counts the new sign-up there too.
 		join := store.WaitlistJoin{Event: analytics.WaitlistJoined, EventDay: s.stats.Today()}
-		join.Email, join.AfterCommit, err = s.outboxed(s.waitlistMail(su, tok))
+		join.Email, join.AfterCommit, err = s.outboxed(s.waitlistMail(su, tok, share))
 		if err == nil {
 			_, err = s.db.JoinWaitlist(r.Context(), su, join)
 		}
@@ -203,7 +212,7 @@ func (s *Server) handleWaitlistSignup() http.Handler {
 			writeFunctionError(w, http.StatusInternalServerError, "We could not add you to the waitlist. Please try again in a few minutes.", nil)
 			return
 		}
-		writeRawJSON(w, http.StatusOK, waitlistJoinedJSON)
+		writeJSON(w, http.StatusOK, s.placeInLine(r, su, code, req.Ref))
 	})
 }
 
@@ -238,13 +247,10 @@ func unsubscribeKey(tok string) (id, hash string) {
 }
 
 // waitlistJoined is the body of a successful waitlist-signup, new or repeated.
-var (
-	waitlistJoined     = map[string]any{"success": true, "message": "You're on the list!"}
-	waitlistJoinedJSON = mustJSON(waitlistJoined)
-)
+var waitlistJoined = map[string]any{"success": true, "message": "You're on the list!"}
 
 // waitlistMail is the confirmation of a new sign-up, with its unsubscribe link.
-func (s *Server) waitlistMail(su *store.WaitlistSignup, token string) mail.Message {
+func (s *Server) waitlistMail(su *store.WaitlistSignup, token, share string) mail.Message {
 	link := s.cfg.PublicURL + unsubscribePath(token)
 	return mail.Message{
 		To:              su.Email,
@@ -253,8 +259,9 @@ func (s *Server) waitlistMail(su *store.WaitlistSignup, token string) mail.Messa
 		ListUnsubscribe: link,
 		Body: fmt.Sprintf("Muli shani!\n\nThank you for joining the waitlist of the Salaula %s. "+
 			"We'll e-mail you as soon as it opens in Lusaka.\n\n"+
+			"Share your personal link: each friend who joins through it moves you up the line.\n%s\n\n"+
 			"If you did not sign up, or no longer want these e-mails, unsubscribe here:\n%s\n\nThe Salaula team\n",
-			su.Program, link),
+			su.Program, share, link),
 	}
 }
 
