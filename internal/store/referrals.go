@@ -139,11 +139,16 @@ func (db *DB) PlaceInLine(ctx context.Context, signupID string) (*LinePlace, err
 	if err != nil {
 		return nil, err
 	}
-	if err := db.QueryRow(ctx, `SELECT COUNT(*) FROM waitlist_line WHERE program = ? AND (line_key < ?
-		OR (line_key = ? AND (credits > ? OR (credits = ? AND seq < ?))))`,
-		p.Program, key, key, p.Credits, p.Credits, seq).Scan(&p.Position); err != nil {
+	// Two range counts on the (program, line_key, seq) index: the keys
+	// before, and the equal keys sorted before (an OR of both is not one
+	// range, and was read as a scan of the whole program).
+	var ties int
+	if err := db.QueryRow(ctx, `SELECT (SELECT COUNT(*) FROM waitlist_line WHERE program = ? AND line_key < ?),
+		(SELECT COUNT(*) FROM waitlist_line WHERE program = ? AND line_key = ? AND (credits > ? OR (credits = ? AND seq < ?)))`,
+		p.Program, key, p.Program, key, p.Credits, p.Credits, seq).Scan(&p.Position, &ties); err != nil {
 		return nil, err
 	}
+	p.Position += ties
 	p.Position++
 	return &p, nil
 }
