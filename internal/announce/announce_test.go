@@ -9,6 +9,7 @@ import (
 	"net/url"
 	"strings"
 	"testing"
+	"time"
 
 	"salaula/internal/announce"
 	"salaula/internal/console"
@@ -181,6 +182,45 @@ func TestAnnouncementPacedSkipsBouncingAndUnsubscribes(t *testing.T) {
 		}
 		if n := storetest.Count(t, db, `SELECT COUNT(*) FROM outbox_emails WHERE subject = 'Second'`); n != 0 {
 			t.Fatalf("%d e-mails of the cancelled announcement still queued", n)
+		}
+	})
+}
+
+// The progress of a sending reaches whoever follows the announcements
+// table (the console, over the realtime channel) as the pacer counts it.
+func TestAnnouncementProgressIsAnnounced(t *testing.T) {
+	t.Parallel()
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		ctx := context.Background()
+		seed(t, db, 3)
+		changes := make(chan store.Change, 100)
+		stop := db.OnChange(func(c store.Change) {
+			if c.Table == store.TableAnnouncements {
+				changes <- c
+			}
+		})
+		defer stop()
+		svc := announce.New(db, "http://localhost:8080", slog.New(slog.NewTextHandler(io.Discard, nil)), nil)
+		a, err := svc.Create(ctx, by, announce.Draft{Program: program, Subject: "Open", Body: "We are open", RatePerSecond: 10})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := svc.Move(ctx, by, a.ID, announce.Send); err != nil {
+			t.Fatal(err)
+		}
+		if err := svc.Step(ctx); err != nil {
+			t.Fatal(err)
+		}
+		deadline := time.After(10 * time.Second)
+		for {
+			select {
+			case c := <-changes:
+				if c.Record["id"] == a.ID && fmt.Sprint(c.Record["recipients"]) == "3" && fmt.Sprint(c.Record["queued"]) == "3" {
+					return
+				}
+			case <-deadline:
+				t.Fatal("no change of the announcement with 3 recipients queued within 10 s")
+			}
 		}
 	})
 }
