@@ -1,9 +1,13 @@
 package server
 
 import (
+	"io"
+	"log/slog"
 	"net/http"
 	"strings"
 	"testing"
+
+	"salaula/internal/announce"
 )
 
 // The console's announcements: a draft is checked (400 with a message,
@@ -85,5 +89,42 @@ func TestAdminAnnouncementsAPI(t *testing.T) {
 		// An unknown unsubscribe token is a friendly 404 page.
 		res = env.do(t, "GET", "/functions/v1/announcement-unsubscribe?token=a.b.c", nil, nil)
 		wantStatus(t, res, http.StatusNotFound)
+	})
+}
+
+// An announcement e-mail's unsubscribe link: GET shows a page with a
+// button and changes nothing; POST (the button, or one-click) unsubscribes.
+func TestAnnouncementUnsubscribeLink(t *testing.T) {
+	t.Parallel()
+	eachEngine(t, trustLoopback, func(t *testing.T, env *testEnv) {
+		op := env.newOperator(t, "founder@example.com")
+		joinFrom(t, env, "chipo@example.com", "", "10.0.0.1")
+		res := env.admin(t, "POST", "/admin/v1/announcements", map[string]any{"program": "Upcycling Initiative", "subject": "Open", "body": "Come"}, op)
+		wantStatus(t, res, http.StatusOK)
+		id := decode(t, res)["id"].(string)
+		wantStatus(t, env.admin(t, "POST", "/admin/v1/announcements/"+id+"/send", nil, op), http.StatusOK)
+		// The pacer of this test server does not run (no Deps.Context): one step by hand.
+		svc := announce.New(env.DB, env.Config.PublicURL, slog.New(slog.NewTextHandler(io.Discard, nil)), nil)
+		if err := svc.Step(t.Context()); err != nil {
+			t.Fatal(err)
+		}
+		var link string
+		if err := env.DB.QueryRow(t.Context(), `SELECT list_unsubscribe FROM outbox_emails WHERE kind = 'announcement'`).Scan(&link); err != nil {
+			t.Fatal(err)
+		}
+		path := strings.TrimPrefix(link, env.Config.PublicURL)
+		res = env.do(t, "GET", path, nil, nil)
+		wantStatus(t, res, http.StatusOK)
+		if b, _ := io.ReadAll(res.Body); !strings.Contains(string(b), "Unsubscribe from the Upcycling Initiative waitlist?") {
+			t.Fatalf("GET page: %s", b)
+		}
+		if su, _ := env.DB.WaitlistSignupByEmail(t.Context(), "chipo@example.com", "Upcycling Initiative"); su.UnsubscribedAt != nil {
+			t.Fatal("opening the link unsubscribed")
+		}
+		res = env.do(t, "POST", path, "List-Unsubscribe=One-Click", map[string]string{"Content-Type": "application/x-www-form-urlencoded"})
+		wantStatus(t, res, http.StatusOK)
+		if su, _ := env.DB.WaitlistSignupByEmail(t.Context(), "chipo@example.com", "Upcycling Initiative"); su.UnsubscribedAt == nil {
+			t.Fatal("one-click POST did not unsubscribe")
+		}
 	})
 }
