@@ -92,6 +92,9 @@ func (s *announceSMTP) log(t *testing.T) (accepted, refused map[string]int) {
 // as bouncing, and the announcement's counts (what the console shows)
 // agree with the SMTP server's log.
 func TestAnnouncementSurvivesKill9ExactlyOnce(t *testing.T) {
+	if testing.Short() {
+		t.Skip("kills real servers that send through a real SMTP server: not in -short")
+	}
 	for _, engine := range storetest.Engines {
 		t.Run(string(engine), func(t *testing.T) {
 			const total, held, program = 2000, 700, "Wardrobe Clearance Program"
