@@ -46,6 +46,8 @@ export default defineConfig({
       SALAULA_RATE_AUTH: '1000/1m',
       SALAULA_RATE_FORMS: '1000/1m',
       SALAULA_RATE_UPLOADS: '1000/1m',
+      // The browser tests stand in for people on several devices with X-Forwarded-For.
+      SALAULA_TRUST_PROXY: 'true',
     },
   },
 });

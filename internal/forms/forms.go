@@ -22,6 +22,7 @@ import (
 	"salaula/internal/analytics"
 	"salaula/internal/apierr"
 	"salaula/internal/mail"
+	"salaula/internal/referral"
 	"salaula/internal/store"
 	"salaula/internal/token"
 	"salaula/internal/validate"
@@ -53,6 +54,11 @@ const (
 type Sent struct {
 	Success bool   `json:"success"`
 	Message string `json:"message"`
+	// A waitlist sign-up's place in its program's line and personal link
+	// (internal/referral); left out when the place could not be read (the
+	// sign-up is stored all the same).
+	Position int    `json:"position,omitempty"`
+	ShareURL string `json:"shareUrl,omitempty"`
 }
 
 // Longest kept source fields, in characters; longer values are cut, since
@@ -158,6 +164,7 @@ type Signup struct {
 	UTMCampaign string `json:"utm_campaign"`
 	UTMTerm     string `json:"utm_term"`
 	UTMContent  string `json:"utm_content"`
+	Ref         string `json:"ref"`     // the code of the personal link the page was opened with
 	Website     string `json:"website"` // bot trap
 }
 
@@ -190,22 +197,35 @@ func (s *Service) JoinWaitlist(ctx context.Context, in Signup, ip string) (Sent,
 		UTMContent:           clip(in.UTMContent, maxUTM),
 		UnsubscribeTokenHash: token.Hash(tok),
 	}
+	code, err := referral.NewCode()
+	if err != nil {
+		return Sent{}, apierr.Wrap(fmt.Errorf("referral code: %w", err), msgWaitlistFailed)
+	}
 	// The confirmation goes out with the first sign-up of this address
 	// for this program only, in the same transaction: never twice, never
 	// lost. The analytics funnel counts the new sign-up there too.
 	join := store.WaitlistJoin{Event: analytics.WaitlistJoined, EventDay: s.Stats.Today()}
-	join.Email, join.AfterCommit, err = s.outboxed(s.waitlistMail(su, tok))
+	join.Email, join.AfterCommit, err = s.outboxed(s.waitlistMail(su, tok, referral.ShareURL(s.PublicURL, su.PagePath, code)))
 	if err == nil {
 		_, err = s.DB.JoinWaitlist(ctx, su, join)
 	}
 	if err != nil {
 		return Sent{}, apierr.Wrap(fmt.Errorf("store waitlist sign-up: %w", err), msgWaitlistFailed)
 	}
+	// The place in line (a new sign-up's, or a repeat's own): the link's
+	// code and the referrer's credit (ref).
+	p, err := referral.Enter(ctx, s.DB, su.Email, su.Program, code, in.Ref, ip)
+	if err != nil {
+		s.Logger.Error("waitlist place in line (the sign-up is stored)", "err", err)
+		return sent, nil
+	}
+	sent.Position, sent.ShareURL = p.Position, referral.ShareURL(s.PublicURL, su.PagePath, p.Code)
 	return sent, nil
 }
 
-// waitlistMail is the confirmation of a new sign-up, with its unsubscribe link.
-func (s *Service) waitlistMail(su *store.WaitlistSignup, tok string) mail.Message {
+// waitlistMail is the confirmation of a new sign-up, with its personal
+// link (share) and its unsubscribe link.
+func (s *Service) waitlistMail(su *store.WaitlistSignup, tok, share string) mail.Message {
 	link := s.PublicURL + UnsubscribePath(tok)
 	return mail.Message{
 		To:              su.Email,
@@ -214,8 +234,9 @@ func (s *Service) waitlistMail(su *store.WaitlistSignup, tok string) mail.Messag
 		ListUnsubscribe: link,
 		Body: fmt.Sprintf("Muli shani!\n\nThank you for joining the waitlist of the Salaula %s. "+
 			"We'll e-mail you as soon as it opens in Lusaka.\n\n"+
+			"Share your personal link: each friend who joins through it moves you up the line.\n%s\n\n"+
 			"If you did not sign up, or no longer want these e-mails, unsubscribe here:\n%s\n\nThe Salaula team\n",
-			su.Program, link),
+			su.Program, share, link),
 	}
 }
 

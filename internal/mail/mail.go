@@ -259,6 +259,14 @@ func (o *Outbox) DeliverDue(ctx context.Context) (int, error) {
 	mark := context.WithoutCancel(ctx)
 	for _, e := range due {
 		if err := o.deliver(messageOf(e)); err != nil {
+			if refused := (*Refused)(nil); errors.As(err, &refused) {
+				// A permanent refusal of the address: never tried again.
+				o.Logger.Warn("mail: recipient refused", "id", e.ID, "kind", e.Kind, "err", err)
+				if err := o.DB.MarkEmailBounced(mark, e.ID, e.To, err.Error()); err != nil {
+					return len(due), err
+				}
+				continue
+			}
 			var next *time.Time
 			if e.Attempts < MaxAttempts {
 				t := store.Now().Add(o.backoff(e.Attempts))
@@ -398,7 +406,7 @@ func (o *Outbox) sendSMTP(m Message) error {
 		return err
 	}
 	if err := c.Rcpt(m.To); err != nil {
-		return err
+		return refusal(err)
 	}
 	w, err := c.Data()
 	if err != nil {

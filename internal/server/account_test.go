@@ -115,6 +115,7 @@ var ownRows = map[string]string{
 	"users": "id = ?", "sessions": "user_id = ?", "refresh_tokens": "user_id = ?", "one_time_tokens": "user_id = ?",
 	"consents": "user_id = ?", "profiles": "user_id = ?", "media_objects": "owner_id = ?",
 	"waitlist_signups": "email = ?", "contact_messages": "email = ?", "outbox_emails": "to_address = ?",
+	"waitlist_line": "signup_id IN (SELECT id FROM waitlist_signups WHERE email = ?)",
 }
 
 // counts returns the rows of every table, in all and of each person.
@@ -128,7 +129,7 @@ func counts(t *testing.T, db *store.DB, people ...person) map[string]int {
 			n := 0
 			if ok {
 				arg := p.ID
-				if strings.HasPrefix(where, "email") || strings.HasPrefix(where, "to_address") {
+				if strings.Contains(where, "email = ?") || strings.HasPrefix(where, "to_address") {
 					arg = p.Email
 				}
 				n = countRows(t, db, `SELECT COUNT(*) FROM `+table+` WHERE `+where, arg)

@@ -159,7 +159,8 @@ func seedForms(t *testing.T, env *testEnv) {
 }
 
 var adminGets = []string{"/admin/v1/overview", "/admin/v1/waitlist", "/admin/v1/waitlist.csv", "/admin/v1/messages",
-	"/admin/v1/messages.csv", "/admin/v1/people", "/admin/v1/people.csv", "/admin/v1/audit", "/admin/v1/analytics"}
+	"/admin/v1/messages.csv", "/admin/v1/people", "/admin/v1/people.csv", "/admin/v1/audit", "/admin/v1/analytics",
+	"/admin/v1/announcements", "/admin/v1/bounces", "/admin/v1/referrals"}
 
 func TestAdminAPIIsForOperatorsOnly(t *testing.T) {
 	eachEngine(t, noFormLimit, func(t *testing.T, env *testEnv) {

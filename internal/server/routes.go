@@ -50,8 +50,10 @@ func (s *Server) routes(mux *http.ServeMux) {
 	// Functions: the serverless functions the app invokes.
 	mux.Handle("POST /functions/v1/contact-form-submit", s.limitForms(s.handleContactFormSubmit()))
 	mux.Handle("POST /functions/v1/waitlist-signup", s.limitForms(s.handleWaitlistSignup()))
-	mux.Handle("GET /functions/v1/waitlist-unsubscribe", s.handleWaitlistUnsubscribe())  // a page with a button
-	mux.Handle("POST /functions/v1/waitlist-unsubscribe", s.handleWaitlistUnsubscribe()) // the button; one-click (RFC 8058)
+	mux.Handle("GET /functions/v1/waitlist-unsubscribe", s.handleWaitlistUnsubscribe())          // a page with a button
+	mux.Handle("POST /functions/v1/waitlist-unsubscribe", s.handleWaitlistUnsubscribe())         // the button; one-click (RFC 8058)
+	mux.Handle("GET /functions/v1/announcement-unsubscribe", s.handleAnnouncementUnsubscribe())  // a page with a button
+	mux.Handle("POST /functions/v1/announcement-unsubscribe", s.handleAnnouncementUnsubscribe()) // the button; one-click (RFC 8058)
 	mux.Handle("POST /functions/v1/get-profile-me", s.handleGetProfileMe())
 	mux.Handle("POST /functions/v1/onboard-new-user", s.handleOnboardNewUser())
 	mux.Handle("POST /functions/v1/onboard-seller", s.handleOnboardSeller())
@@ -93,6 +95,16 @@ func (s *Server) routes(mux *http.ServeMux) {
 	mux.Handle("GET /admin/v1/settings", s.handleAdminSettings())
 	mux.Handle("PUT /admin/v1/settings/{key}", s.handleAdminSetSetting())
 	mux.Handle("GET /admin/v1/analytics", s.handleAdminAnalytics())
+	mux.Handle("GET /admin/v1/announcements", s.handleAdminAnnouncements())
+	mux.Handle("POST /admin/v1/announcements", s.handleAdminCreateAnnouncement())
+	mux.Handle("GET /admin/v1/announcements/{id}", s.handleAdminAnnouncement())
+	mux.Handle("PATCH /admin/v1/announcements/{id}", s.handleAdminEditAnnouncement())
+	mux.Handle("GET /admin/v1/announcements/{id}/preview", s.handleAdminPreviewAnnouncement())
+	mux.Handle("POST /admin/v1/announcements/{id}/test", s.handleAdminTestAnnouncement())
+	mux.Handle("POST /admin/v1/announcements/{id}/{action}", s.handleAdminMoveAnnouncement()) // send, pause, resume, cancel
+	mux.Handle("GET /admin/v1/bounces", s.handleAdminBounces())
+	mux.Handle("GET /admin/v1/referrals", s.handleAdminReferrals())
+	mux.Handle("GET /admin/v1/referrals/{id}", s.handleAdminReferralsOf())
 	mux.Handle("/admin/v1/", s.handleAPINotFound())
 
 	// Realtime: the Supabase Realtime socket used by supabase-js v2's channel().

@@ -15,6 +15,7 @@ import (
 
 	"salaula/internal/account"
 	"salaula/internal/analytics"
+	"salaula/internal/announce"
 	"salaula/internal/auth"
 	"salaula/internal/config"
 	"salaula/internal/forms"
@@ -72,6 +73,7 @@ type Server struct {
 	library  *media.Library       // the user-media bucket's rules
 	realtime *realtime.Hub        // realtime sockets and channels
 	stats    *analytics.Collector // page views and the funnel
+	announce *announce.Service    // announcements to the waitlists
 
 	analyticsLimiter ratelimit.Limiter
 	authLimiter      ratelimit.Limiter
@@ -113,6 +115,7 @@ func NewWithMetrics(d Deps) (app, metrics http.Handler, err error) {
 	if s.stats == nil {
 		s.stats = analytics.New(d.DB, d.Now)
 	}
+	s.announce = s.newAnnouncer(d)
 	s.account = &account.Rules{DB: d.DB, Media: d.Media, Mailer: d.Mailer, SupportEmail: d.Config.SupportEmail,
 		PublicURL: d.Config.PublicURL, EmailQuota: ratelimit.EmailQuota{Count: d.Config.EmailRateLimit.Count, Window: d.Config.EmailRateLimit.Window},
 		Logger: d.Logger, Now: d.Now}

@@ -67,6 +67,9 @@ var changeTables = map[string]*changeTable{
 		location:text age:int4 phone_number:text gender:text height:text waist_size:text style_description:text
 		clothing_aesthetics:jsonb inspiration:text wants_clearance_program:bool body_photo_urls:jsonb profile_pic_url:text
 		business_name:text registration_number:text business_mode:text logo_urls:jsonb created_at:timestamptz updated_at:timestamptz`)},
+	TableAnnouncements: {name: TableAnnouncements, sql: "announcements", key: "id", cols: cols(`id:text program:text subject:text
+		status:text rate_per_second:int4 all_queued:int4 recipients:int4 skipped:int4 queued:int4 sent:int4 failing:int4 bounced:int4
+		failed:int4 created_at:timestamptz updated_at:timestamptz started_at:timestamptz finished_at:timestamptz`)},
 	TableAccounts: {name: TableAccounts, sql: "users", key: "id", cols: cols(`id:text email:text is_admin:bool
 		email_confirmed_at:timestamptz last_sign_in_at:timestamptz created_at:timestamptz updated_at:timestamptz`)},
 }
@@ -79,7 +82,7 @@ const TableSessions = "sessions"
 
 // ChangeTables lists the public names of the tables whose changes are announced.
 func ChangeTables() []string {
-	return []string{TableWaitlist, TableMessages, TableProfiles, TableAccounts}
+	return []string{TableWaitlist, TableMessages, TableProfiles, TableAccounts, TableAnnouncements}
 }
 
 // ChangeColumns returns the columns a change of table carries (nil for a

@@ -264,6 +264,9 @@ func (db *DB) UnsubscribeWaitlist(ctx context.Context, id, tokenHash string) (*W
 			if err := tx.Announce(ctx, TableWaitlist, "UPDATE", `id = ?`, id); err != nil {
 				return err
 			}
+			if err := tx.forgetReferrals(ctx, `id = ?`, id); err != nil {
+				return err
+			}
 			return countWaitlistMove(ctx, tx, -1, `id = ?`, id)
 		}
 		return nil

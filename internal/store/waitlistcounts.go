@@ -58,6 +58,9 @@ func countWaitlistMove(ctx context.Context, tx *Tx, delta int, where string, arg
 // deleteWaitlistCounted deletes the sign-ups of email and takes them off the
 // roll-up, returning how many went.
 func deleteWaitlistCounted(ctx context.Context, tx *Tx, email string) (int64, error) {
+	if err := tx.forgetReferrals(ctx, `email = ?`, email); err != nil {
+		return 0, err
+	}
 	if err := tx.Announce(ctx, TableWaitlist, "DELETE", `email = ?`, email); err != nil {
 		return 0, err
 	}

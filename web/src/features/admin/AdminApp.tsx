@@ -20,12 +20,16 @@ import { OverviewPage } from './OverviewPage';
 import { PersonPage } from './PersonPage';
 import { SettingsPage } from './SettingsPage';
 import { AuditPage, MessagesPage, PeoplePage, WaitlistPage } from './pages';
+import { AnnouncementsPage } from './AnnouncementsPage';
+import { ReferralsPage } from './ReferralsPage';
 
 const SECTIONS = [
   { to: '/admin', label: 'Overview' },
   { to: '/admin/waitlist', label: 'Waitlist' },
   { to: '/admin/messages', label: 'Messages' },
   { to: '/admin/people', label: 'People' },
+  { to: '/admin/announcements', label: 'Announcements' },
+  { to: '/admin/referrals', label: 'Referrals' },
   { to: '/admin/audit', label: 'Audit log' },
   { to: '/admin/settings', label: 'Settings' },
 ];
@@ -116,6 +120,8 @@ function Console() {
           <Route path="messages" element={<MessagesPage />} />
           <Route path="people" element={<PeoplePage />} />
           <Route path="people/:id" element={<PersonPage />} />
+          <Route path="announcements" element={<AnnouncementsPage />} />
+          <Route path="referrals" element={<ReferralsPage />} />
           <Route path="audit" element={<AuditPage />} />
           <Route path="settings" element={<SettingsPage />} />
           <Route path="*" element={<Typography>No such page in the console.</Typography>} />

@@ -12,6 +12,7 @@ import { PROGRAMS } from '../../config/constants';
 import { AnalyticsPanel } from './AnalyticsPanel';
 import { adminGet, when, type Overview } from './api';
 import { OVERVIEW_TABLES, useLiveTick } from './live';
+import { OverviewReferrals } from './ReferralsPage';
 
 /** How often the overview reloads itself (until realtime updates land). */
 export const OVERVIEW_REFRESH_MS = 30_000;
@@ -128,6 +129,7 @@ export function OverviewPage() {
         <Counts title="Campaign (UTM source / campaign)" rows={o.sources.campaigns.map((c) => ({ name: [c.source, c.campaign].filter(Boolean).join(' / '), count: c.count }))} />
         <Counts title="Referrer" rows={o.sources.referrers} />
         <Counts title="Page" rows={o.sources.pages} />
+        <OverviewReferrals tick={tick} />
       </Box>
       <Typography component="h2" variant="h6" sx={{ mb: 1 }}>
         Newest

@@ -84,7 +84,7 @@ describe('LiveIndicator', () => {
     expect(status).toHaveAttribute('data-status', 'CONNECTING');
     const ch = await subscribed();
     expect(ch.name).toBe('console');
-    expect(ch.bindings.map((b) => b.filter.table)).toEqual(['waitlist_signups', 'contact_messages', 'profiles', 'accounts']);
+    expect(ch.bindings.map((b) => b.filter.table)).toEqual(['waitlist_signups', 'contact_messages', 'profiles', 'accounts', 'announcements']);
     expect(status).toHaveTextContent(/^Live$/);
     expect(status).toHaveAccessibleName('Live updates: Live');
 

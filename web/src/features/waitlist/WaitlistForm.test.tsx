@@ -84,6 +84,7 @@ describe('WaitlistForm', { timeout: 20_000 }, () => {
       utm_campaign: 'launch',
       utm_term: 'thrift',
       utm_content: 'status',
+      ref: '',
       website: '',
     });
   });

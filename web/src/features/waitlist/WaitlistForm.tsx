@@ -1,10 +1,12 @@
-import { useId, useState, type FormEvent } from 'react';
+import { useEffect, useId, useState, type FormEvent } from 'react';
 import { BotTrap, botTrapValue } from '../../components/BotTrap';
 import { Alert, Button, TextField } from '../../components/form';
 import { FORM_LIMITS } from '../../config/constants';
 import { isBlank } from '../../lib/validation';
 import { WaitingForConnection, useSendWhenOnline } from '../../lib/offline';
 import { joinWaitlist } from './api';
+import { currentRef, type PlaceInLine } from './referral';
+import { ShareYourPlace } from './ShareYourPlace';
 import { validateWaitlist } from './validation';
 import { useLeadToProblem } from '../../lib/leadToProblem';
 import '../../styles/form-pages.css';
@@ -33,9 +35,12 @@ export function WaitlistForm({ programName, errorMessage, successDetail }: Waitl
   const [status, setStatus] = useState<Status>('idle');
   const [emailError, setEmailError] = useState<string>();
   const id = useId();
+  const [place, setPlace] = useState<PlaceInLine>({});
+  useEffect(() => void currentRef(), []); // remember the ?ref= the page was opened with
 
   const sender = useSendWhenOnline(
-    ({ values, trap }: { values: { email: string; programName: string }; trap: string }) => joinWaitlist(values, trap),
+    ({ values, trap }: { values: { email: string; programName: string }; trap: string }) =>
+      joinWaitlist(values, trap).then(setPlace),
     () => {
       setEmail('');
       setStatus('success');
@@ -97,6 +102,7 @@ export function WaitlistForm({ programName, errorMessage, successDetail }: Waitl
             {successDetail}
           </Alert>
         )}
+        {status === 'success' && <ShareYourPlace programName={programName} place={place} />}
         {status === 'error' && (
           <Alert severity="error" role="alert">
             {errorMessage}

@@ -1,0 +1,117 @@
+// Package referral is the waitlists' referral loop: each subscribed
+// sign-up has a place in its program's line and a personal link with an
+// opaque code; a sign-up made through the link credits its owner, who
+// moves ahead (store.LineStep people per credited referral), unless the
+// rule below finds it a self-referral (docs/decisions/0190-place-in-line.md).
+package referral
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/base32"
+	"encoding/hex"
+	"net/url"
+	"strings"
+	"time"
+
+	"salaula/internal/store"
+)
+
+// Window is how long a device (an IP address) counts as the same person:
+// a sign-up through a link from the IP address its owner signed up from,
+// or from one another referral of the same owner came from, within this
+// time, is not credited.
+const Window = time.Hour
+
+// Reasons a referral is not credited, as the console shows them.
+const (
+	ReasonSameAddress = "same address as the link's owner"
+	ReasonSameDevice  = "same device as the link's owner or another of its referrals within an hour"
+)
+
+var codeEncoding = base32.NewEncoding("abcdefghijkmnpqrstuvwxyz23456789").WithPadding(base32.NoPadding)
+
+// NewCode returns a new opaque link code: 10 characters (50 random bits)
+// that tell nothing about the person.
+func NewCode() (string, error) {
+	b := make([]byte, 7)
+	if _, err := rand.Read(b); err != nil {
+		return "", err
+	}
+	return codeEncoding.EncodeToString(b)[:10], nil
+}
+
+// ValidCode reports whether s looks like a link code (so a long or odd
+// ?ref= is dropped before it reaches the store).
+func ValidCode(s string) bool {
+	if len(s) != 10 {
+		return false
+	}
+	for _, c := range s {
+		if !strings.ContainsRune("abcdefghijkmnpqrstuvwxyz23456789", c) {
+			return false
+		}
+	}
+	return true
+}
+
+// HashIP is what is kept of the IP address a sign-up came from: enough to
+// tell the same device again, not the address itself.
+func HashIP(ip string) string {
+	if ip == "" {
+		return ""
+	}
+	h := sha256.Sum256([]byte("salaula referral ip\x00" + ip))
+	return hex.EncodeToString(h[:16])
+}
+
+// Rule is the self-referral rule the store applies to a sign-up through a
+// link.
+func Rule() store.ReferralRule {
+	return store.ReferralRule{Since: Window, Judge: judge}
+}
+
+func judge(f store.ReferralFacts) (bool, string) {
+	if sameAddress(f.Email, f.ReferrerEmail) {
+		return false, ReasonSameAddress
+	}
+	if f.IPHash != "" && ((f.IPHash == f.ReferrerIPHash && f.At.Sub(f.ReferrerAt) < Window) || f.SameIPReferrals > 0) {
+		return false, ReasonSameDevice
+	}
+	return true, ""
+}
+
+// sameAddress reports whether a and b are one mailbox written two ways:
+// equal ignoring case, a "+tag" and dots in the part before the @.
+func sameAddress(a, b string) bool {
+	return canonical(a) == canonical(b)
+}
+
+func canonical(addr string) string {
+	local, domain, _ := strings.Cut(strings.ToLower(strings.TrimSpace(addr)), "@")
+	if i := strings.IndexByte(local, '+'); i >= 0 {
+		local = local[:i]
+	}
+	return strings.ReplaceAll(local, ".", "") + "@" + domain
+}
+
+// Enter gives the subscribed sign-up of email for program its place in
+// line (code its new link code, ref the code of the link it came
+// through, ip where from), unless it has one, and returns the place.
+func Enter(ctx context.Context, db *store.DB, email, program, code, ref, ip string) (*store.LinePlace, error) {
+	if !ValidCode(ref) {
+		ref = ""
+	}
+	return db.EnterLine(ctx, store.LineEntry{Email: email, Program: program, Code: code, RefCode: ref, IPHash: HashIP(ip)}, Rule())
+}
+
+// ShareURL is the personal link: the site's address (and the page the
+// form was on, when it is a plain path) with ?ref=CODE.
+func ShareURL(publicURL, pagePath, code string) string {
+	p := "/"
+	if strings.HasPrefix(pagePath, "/") && !strings.HasPrefix(pagePath, "//") && !strings.ContainsAny(pagePath, "?#\\ ") {
+		p = pagePath
+	}
+	return strings.TrimRight(publicURL, "/") + p + "?ref=" + url.QueryEscape(code)
+}

@@ -1,0 +1,325 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"time"
+)
+
+// LineStep is how many people one credited referral moves a sign-up ahead
+// in its program's line (docs/decisions/0190-place-in-line.md).
+const LineStep = 10
+
+// LineEntry is a subscribed sign-up taking (or holding) its place in its
+// program's line.
+type LineEntry struct {
+	Email, Program string
+	Code           string // the code of its personal link, when it has none yet
+	RefCode        string // the code of the link it came through, "" when none
+	IPHash         string // a hash of the address it signed up from
+	At             time.Time
+}
+
+// ReferralFacts is what the referral rule judges a sign-up made through a
+// link by: the referrer's address, hashed IP and time of joining, the new
+// sign-up's, and the referrals the referrer already has from the same IP
+// hash since a given time (Recent counts those since At minus the rule's
+// window, which the store is told by RecentSince).
+type ReferralFacts struct {
+	ReferrerEmail, ReferrerIPHash string
+	ReferrerAt                    time.Time
+	Email, IPHash                 string
+	At                            time.Time
+	SameIPReferrals               int
+}
+
+// ReferralRule decides whether a referral is credited, and why not.
+type ReferralRule struct {
+	// Since is how far back referrals from the same IP hash are counted
+	// into SameIPReferrals.
+	Since time.Duration
+	Judge func(ReferralFacts) (credited bool, reason string)
+}
+
+// LinePlace is a sign-up's place in its program's line.
+type LinePlace struct {
+	SignupID string
+	Program  string
+	Code     string
+	Position int // 1 is the front
+	Credits  int
+}
+
+// EnterLine gives the subscribed sign-up of e.Email for e.Program its
+// place in the line, unless it has one, and returns the place. A new place
+// made through a link of another sign-up of the same program records the
+// referral, credited or not as rule says. ErrNotFound when the address has
+// no subscribed sign-up for the program.
+func (db *DB) EnterLine(ctx context.Context, e LineEntry, rule ReferralRule) (*LinePlace, error) {
+	if e.At.IsZero() {
+		e.At = Now()
+	}
+	var id string
+	err := db.InTx(ctx, func(tx *Tx) error {
+		err := tx.QueryRow(ctx, `SELECT id FROM waitlist_signups WHERE email = ? AND program = ? AND unsubscribed_at IS NULL`,
+			e.Email, e.Program).Scan(&id)
+		if errors.Is(err, sql.ErrNoRows) {
+			return ErrNotFound
+		}
+		if err != nil {
+			return err
+		}
+		res, err := tx.Exec(ctx, `INSERT INTO waitlist_line (signup_id, program, code, seq, credits, line_key, ip_hash, created_at)
+			SELECT ?, ?, ?, n, 0, n, ?, ? FROM (SELECT COALESCE(MAX(seq), 0) + 1 AS n FROM waitlist_line WHERE program = ?) m WHERE 1 = 1
+			ON CONFLICT (signup_id) DO NOTHING`, id, e.Program, e.Code, e.IPHash, e.At, e.Program)
+		if err != nil {
+			return err
+		}
+		if n, _ := res.RowsAffected(); n == 0 || e.RefCode == "" || rule.Judge == nil {
+			return nil
+		}
+		return tx.referral(ctx, id, e, rule)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return db.PlaceInLine(ctx, id)
+}
+
+// referral records that the sign-up id came through the link e.RefCode.
+func (t *Tx) referral(ctx context.Context, id string, e LineEntry, rule ReferralRule) error {
+	var f ReferralFacts
+	var referrer string
+	err := t.QueryRow(ctx, `SELECT l.signup_id, s.email, l.ip_hash, l.created_at FROM waitlist_line l
+		JOIN waitlist_signups s ON s.id = l.signup_id WHERE l.code = ? AND l.program = ?`, e.RefCode, e.Program).
+		Scan(&referrer, &f.ReferrerEmail, &f.ReferrerIPHash, &f.ReferrerAt)
+	if errors.Is(err, sql.ErrNoRows) || referrer == id {
+		return nil // an unknown code, one of another program, or their own
+	}
+	if err != nil {
+		return err
+	}
+	f.ReferrerAt = f.ReferrerAt.UTC()
+	f.Email, f.IPHash, f.At = e.Email, e.IPHash, e.At
+	if e.IPHash != "" {
+		if err := t.QueryRow(ctx, `SELECT COUNT(*) FROM waitlist_referrals WHERE referrer_id = ? AND ip_hash = ? AND created_at >= ?`,
+			referrer, e.IPHash, e.At.Add(-rule.Since)).Scan(&f.SameIPReferrals); err != nil {
+			return err
+		}
+	}
+	credited, reason := rule.Judge(f)
+	c := 0
+	if credited {
+		c = 1
+	}
+	if _, err := t.Exec(ctx, `INSERT INTO waitlist_referrals (signup_id, referrer_id, program, credited, reason, ip_hash, created_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (signup_id) DO NOTHING`, id, referrer, e.Program, c, reason, e.IPHash, e.At); err != nil {
+		return err
+	}
+	if !credited {
+		return nil
+	}
+	_, err = t.Exec(ctx, `UPDATE waitlist_line SET credits = credits + 1, line_key = line_key - ? WHERE signup_id = ?`, LineStep, referrer)
+	return err
+}
+
+// PlaceInLine returns the place of the sign-up with this id: one more than
+// the places of its program sorted before it by line_key, then by more
+// credits, then by seq.
+// ErrNotFound when it has none (unsubscribed, or not entered yet).
+func (db *DB) PlaceInLine(ctx context.Context, signupID string) (*LinePlace, error) {
+	p := LinePlace{SignupID: signupID}
+	var key, seq int64
+	err := db.QueryRow(ctx, `SELECT program, code, credits, line_key, seq FROM waitlist_line WHERE signup_id = ?`, signupID).
+		Scan(&p.Program, &p.Code, &p.Credits, &key, &seq)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, ErrNotFound
+	}
+	if err != nil {
+		return nil, err
+	}
+	// Two range counts on the (program, line_key, seq) index: the keys
+	// before, and the equal keys sorted before (an OR of both is not one
+	// range, and was read as a scan of the whole program).
+	var ties int
+	if err := db.QueryRow(ctx, `SELECT (SELECT COUNT(*) FROM waitlist_line WHERE program = ? AND line_key < ?),
+		(SELECT COUNT(*) FROM waitlist_line WHERE program = ? AND line_key = ? AND (credits > ? OR (credits = ? AND seq < ?)))`,
+		p.Program, key, p.Program, key, p.Credits, p.Credits, seq).Scan(&p.Position, &ties); err != nil {
+		return nil, err
+	}
+	p.Position += ties
+	p.Position++
+	return &p, nil
+}
+
+// forgetReferrals removes, inside t, the place in line, the link code and
+// the referrals (made and credited) of the sign-ups that where selects
+// (a condition on waitlist_signups): for unsubscribing and deleting. A
+// credited referral the sign-up made is taken back from its referrer.
+func (t *Tx) forgetReferrals(ctx context.Context, where string, args ...any) error {
+	ids := `SELECT id FROM waitlist_signups WHERE ` + where
+	if _, err := t.Exec(ctx, `UPDATE waitlist_line SET credits = credits - 1, line_key = line_key + ?
+		WHERE signup_id IN (SELECT referrer_id FROM waitlist_referrals WHERE credited = 1 AND signup_id IN (`+ids+`))`,
+		append([]any{LineStep}, args...)...); err != nil {
+		return err
+	}
+	if _, err := t.Exec(ctx, `DELETE FROM waitlist_referrals WHERE signup_id IN (`+ids+`) OR referrer_id IN (`+ids+`)`,
+		append(append([]any{}, args...), args...)...); err != nil {
+		return err
+	}
+	_, err := t.Exec(ctx, `DELETE FROM waitlist_line WHERE signup_id IN (`+ids+`)`, args...)
+	return err
+}
+
+// Referrer is one sign-up whose link brought others, for the console.
+type Referrer struct {
+	SignupID  string    `json:"signupId"`
+	Email     string    `json:"email"`
+	Program   string    `json:"program"`
+	Referrals int       `json:"referrals"` // sign-ups through the link
+	Credited  int       `json:"credited"`  // of which credited
+	Last      time.Time `json:"lastAt"`
+}
+
+// TopReferrers lists the sign-ups of program ("" for every program) with
+// the most referrals, most first.
+func (db *DB) TopReferrers(ctx context.Context, program string, limit int) ([]Referrer, error) {
+	q, args := `SELECT r.referrer_id, COALESCE(s.email, ''), r.program, COUNT(*), SUM(r.credited), MAX(r.created_at)
+		FROM waitlist_referrals r LEFT JOIN waitlist_signups s ON s.id = r.referrer_id`, []any{}
+	if program != "" {
+		q, args = q+` WHERE r.program = ?`, append(args, program)
+	}
+	rows, err := db.Query(ctx, q+` GROUP BY r.referrer_id, s.email, r.program ORDER BY COUNT(*) DESC, r.referrer_id LIMIT ?`, append(args, limit)...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := []Referrer{}
+	for rows.Next() {
+		var r Referrer
+		var last any
+		if err := rows.Scan(&r.SignupID, &r.Email, &r.Program, &r.Referrals, &r.Credited, &last); err != nil {
+			return nil, err
+		}
+		r.Last = anyTime(last)
+		out = append(out, r)
+	}
+	return out, rows.Err()
+}
+
+// anyTime reads a MAX(timestamp), which SQLite hands back as text.
+func anyTime(v any) time.Time {
+	switch x := v.(type) {
+	case time.Time:
+		return x.UTC()
+	case string:
+		for _, layout := range []string{"2006-01-02 15:04:05.999999999-07:00", time.RFC3339Nano, "2006-01-02 15:04:05.999999999"} {
+			if t, err := time.Parse(layout, x); err == nil {
+				return t.UTC()
+			}
+		}
+	}
+	return time.Time{}
+}
+
+// Referral is one sign-up made through a link.
+type Referral struct {
+	SignupID  string    `json:"signupId"`
+	Email     string    `json:"email"`
+	Credited  bool      `json:"credited"`
+	Reason    string    `json:"reason"` // why it was not credited
+	CreatedAt time.Time `json:"createdAt"`
+}
+
+// ReferralsOf lists the sign-ups made through the link of the sign-up
+// referrerID, newest first.
+func (db *DB) ReferralsOf(ctx context.Context, referrerID string, limit int) ([]Referral, error) {
+	rows, err := db.Query(ctx, `SELECT r.signup_id, COALESCE(s.email, ''), r.credited, r.reason, r.created_at
+		FROM waitlist_referrals r LEFT JOIN waitlist_signups s ON s.id = r.signup_id
+		WHERE r.referrer_id = ? ORDER BY r.created_at DESC, r.signup_id LIMIT ?`, referrerID, limit)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := []Referral{}
+	for rows.Next() {
+		var r Referral
+		var c int
+		if err := rows.Scan(&r.SignupID, &r.Email, &c, &r.Reason, &r.CreatedAt); err != nil {
+			return nil, err
+		}
+		r.Credited, r.CreatedAt = c == 1, r.CreatedAt.UTC()
+		out = append(out, r)
+	}
+	return out, rows.Err()
+}
+
+// ReferralCount is how many sign-ups of a program came through links.
+type ReferralCount struct {
+	Program  string `json:"program"`
+	Signups  int    `json:"signups"`
+	Credited int    `json:"credited"`
+}
+
+// ReferralCounts counts the sign-ups made through links, per program.
+func (db *DB) ReferralCounts(ctx context.Context) ([]ReferralCount, error) {
+	rows, err := db.Query(ctx, `SELECT program, COUNT(*), SUM(credited) FROM waitlist_referrals GROUP BY program ORDER BY program`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := []ReferralCount{}
+	for rows.Next() {
+		var c ReferralCount
+		if err := rows.Scan(&c.Program, &c.Signups, &c.Credited); err != nil {
+			return nil, err
+		}
+		out = append(out, c)
+	}
+	return out, rows.Err()
+}
+
+// Bounce is an address a mail server refused permanently.
+type Bounce struct {
+	Email     string    `json:"email"`
+	Reason    string    `json:"reason"`
+	CreatedAt time.Time `json:"createdAt"`
+}
+
+// MarkEmailBounced records that the mail server refused the outbox e-mail
+// id to its address for good: the e-mail is given up (failed) and the
+// address is listed as bouncing (announcements skip it).
+func (db *DB) MarkEmailBounced(ctx context.Context, id, to, reason string) error {
+	if len(reason) > 1000 {
+		reason = reason[:1000]
+	}
+	return db.InTx(ctx, func(tx *Tx) error {
+		if _, err := tx.Exec(ctx, `UPDATE outbox_emails SET status = ?, last_error = ?, next_attempt_at = NULL WHERE id = ?`,
+			EmailFailed, reason, id); err != nil {
+			return err
+		}
+		_, err := tx.Exec(ctx, `INSERT INTO email_bounces (email, reason, created_at) VALUES (?, ?, ?) ON CONFLICT (email) DO NOTHING`,
+			to, reason, Now())
+		return err
+	})
+}
+
+// Bounces lists the bouncing addresses, newest first.
+func (db *DB) Bounces(ctx context.Context, limit int) ([]Bounce, error) {
+	rows, err := db.Query(ctx, `SELECT email, reason, created_at FROM email_bounces ORDER BY created_at DESC, email LIMIT ?`, limit)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := []Bounce{}
+	for rows.Next() {
+		var b Bounce
+		if err := rows.Scan(&b.Email, &b.Reason, &b.CreatedAt); err != nil {
+			return nil, err
+		}
+		b.CreatedAt = b.CreatedAt.UTC()
+		out = append(out, b)
+	}
+	return out, rows.Err()
+}

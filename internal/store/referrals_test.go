@@ -1,0 +1,87 @@
+package store_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"testing"
+	"time"
+
+	"salaula/internal/store"
+	"salaula/internal/store/storetest"
+)
+
+// credit credits every referral.
+var credit = store.ReferralRule{Since: time.Hour, Judge: func(store.ReferralFacts) (bool, string) { return true, "" }}
+
+func join(t *testing.T, db *store.DB, email, code, ref string) *store.LinePlace {
+	t.Helper()
+	ctx := context.Background()
+	su := &store.WaitlistSignup{Email: email, Program: "Upcycling Initiative", UnsubscribeTokenHash: "h-" + email}
+	if _, err := db.JoinWaitlist(ctx, su, store.WaitlistJoin{}); err != nil {
+		t.Fatal(err)
+	}
+	p, err := db.EnterLine(ctx, store.LineEntry{Email: email, Program: su.Program, Code: code, RefCode: ref, IPHash: "ip-" + email}, credit)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// Places follow the order of joining; each credited referral moves the
+// referrer LineStep places ahead; unsubscribing takes the place, the
+// code and the credits away.
+func TestPlaceInLineMovesWithReferrals(t *testing.T) {
+	t.Parallel()
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		ctx := context.Background()
+		var last *store.LinePlace
+		for i := range 15 {
+			last = join(t, db, fmt.Sprintf("p%02d@example.com", i), fmt.Sprintf("code%06d", i), "")
+			if last.Position != i+1 {
+				t.Fatalf("sign-up %d: place %d", i, last.Position)
+			}
+		}
+		// A repeated entry keeps its place and code.
+		again := join(t, db, "p14@example.com", "othercode1", "")
+		if again.Position != 15 || again.Code != "code000014" {
+			t.Fatalf("repeat: %+v", again)
+		}
+		// p14 brings one friend: key 15 - 10 = 5, ahead of p04 (key 5, no credits): place 5.
+		friend := join(t, db, "friend@example.com", "code000099", "code000014")
+		if friend.Position != 16 {
+			t.Fatalf("friend's place %d, want 16", friend.Position)
+		}
+		p, err := db.PlaceInLine(ctx, last.SignupID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p.Position != 5 || p.Credits != 1 {
+			t.Fatalf("referrer after one referral: %+v, want place 5 with 1 credit", p)
+		}
+		// An unknown code or one of the same sign-up credits nobody.
+		join(t, db, "nobody@example.com", "code000098", "zzzzzzzzzz")
+		top, err := db.TopReferrers(ctx, "Upcycling Initiative", 10)
+		if err != nil || len(top) != 1 || top[0].Email != "p14@example.com" || top[0].Referrals != 1 || top[0].Credited != 1 {
+			t.Fatalf("top referrers %+v %v", top, err)
+		}
+		// The friend unsubscribes: the referrer's credit goes.
+		fs, _ := db.WaitlistSignupByEmail(ctx, "friend@example.com", "Upcycling Initiative")
+		if _, err := db.UnsubscribeWaitlist(ctx, fs.ID, fs.UnsubscribeTokenHash); err != nil {
+			t.Fatal(err)
+		}
+		if p, _ := db.PlaceInLine(ctx, last.SignupID); p.Position != 15 || p.Credits != 0 {
+			t.Fatalf("referrer after the friend left: %+v", p)
+		}
+		if _, err := db.PlaceInLine(ctx, fs.ID); !errors.Is(err, store.ErrNotFound) {
+			t.Fatalf("unsubscribed sign-up still has a place: %v", err)
+		}
+		if n := storetest.Count(t, db, `SELECT COUNT(*) FROM waitlist_referrals`); n != 0 {
+			t.Fatalf("%d referrals kept after the unsubscribe", n)
+		}
+		// An address with no subscribed sign-up has no place.
+		if _, err := db.EnterLine(ctx, store.LineEntry{Email: "ghost@example.com", Program: "Upcycling Initiative", Code: "ghostghost"}, credit); !errors.Is(err, store.ErrNotFound) {
+			t.Fatalf("ghost: %v", err)
+		}
+	})
+}
