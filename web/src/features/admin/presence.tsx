@@ -5,7 +5,7 @@
  * whose console shows the same page, so two founders do not answer the same
  * message twice.
  */
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import Typography from '@mui/material/Typography';
 import type { RealtimeChannel, SupabaseClient } from '@supabase/supabase-js';
 import { getSupabase } from '../../lib/supabase';
@@ -33,7 +33,9 @@ export function useConsolePresence(userId: string | undefined, email: string | u
   const [state, setState] = useState<State>({});
   const joined = useRef<RealtimeChannel | undefined>(undefined);
   const latest = useRef<Here>({ email, page });
-  latest.current = { email, page };
+  useLayoutEffect(() => {
+    latest.current = { email, page };
+  }, [email, page]);
 
   useEffect(() => {
     if (!userId) return;
