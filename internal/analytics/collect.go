@@ -1,5 +1,5 @@
-// Package analytics is Salaula's first-party, cookie-free analytics
-// (issue 16): it takes the page views the app sends and the funnel's
+// Package analytics is Salaula's first-party, cookie-free analytics:
+// it takes the page views the app sends and the funnel's
 // milestones the server counts, keeps them as raw events for RawRetention,
 // rolls them up into daily counts and answers the console's report.
 //

@@ -380,7 +380,7 @@ func TestUnsubscribeLinkActsOnlyOnTheButton(t *testing.T) {
 }
 
 // The confirmation goes to an address at most once per program, ever:
-// however often, and however concurrently, the address signs up (issue 17),
+// however often, and however concurrently, the address signs up,
 // while every sign-up is answered 200. The confirmation is queued with the
 // sign-up in one transaction, so it cannot be lost either.
 func TestWaitlistConfirmationGoesAtMostOncePerAddressAndProgram(t *testing.T) {

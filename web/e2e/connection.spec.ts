@@ -1,7 +1,7 @@
 import { expect as baseExpect, test, type Page } from '@playwright/test';
 
 /**
- * Issue 14, the parts not covered by pwa.spec.ts: sign-in and onboarding say
+ * Slow and lost connections, the parts not covered by pwa.spec.ts: sign-in and onboarding say
  * they need a connection when there is none (and keep what was typed); a new
  * version is picked up without mixing old and new code in one page; the
  * public pages' images are in a modern format at the size the screen needs.
@@ -89,7 +89,7 @@ test('after a new version is deployed, a page still open loads the new version w
   await expect(page).toHaveURL(/\/sign_up$/);
 });
 
-/** The public pages Lighthouse is run on (issue 14). */
+/** The public pages Lighthouse is run on. */
 const PUBLIC_PAGES = ['/', '/about', '/impact', '/contact', '/wardrobeclearance', '/sign_up', '/buyersignup', '/sellersignup'];
 
 /** A Lighthouse mobile phone: 412 px wide at a device pixel ratio of 1.75. */

@@ -5,7 +5,7 @@ import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /**
- * Installable and usable offline (issue 14): the web app manifest and the
+ * Installable and usable offline: the web app manifest and the
  * service worker; with the network cut a page seen before still opens, one
  * never seen shows the offline page, and a waitlist sign-up typed offline is
  * sent by itself when the network returns and reaches the founders' export.

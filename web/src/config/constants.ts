@@ -130,7 +130,7 @@ export const AUTH_ROUTES = {
   buyerSignup: '/buyersignup?role=buyer',
 } as const;
 
-/** Public site (issue 6). */
+/** Public site. */
 /** Background shown behind an image until it loads, and kept if it fails. */
 export const IMAGE_PLACEHOLDER_BG = '#e9e4da';
 /** Where a search goes while the shop is not open: the catalogue's coming-soon page, with ?q=. */

@@ -1,5 +1,5 @@
 /**
- * The cookie-free page-view beacon (issue 16; the server side is
+ * The cookie-free page-view beacon (the server side is
  * internal/analytics): one small event per page view and route change, with
  * the path, the referrer (first view only) and the UTM parameters. Nothing
  * is stored in the browser, and nothing is sent when the browser asks not to
