@@ -74,6 +74,11 @@ func (s *Server) handleContactFormSubmit() http.Handler {
 			func() validate.Errors { return validate.CheckContact(req) }, contactSent) {
 			return
 		}
+		key, ok := clientKey(r)
+		if !ok {
+			writeFunctionError(w, http.StatusBadRequest, badClientKeyMessage, nil)
+			return
+		}
 		m := &store.ContactMessage{
 			FirstName:   strings.TrimSpace(req.FirstName),
 			LastName:    strings.TrimSpace(req.LastName),
@@ -82,6 +87,7 @@ func (s *Server) handleContactFormSubmit() http.Handler {
 			Subject:     req.Subject,
 			Message:     strings.TrimSpace(req.Message),
 			CreatedAt:   store.Now(),
+			ClientKey:   key,
 		}
 		// The e-mail to support is queued in the same transaction as the
 		// message; one that cannot be sent at all (a bad support address)
