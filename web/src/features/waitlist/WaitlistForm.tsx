@@ -1,10 +1,10 @@
 import { useId, useState, type FormEvent } from 'react';
 import { BotTrap, botTrapValue } from '../../components/BotTrap';
 import { Alert, Button, TextField } from '../../components/form';
-import { FORM_LIMITS } from '../../config/constants';
+import { FORM_LIMITS, FUNCTIONS } from '../../config/constants';
 import { isBlank } from '../../lib/validation';
 import { WaitingForConnection, useSendWhenOnline } from '../../lib/offline';
-import { joinWaitlist } from './api';
+import { waitlistBody } from './api';
 import { validateWaitlist } from './validation';
 import { useLeadToProblem } from '../../lib/leadToProblem';
 import '../../styles/form-pages.css';
@@ -35,7 +35,9 @@ export function WaitlistForm({ programName, errorMessage, successDetail }: Waitl
   const id = useId();
 
   const sender = useSendWhenOnline(
-    ({ values, trap }: { values: { email: string; programName: string }; trap: string }) => joinWaitlist(values, trap),
+    FUNCTIONS.waitlistSignup,
+    (body) => body.programName === programName,
+    (body) => setEmail(typeof body.email === 'string' ? body.email : ''),
     () => {
       setEmail('');
       setStatus('success');
@@ -57,7 +59,7 @@ export function WaitlistForm({ programName, errorMessage, successDetail }: Waitl
       setEmailError(errors.email);
       return;
     }
-    sender.submit({ values: { email: trimmed, programName }, trap: botTrapValue(e.currentTarget) });
+    sender.submit(waitlistBody({ email: trimmed, programName }, botTrapValue(e.currentTarget)));
   }
 
   const submitting = sender.sending;

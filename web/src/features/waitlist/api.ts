@@ -1,5 +1,4 @@
-import { BOT_TRAP_FIELD, FUNCTIONS } from '../../config/constants';
-import { invokePublicFunction } from '../../lib/functionError';
+import { BOT_TRAP_FIELD } from '../../config/constants';
 import type { WaitlistValues } from './validation';
 
 /** The UTM parameters a sign-up carries from the page's address. */
@@ -14,15 +13,15 @@ export function signupSource(location: Pick<Location, 'pathname' | 'search'> = w
 }
 
 /**
- * joinWaitlist invokes waitlist-signup (spec section 7, call 2) with the
- * trimmed e-mail, the program and where the sign-up came from. It throws a
- * FunctionCallError on failure.
+ * waitlistBody is the body of waitlist-signup (spec section 7, call 2): the
+ * trimmed e-mail, the program and where the sign-up came from.
  */
-export async function joinWaitlist(values: WaitlistValues, botTrap = ''): Promise<void> {
-  await invokePublicFunction(FUNCTIONS.waitlistSignup, {
+export function waitlistBody(values: WaitlistValues, botTrap = ''): Record<string, unknown> {
+  return {
     email: values.email.trim(),
     programName: values.programName,
     ...signupSource(),
     [BOT_TRAP_FIELD]: botTrap,
-  });
+  };
 }
+

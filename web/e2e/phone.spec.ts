@@ -1,0 +1,167 @@
+import { expect as baseExpect, test, type Page } from '@playwright/test';
+import { execFileSync } from 'node:child_process';
+import { createConnection, createServer, type Server, type Socket } from 'node:net';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/**
+ * What a visitor on a cheap Android phone trips over (issue 40), at 360 px
+ * with an Android user agent, against the real server.
+ */
+
+const expect = baseExpect.configure({ timeout: 20_000 });
+const binary = resolve(dirname(fileURLToPath(import.meta.url)), '../../bin/salaula');
+const ANDROID_UA =
+  'Mozilla/5.0 (Linux; Android 10; K) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Mobile Safari/537.36';
+
+test.use({ viewport: { width: 360, height: 740 }, userAgent: ANDROID_UA, isMobile: true, hasTouch: true });
+
+/** adminExport is `salaula admin export <what>` on the test server's data folder. */
+function adminExport(what: string): string {
+  return execFileSync(binary, ['admin', 'export', what, '--data', process.env.SALAULA_E2E_DATA!], { encoding: 'utf8' });
+}
+
+/** countLines counts the lines of text holding needle. */
+function countLines(text: string, needle: string): number {
+  return text.split('\n').filter((l) => l.includes(needle)).length;
+}
+
+/** queueSize is the number of forms in the page's IndexedDB form queue. */
+function queueSize(page: Page): Promise<number> {
+  return page.evaluate(
+    () =>
+      new Promise<number>((ok, fail) => {
+        const req = indexedDB.open('salaula-forms', 1);
+        req.onupgradeneeded = () => req.result.createObjectStore('queue', { keyPath: 'key' });
+        req.onerror = () => fail(req.error);
+        req.onsuccess = () => {
+          const c = req.result.transaction('queue').objectStore('queue').count();
+          c.onsuccess = () => ok(c.result);
+          c.onerror = () => fail(c.error);
+        };
+      }),
+  );
+}
+
+/** openPage goes to path and waits (generously: the machine is shared) for its h1. */
+async function openPage(page: Page, path: string, heading: string | RegExp) {
+  await page.goto(path);
+  await expect(page.getByRole('heading', { level: 1, name: heading })).toBeVisible({ timeout: 30_000 });
+}
+
+test.describe('1. a form kept offline', () => {
+  test('survives a closed tab, is sent at the next visit, and is stored once', async ({ context, page }) => {
+    const marker = `Kept across a closed tab ${Date.now()}`;
+    await openPage(page, '/contact', /Contact/);
+    await context.setOffline(true);
+    await page.getByLabel('First Name').fill('Chanda');
+    await page.getByLabel('Last Name').fill('Mwale');
+    await page.getByLabel('Email').fill('chanda.offline@example.com');
+    await page.getByRole('radio', { name: 'Careers' }).check();
+    await page.getByLabel('Write Your Message Here').fill(marker);
+    await page.getByRole('button', { name: 'Send Message' }).click();
+    await expect(page.getByText('No internet connection. We kept what you typed')).toBeVisible();
+    await expect.poll(() => queueSize(page)).toBe(1);
+    // Android closes the tab; the phone comes back online later.
+    await page.close();
+    await context.setOffline(false);
+    expect(countLines(adminExport('messages'), marker)).toBe(0);
+
+    // The next visit, on any page, sends it.
+    const next = await context.newPage();
+    await openPage(next, '/', /./);
+    await expect.poll(() => countLines(adminExport('messages'), marker), { timeout: 30_000 }).toBe(1);
+    await expect.poll(() => queueSize(next)).toBe(0);
+
+    // Opening the contact page now shows an empty form: nothing is sent again.
+    await openPage(next, '/contact', /Contact/);
+    await expect(next.getByLabel('Write Your Message Here')).toHaveValue('');
+    expect(countLines(adminExport('messages'), marker)).toBe(1);
+  });
+
+  test('reloaded while offline, the form shows what was typed and sends it once when back online', async ({ context, page }) => {
+    const marker = `Kept across a reload ${Date.now()}`;
+    await openPage(page, '/contact', /Contact/);
+    await context.setOffline(true);
+    await page.getByLabel('First Name').fill('Mutale');
+    await page.getByLabel('Last Name').fill('Banda');
+    await page.getByLabel('Email').fill('mutale.offline@example.com');
+    await page.getByRole('radio', { name: 'Other' }).check();
+    await page.getByLabel('Write Your Message Here').fill(marker);
+    await page.getByRole('button', { name: 'Send Message' }).click();
+    await expect(page.getByText('No internet connection. We kept what you typed')).toBeVisible();
+    await expect.poll(() => queueSize(page)).toBe(1);
+
+    // A reload (the page comes back online at the same time, as the browser's cache would serve it offline).
+    await context.setOffline(false);
+    await page.reload();
+    await expect(page.getByText("Message sent successfully! We'll be in touch soon.")).toBeVisible({ timeout: 30_000 });
+    await expect.poll(() => queueSize(page)).toBe(0);
+    expect(countLines(adminExport('messages'), marker)).toBe(1);
+  });
+});
+
+/** Relay forwards a local port to the test server and counts the bytes it sends back. */
+class Relay {
+  bytes = 0;
+  private readonly sockets = new Set<Socket>();
+  private readonly server: Server;
+  constructor(target: number) {
+    this.server = createServer((client) => {
+      const upstream = createConnection(target, '127.0.0.1');
+      for (const s of [client, upstream]) {
+        this.sockets.add(s);
+        s.on('close', () => this.sockets.delete(s));
+        s.on('error', () => {});
+      }
+      upstream.on('data', (chunk: Buffer) => (this.bytes += chunk.length));
+      if (process.env.RELAY_LOG) client.on('data', (c: Buffer) => { for (const m of c.toString('latin1').matchAll(/^(GET|POST) (\S+)|^accept-encoding: .*/gim)) console.log('relay', m[0]); });
+      client.pipe(upstream).pipe(client);
+    });
+  }
+  async start(): Promise<string> {
+    await new Promise<void>((ok) => this.server.listen(0, '127.0.0.1', ok));
+    const { port } = this.server.address() as { port: number };
+    return `http://127.0.0.1:${port}`;
+  }
+  stop() {
+    for (const s of this.sockets) s.destroy();
+    this.server.close();
+  }
+}
+
+test.describe('3. the first visit', () => {
+  test.use({ serviceWorkers: 'allow' });
+
+  test('costs under 150 KiB, everything the service worker fetches included', async ({ page, baseURL }) => {
+    const relay = new Relay(Number(new URL(baseURL!).port));
+    const site = await relay.start();
+    try {
+      await page.goto(`${site}/`);
+      await expect(page.getByRole('heading', { level: 1 })).toBeVisible({ timeout: 30_000 });
+      // The worker installs (its precache fetched) and takes charge of the page.
+      await expect
+        .poll(() => page.evaluate(async () => (await navigator.serviceWorker.ready).active?.state === 'activated'), { timeout: 30_000 })
+        .toBe(true);
+      await page.waitForLoadState('networkidle');
+      // Fetched but not yet counted: wait until the count stops growing for a moment.
+      let last = -1;
+      await expect
+        .poll(
+          () => {
+            const same = relay.bytes === last;
+            last = relay.bytes;
+            return same;
+          },
+          { intervals: [1000] },
+        )
+        .toBe(true);
+      const kib = relay.bytes / 1024;
+      test.info().annotations.push({ type: 'first visit', description: `${kib.toFixed(1)} KiB on the wire` });
+      console.log(`first visit incl. the service worker: ${kib.toFixed(1)} KiB`);
+      expect(kib).toBeLessThan(150);
+    } finally {
+      relay.stop();
+    }
+  });
+});
