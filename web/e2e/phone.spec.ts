@@ -165,3 +165,72 @@ test.describe('3. the first visit', () => {
     }
   });
 });
+
+const PASSWORD = 'Chilenje-Market-2026!';
+
+/** signUpBuyer creates an account in page and onboards it as a buyer; it returns the e-mail. */
+async function signUpBuyer(page: Page, name = 'Chipo Mwale'): Promise<string> {
+  const email = `phone-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.com`;
+  await page.goto('/sign_up');
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
+  await page.getByRole('button', { name: 'CREATE AN ACCOUNT' }).click();
+  await expect(page).toHaveURL(/\/select_role$/, { timeout: 30_000 });
+  await page.getByRole('button', { name: /Become a Buyer/ }).click();
+  await page.getByRole('button', { name: 'PROCEED' }).click();
+  await expect(page).toHaveURL(/\/buyersignup\?role=buyer$/);
+  await page.getByLabel('Full name', { exact: true }).fill(name);
+  await page.getByLabel('Height', { exact: true }).fill('165 cm');
+  await page.getByLabel('Waist size', { exact: true }).fill('28 in');
+  await page.getByLabel('Location', { exact: true }).fill('Chilenje, Lusaka');
+  await page.getByLabel('Age', { exact: true }).fill('24');
+  await page.getByLabel('Phone number', { exact: true }).fill('097 123 4567');
+  await page.getByLabel('Describe the clothes you like', { exact: true }).fill('Chitenge prints and denim');
+  await page.getByRole('radio', { name: 'Female' }).click();
+  await page.getByRole('checkbox', { name: 'DENIM WEAR' }).click();
+  await page.getByRole('checkbox', { name: /I accept the Terms and Conditions/ }).check();
+  page.once('dialog', (d) => void d.accept());
+  await page.getByRole('button', { name: 'DONE' }).click();
+  await expect(page).toHaveURL(/\/thanks$/, { timeout: 30_000 });
+  return email;
+}
+
+test.describe('2. signed out elsewhere', () => {
+  test('the page says so once, leads to sign-in and comes back; the menu follows', async ({ page, request }) => {
+    test.setTimeout(120_000);
+    const email = await signUpBuyer(page);
+    await openPage(page, '/account', /./);
+    await expect(page.getByRole('heading', { name: 'Your profile' })).toBeVisible();
+
+    // "Sign out everywhere" from another phone.
+    const { anonKey } = (await (await request.get('/config.json')).json()) as { anonKey: string };
+    const signIn = await request.post('/auth/v1/token?grant_type=password', { headers: { apikey: anonKey }, data: { email, password: PASSWORD } });
+    expect(signIn.status()).toBe(200);
+    const { access_token } = (await signIn.json()) as { access_token: string };
+    const out = await request.post('/auth/v1/logout?scope=global', { headers: { apikey: anonKey, Authorization: `Bearer ${access_token}` } });
+    expect(out.status()).toBe(204);
+
+    // This phone opens My account again: no dead end, but sign-in, saying why.
+    await page.goto('/account');
+    await expect(page).toHaveURL(/\/sign_up\?next=%2Faccount$/, { timeout: 30_000 });
+    const notice = page.getByText('You were signed out: your password was changed or your account was signed out on every device.');
+    await expect(notice).toBeVisible();
+    await expect(page.getByText('Could not load your account')).toHaveCount(0);
+    // The menu no longer offers My Account.
+    await page.getByRole('button', { name: 'Open menu' }).click();
+    await expect(page.getByRole('link', { name: 'My Account' })).toHaveCount(0);
+    await page.keyboard.press('Escape');
+
+    // Said once: reloaded, the sign-in page no longer says it.
+    await page.reload();
+    await expect(page.getByRole('button', { name: 'SIGN IN' })).toBeVisible({ timeout: 30_000 });
+    await expect(notice).toHaveCount(0);
+
+    // Signing in comes back to My account.
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
+    await page.getByRole('button', { name: 'SIGN IN' }).click();
+    await expect(page).toHaveURL(/\/account$/, { timeout: 30_000 });
+    await expect(page.getByRole('heading', { name: 'Your profile' })).toBeVisible();
+  });
+});

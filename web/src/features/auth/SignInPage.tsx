@@ -14,6 +14,7 @@ import { PasswordField } from './PasswordField';
 import { SecondStepForm } from './SecondStepForm';
 import { needsSecondStep } from './mfa';
 import { NeedsConnection } from '../../lib/offline';
+import { SESSION_ENDED_NOTICE, sessionEnded, sessionEndedShown } from '../../lib/sessionEnded';
 import { useLeadToProblem } from '../../lib/leadToProblem';
 import { getSupabase, hasSupabaseClient, mayHaveSession } from '../../lib/supabase';
 import '../../styles/form-pages.css';
@@ -62,7 +63,12 @@ export default function SignInPage() {
   const [params] = useSearchParams();
   const { login } = useAuth();
   const next = safeNextPath(params.get('next'));
-  const notice = (location.state as SignInNotice | null)?.notice ?? '';
+  const [endedElsewhere] = useState(sessionEnded);
+  const notice = (location.state as SignInNotice | null)?.notice ?? (endedElsewhere ? SESSION_ENDED_NOTICE : '');
+  // Said once: a later visit to this page does not repeat it.
+  useEffect(() => {
+    if (endedElsewhere) sessionEndedShown();
+  }, [endedElsewhere]);
   // An e-mailed link the service refused comes back as /sign_up#error_description=...
   const linkError = new URLSearchParams(location.hash.replace(/^#/, '')).get('error_description') ?? '';
 
