@@ -234,3 +234,19 @@ test.describe('2. signed out elsewhere', () => {
     await expect(page.getByRole('heading', { name: 'Your profile' })).toBeVisible();
   });
 });
+
+test.describe('9. a finished profile', () => {
+  test('opening /select_role or /buyersignup goes to My account, whose Edit shows the saved values', async ({ page }) => {
+    test.setTimeout(120_000);
+    await signUpBuyer(page, 'Natasha Zulu');
+    for (const path of ['/select_role', '/buyersignup?role=buyer']) {
+      await page.goto(path);
+      await expect(page).toHaveURL(/\/account$/, { timeout: 30_000 });
+      await expect(page.getByText('Your profile is already complete: change it here with Edit profile.')).toBeVisible();
+    }
+    await page.getByRole('link', { name: 'Edit profile' }).click();
+    await expect(page).toHaveURL(/\/onboarding\?role=buyer&edit=1$/);
+    await expect(page.getByLabel('Full name', { exact: true })).toHaveValue('Natasha Zulu', { timeout: 30_000 });
+    await expect(page.getByLabel('Location', { exact: true })).toHaveValue('Chilenje, Lusaka');
+  });
+});

@@ -223,6 +223,7 @@ export default function AccountPage() {
   const navigate = useNavigate();
   const location = useLocation();
   const saved = Boolean((location.state as { saved?: boolean } | null)?.saved);
+  const finished = Boolean((location.state as { finished?: boolean } | null)?.finished);
   const proven = Boolean((location.state as { proven?: boolean } | null)?.proven);
   const [profile, setProfile] = useState<SavedProfile | null>(null);
   const [loadError, setLoadError] = useState('');
@@ -274,6 +275,7 @@ export default function AccountPage() {
       <PageHeader title="My Account" />
       <Container component="main" maxWidth="sm" sx={{ py: 2, px: 2 }}>
         {saved && <Alert severity="success" role="status" sx={{ mb: 2 }}>Your profile has been saved.</Alert>}
+        {finished && <Alert severity="info" role="status" sx={{ mb: 2 }}>Your profile is already complete: change it here with Edit profile.</Alert>}
         {proven && <Alert severity="success" role="status" sx={{ mb: 2 }}>Your e-mail address is proven.</Alert>}
         <Section title="Your profile">
           {!profile && !loadError && <Typography role="status">Loading your account...</Typography>}
