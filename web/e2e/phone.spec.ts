@@ -3,6 +3,7 @@ import { execFileSync } from 'node:child_process';
 import { createConnection, createServer, type Server, type Socket } from 'node:net';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { makeOperator, openConsole, uniqueEmail } from './console';
 
 /**
  * What a visitor on a cheap Android phone trips over (issue 40), at 360 px
@@ -248,5 +249,23 @@ test.describe('9. a finished profile', () => {
     await expect(page).toHaveURL(/\/onboarding\?role=buyer&edit=1$/);
     await expect(page.getByLabel('Full name', { exact: true })).toHaveValue('Natasha Zulu', { timeout: 30_000 });
     await expect(page.getByLabel('Location', { exact: true })).toHaveValue('Chilenje, Lusaka');
+  });
+});
+
+test.describe('4. contact details never set', () => {
+  test('are not shown on the site, and the console overview lists them', async ({ page, request }) => {
+    test.setTimeout(120_000);
+    await openPage(page, '/contact', /Contact/);
+    const info = page.getByRole('region', { name: 'Contact Information' });
+    await expect(info.getByRole('link', { name: /support@|@/ })).toBeVisible();
+    await expect(info.getByText('097 000 0000')).toHaveCount(0);
+    await expect(info.getByRole('link', { name: /WhatsApp/ })).toHaveCount(0);
+    await expect(page.locator('a[href*="SALAULAZM"]')).toHaveCount(0);
+
+    const email = uniqueEmail('unset');
+    const secret = await makeOperator(request, email);
+    await openConsole(page, email, secret);
+    await expect(page.getByText('Not set yet, so not shown on the site: Phone number, WhatsApp number, WhatsApp channel.')).toBeVisible();
+    await expect(page.getByRole('link', { name: 'Set them in Settings' })).toHaveAttribute('href', '/admin/settings');
   });
 });

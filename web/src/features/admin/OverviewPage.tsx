@@ -12,6 +12,29 @@ import { PROGRAMS } from '../../config/constants';
 import { AnalyticsPanel } from './AnalyticsPanel';
 import { adminGet, when, type Overview } from './api';
 import { OVERVIEW_TABLES, useLiveTick } from './live';
+import { LABELS } from './SettingsPage';
+import { Link as RouterLink } from 'react-router';
+
+/** UnsetSettings says which contact details are not set (so not shown on the site). */
+function UnsetSettings() {
+  const [unset, setUnset] = useState<string[]>([]);
+  useEffect(() => {
+    let live = true;
+    adminGet<{ unset?: string[] }>('settings')
+      .then((v) => live && setUnset(v.unset ?? []))
+      .catch(() => {});
+    return () => {
+      live = false;
+    };
+  }, []);
+  if (unset.length === 0) return null;
+  return (
+    <Alert severity="info" sx={{ mb: 2 }}>
+      Not set yet, so not shown on the site: {unset.map((k) => LABELS[k]?.[0] ?? k).join(', ')}.{' '}
+      <RouterLink to="/admin/settings">Set them in Settings</RouterLink>.
+    </Alert>
+  );
+}
 
 /** How often the overview reloads itself (until realtime updates land). */
 export const OVERVIEW_REFRESH_MS = 30_000;
@@ -89,6 +112,7 @@ export function OverviewPage() {
         As of {when(o.asOf)}; updates as changes arrive, and every 30 seconds.
       </Typography>
       {error && <Alert severity="warning">{error}</Alert>}
+      <UnsetSettings />
       <Box sx={grid}>
         <StatCard label="Accounts" value={t.accounts} hint={`${t.operators} operators`} />
         <StatCard label="Onboarding unfinished" value={t.onboardingUnfinished} />
