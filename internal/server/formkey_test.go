@@ -50,3 +50,23 @@ func TestContactMessageWithABadKeyIsRefused(t *testing.T) {
 		}
 	})
 }
+
+func TestAppCodeAndImagesCarryShortHeaders(t *testing.T) {
+	eachEngine(t, nil, func(t *testing.T, env *testEnv) {
+		for _, path := range []string{"/assets/nothing-here.js", "/images/nothing.webp", "/icons/none.png"} {
+			res := env.do(t, "GET", path, nil, nil)
+			if csp := res.Header.Get("Content-Security-Policy"); csp != "default-src 'none'; frame-ancestors 'none'" {
+				t.Fatalf("%s: CSP %q", path, csp)
+			}
+			if res.Header.Get("X-Content-Type-Options") != "nosniff" || res.Header.Get("X-Frame-Options") != "" || res.Header.Get("Permissions-Policy") != "" {
+				t.Fatalf("%s: headers %v", path, res.Header)
+			}
+		}
+		// Pages and the service worker keep the page policy.
+		for _, path := range []string{"/", "/sw.js"} {
+			if csp := env.do(t, "GET", path, nil, nil).Header.Get("Content-Security-Policy"); !strings.HasPrefix(csp, "default-src 'self'") {
+				t.Fatalf("%s: CSP %q", path, csp)
+			}
+		}
+	})
+}
