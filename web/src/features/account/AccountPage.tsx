@@ -20,6 +20,7 @@ import { SentWithAddress } from './SentWithAddress';
 import { useAction, type ActionState } from './useAction';
 import { useOwnProfileLive } from './liveProfile';
 import { useAuth } from '../auth/AuthProvider';
+import { localPhone } from '../../lib/words';
 import { useLeadToProblem } from '../../lib/leadToProblem';
 
 /** How each role reads on the page. */
@@ -89,7 +90,7 @@ function ProfileDetails({ p }: { p: SavedProfile }) {
             <Field label="Full name" value={p.full_name} />
             <Field label="Location" value={p.location} />
             <Field label="Age" value={p.age ?? ''} />
-            <Field label="Phone number" value={p.phone_number} />
+            <Field label="Phone number" value={localPhone(p.phone_number ?? '')} />
             <Field label="Gender" value={p.gender} />
           </>
         )}

@@ -18,6 +18,7 @@ import { LiveIndicator, LiveProvider } from './live';
 import { OverviewPage } from './OverviewPage';
 import { PersonPage } from './PersonPage';
 import { SettingsPage } from './SettingsPage';
+import { useDocumentTitle } from '../../lib/documentTitle';
 import { AuditPage, MessagesPage, PeoplePage, WaitlistPage } from './pages';
 
 const SECTIONS = [
@@ -126,6 +127,7 @@ function Console() {
 
 /** The founders' console (/admin): its own lazily loaded chunk. Signed-out visitors go to /sign_up and back. */
 export default function AdminApp() {
+  useDocumentTitle('Console');
   return (
     <RequireAuth>
       <Console />

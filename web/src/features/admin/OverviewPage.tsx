@@ -13,6 +13,7 @@ import { AnalyticsPanel } from './AnalyticsPanel';
 import { adminGet, when, type Overview } from './api';
 import { OVERVIEW_TABLES, useLiveTick } from './live';
 import { LABELS } from './SettingsPage';
+import { count } from '../../lib/words';
 import { Link as RouterLink } from 'react-router';
 
 /** UnsetSettings says which contact details are not set (so not shown on the site). */
@@ -114,7 +115,7 @@ export function OverviewPage() {
       {error && <Alert severity="warning">{error}</Alert>}
       <UnsetSettings />
       <Box sx={grid}>
-        <StatCard label="Accounts" value={t.accounts} hint={`${t.operators} operators`} />
+        <StatCard label="Accounts" value={t.accounts} hint={count(t.operators, 'operator')} />
         <StatCard label="Onboarding unfinished" value={t.onboardingUnfinished} />
         <StatCard label="Buyers" value={t.profilesByRole.buyer ?? 0} />
         <StatCard label="Sellers" value={t.profilesByRole.seller ?? 0} />
