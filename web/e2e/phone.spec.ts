@@ -385,3 +385,47 @@ test.describe('5. analytics a founder can trust', () => {
     expect(lines.some((l) => l.stroke === 'rgb(27, 67, 50)' && l.d.length > 0), JSON.stringify(lines)).toBe(true);
   });
 });
+
+test.describe('8. touch and layout', () => {
+  test('48 px links in the banner and footer, no lone cards or empty card space on Impact, boxed contact fields', async ({ page }) => {
+    await openPage(page, '/', /./);
+    const tickerLinks = page.locator('.ticker a');
+    expect(await tickerLinks.count()).toBeGreaterThan(0);
+    for (const h of await tickerLinks.evaluateAll((as) => as.map((a) => a.getBoundingClientRect().height))) expect(h).toBeGreaterThanOrEqual(48);
+    const footerLinks = page.locator('footer a');
+    for (const h of await footerLinks.evaluateAll((as) => as.map((a) => a.getBoundingClientRect().height))) expect(h).toBeGreaterThanOrEqual(48);
+
+    await openPage(page, '/impact', 'Our Impact');
+    const form = page.getByRole('form', { name: 'Join the Upcycling Initiative waitlist' });
+    await expect(form).toBeVisible();
+    const gap = await form.evaluate((f) => f.closest('.card')!.getBoundingClientRect().bottom - f.getBoundingClientRect().bottom);
+    expect(gap).toBeLessThanOrEqual(40);
+    // Each row of figure cards is full: an odd last card spans the row.
+    for (const grid of await page.locator('ul.cols-2-sm').all()) {
+      const rows = await grid.evaluate((ul) => {
+        const tops = new Map<number, number>();
+        for (const li of Array.from(ul.children)) {
+          const r = li.getBoundingClientRect();
+          tops.set(Math.round(r.top), (tops.get(Math.round(r.top)) ?? 0) + r.width);
+        }
+        return { width: ul.getBoundingClientRect().width, rows: [...tops.values()] };
+      });
+      for (const w of rows.rows) expect(w).toBeGreaterThan(rows.width * 0.85);
+    }
+
+    // The unsubscribe link's page (served by the server itself) looks like the app.
+    await page.goto('/functions/v1/waitlist-unsubscribe?token=not-a-real-token');
+    await expect(page.getByRole('link', { name: 'Salaula', exact: true })).toBeVisible();
+    const look = await page.evaluate(() => ({
+      page: getComputedStyle(document.body).backgroundColor,
+      card: getComputedStyle(document.querySelector('main')!).borderRadius,
+      wide: document.documentElement.scrollWidth,
+    }));
+    expect(look).toEqual({ page: 'rgb(251, 248, 243)', card: '32px', wide: 360 });
+
+    await openPage(page, '/contact', /Contact/);
+    // Boxes like every other form, not underlines.
+    await expect(page.locator('form[aria-label="Contact form"] .fk-box').first()).toBeVisible();
+    await expect(page.locator('form[aria-label="Contact form"] .fk-standard')).toHaveCount(0);
+  });
+});

@@ -73,7 +73,6 @@ export function ContactForm() {
       helperText={errors[field]}
       disabled={locked}
       fullWidth
-      variant="standard"
       {...extra}
     />
   );

@@ -41,7 +41,7 @@ export default function BuyerAndSellerSignupPage() {
 
   return (
     <OnboardingPage title="Create Your Buyer and Seller Profile" onSubmit={onSubmit}>
-      <FormBanner message={banner} prefix="Error: " errors={shown} />
+      <FormBanner message={banner} errors={shown} />
       <SectionTitle>Your business</SectionTitle>
       <TextField {...text('business_name', 'Business name', busy)} autoComplete="organization" />
       <TextField {...text('registration_number', 'Registration number (optional)', busy)} />

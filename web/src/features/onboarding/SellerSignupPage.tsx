@@ -63,7 +63,7 @@ export default function SellerSignupPage() {
 
   return (
     <OnboardingPage title={edit.editing ? 'Edit Your Seller Profile' : 'Create Your Seller Profile'} onSubmit={onSubmit}>
-      <FormBanner message={banner || edit.error} prefix="Error: " errors={logoErrors} />
+      <FormBanner message={banner || edit.error} errors={logoErrors} />
       <SectionTitle>Your Details</SectionTitle>
       <TextField {...text('full_name', 'Full name', busy)} autoComplete="name" />
       <PhoneField {...text('phone_number', 'Phone number', busy)} />
