@@ -56,8 +56,9 @@ function endSession(signOutHere: () => Promise<unknown>) {
 
 /**
  * watchingSession is supabase-js's fetch, watching for an answer that says
- * the signed-in person's session is gone: 401 to a call made with a user's
- * token, or 403 session_not_found (sign-in and sign-out calls aside).
+ * the signed-in person's session is gone: a 401 to a call made with a
+ * user's token that says so (not logged in, session or token refused), or
+ * session_not_found (sign-in and sign-out calls aside).
  * signOutHere forgets the session on this device only.
  */
 export function watchingSession(anonKey: string, signOutHere: () => Promise<unknown>): typeof fetch {
@@ -67,15 +68,16 @@ export function watchingSession(anonKey: string, signOutHere: () => Promise<unkn
     const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
     const auth = new Headers(init?.headers ?? (input instanceof Request ? input.headers : undefined)).get('Authorization') ?? '';
     if (!/^Bearer /i.test(auth) || auth.slice(7) === anonKey || /\/auth\/v1\/(logout|token|verify|otp|signup|recover)/.test(url)) return res;
-    if (res.status === 401) {
-      endSession(signOutHere);
-      return res;
-    }
     try {
-      const body = (await res.clone().json()) as { error_code?: string; code?: string };
-      if (body.error_code === 'session_not_found' || body.code === 'session_not_found') endSession(signOutHere);
+      const body = (await res.clone().json()) as { error_code?: string; code?: string; error?: string; msg?: string; message?: string };
+      const code = body.error_code ?? body.code ?? '';
+      const said = [body.error, body.msg, body.message].filter((m) => typeof m === 'string').join(' ');
+      // A refusal about the session itself, not about what was sent (a wrong password is a 401 too).
+      if (code === 'session_not_found' || (res.status === 401 && (/^(bad_jwt|no_authorization)$/.test(code) || /logged in|session|jwt/i.test(said)))) {
+        endSession(signOutHere);
+      }
     } catch {
-      // Not the auth service's answer.
+      // Not the service's answer.
     }
     return res;
   };
