@@ -116,7 +116,6 @@ class Relay {
         s.on('error', () => {});
       }
       upstream.on('data', (chunk: Buffer) => (this.bytes += chunk.length));
-      if (process.env.RELAY_LOG) client.on('data', (c: Buffer) => { for (const m of c.toString('latin1').matchAll(/^(GET|POST) (\S+)|^accept-encoding: .*/gim)) console.log('relay', m[0]); });
       client.pipe(upstream).pipe(client);
     });
   }
