@@ -80,8 +80,11 @@ func (s *Service) trapped(form, trap, ip string) bool {
 
 // Contact stores a Contact Us message and e-mails it to support. ip is the
 // sender's address, for the log of a dropped bot submission.
-func (s *Service) Contact(ctx context.Context, c validate.Contact, ip string) (Sent, error) {
+func (s *Service) Contact(ctx context.Context, c validate.Contact, key, ip string) (Sent, error) {
 	sent := Sent{Success: true, Message: msgContactSent}
+	if !clientKeyOK(key) {
+		return Sent{}, apierr.New(apierr.Invalid, msgBadClientKey)
+	}
 	if s.trapped("contact", c.Website, ip) {
 		return sent, nil
 	}
@@ -96,6 +99,7 @@ func (s *Service) Contact(ctx context.Context, c validate.Contact, ip string) (S
 		Subject:     c.Subject,
 		Message:     strings.TrimSpace(c.Message),
 		CreatedAt:   store.Now(),
+		ClientKey:   key,
 	}
 	// The e-mail to support is queued in the same transaction as the
 	// message; one that cannot be sent at all (a bad support address)
@@ -110,6 +114,27 @@ func (s *Service) Contact(ctx context.Context, c validate.Contact, ip string) (S
 		return Sent{}, apierr.Wrap(fmt.Errorf("store contact message: %w", err), msgContactFailed)
 	}
 	return sent, nil
+}
+
+// maxClientKey is the longest Idempotency-Key a public form may send.
+const maxClientKey = 100
+
+// msgBadClientKey answers a form whose Idempotency-Key is not one the app makes.
+const msgBadClientKey = "The Idempotency-Key header must be at most 100 letters, digits, '-' or '_'."
+
+// clientKeyOK reports whether key (the Idempotency-Key a form sent, empty
+// when none) is at most maxClientKey letters, digits, '-' and '_'. A
+// message sent again with the same key is stored once.
+func clientKeyOK(key string) bool {
+	if len(key) > maxClientKey {
+		return false
+	}
+	for _, c := range key {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_') {
+			return false
+		}
+	}
+	return true
 }
 
 // outboxed returns m as the outbox row to write with the change it belongs

@@ -54,7 +54,7 @@ func TestFormsServiceScenarios(t *testing.T) {
 			{"a bad address", bad, apierr.Invalid, "email", 0},
 		} {
 			before := storetest.Count(t, db, `SELECT COUNT(*) FROM contact_messages`)
-			sent, err := s.Contact(ctx, c.in, "192.0.2.1")
+			sent, err := s.Contact(ctx, c.in, "", "192.0.2.1")
 			if c.field == "" {
 				if err != nil || !sent.Success || sent.Message == "" {
 					t.Fatalf("%s: %+v, %v", c.name, sent, err)

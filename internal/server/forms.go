@@ -23,7 +23,7 @@ func (s *Server) handleContactFormSubmit() http.Handler {
 		if err := decodeJSON(w, r, &req); err != nil {
 			return err
 		}
-		sent, err := s.forms.Contact(r.Context(), req, s.clientIP(r))
+		sent, err := s.forms.Contact(r.Context(), req, r.Header.Get("Idempotency-Key"), s.clientIP(r))
 		if err != nil {
 			return err
 		}

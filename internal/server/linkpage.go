@@ -21,9 +21,13 @@ type linkPage struct {
 	Button      string
 }
 
-// linkPageStyle is the pages' only style sheet, inline.
-const linkPageStyle = `body{font-family:system-ui,sans-serif;max-width:32rem;margin:3rem auto;padding:0 1rem;line-height:1.5;color:#222}` +
-	`a{color:#1b5e20}button{font:inherit;font-weight:700;padding:.7rem 1.2rem;border:0;border-radius:6px;background:#1b5e20;color:#fff;cursor:pointer}`
+// linkPageStyle is the pages' only style sheet, inline: the app's look (its
+// cream page, green bar and white card, 48 px button) without its code.
+const linkPageStyle = `body{margin:0;background:#fbf8f3;color:#1f2421;font-family:system-ui,-apple-system,"Segoe UI",Roboto,Arial,sans-serif;line-height:1.5}` +
+	`header{background:#1b4332;padding:12px 16px}header a{color:#f4d35e;font-weight:900;font-size:1.25rem;text-decoration:none}` +
+	`main{max-width:32rem;margin:24px auto;padding:24px;background:#fff;border-radius:32px}h1{margin-top:0;font-size:1.5rem}` +
+	`a{color:#1b4332}button{font:inherit;font-weight:700;min-height:48px;padding:.7rem 1.4rem;border:0;border-radius:999px;background:#1b4332;color:#fff;cursor:pointer}` +
+	`@media (max-width:600px){main{margin:16px;padding:20px}}`
 
 // linkPagePolicy is the pages' Content-Security-Policy: their inline style
 // sheet (by its hash), forms posting to this site only, nothing else; no
@@ -37,7 +41,7 @@ var linkPageTemplate = template.Must(template.New("link").Parse(`<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>{{.Title}} · Salaula</title>
 <style>` + linkPageStyle + `</style>
-</head><body><main>
+</head><body><header><a href="/">Salaula</a></header><main>
 <h1>{{.Title}}</h1>
 <p>{{.Text}}</p>
 {{if .Action}}<form method="post" action="{{.Action}}">

@@ -59,11 +59,20 @@ func (s *Server) securityHeaders(next http.Handler) http.Handler {
 		{"Access-Control-Allow-Origin", []string{"*"}},
 		{"Access-Control-Expose-Headers", []string{"X-Supabase-Api-Version, Content-Range, ETag"}},
 	}
+	// The app's code and images (/assets/, /images/, /icons/) are never a
+	// page: the short policy covers an image opened on its own, and a first
+	// visit on a phone fetches about 30 of them (some 14 KiB of headers saved).
+	static := []fixedHeader{
+		{"Content-Security-Policy", []string{apiContentSecurityPolicy}},
+		{"X-Content-Type-Options", []string{"nosniff"}},
+	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		h := w.Header()
 		fixed := page
 		if isAPIPath(r.URL.Path) {
 			fixed = api
+		} else if isStaticPath(r.URL.Path) {
+			fixed = static
 		}
 		for _, f := range fixed {
 			h[f.name] = f.value
@@ -92,10 +101,15 @@ func (s *Server) handlePreflight() http.Handler {
 // realtime's REST broadcast, postgrest, and trace propagation).
 const preflightHeaders = "authorization, apikey, content-type, accept, x-client-info, x-supabase-api-version, " +
 	"x-upsert, x-metadata, cache-control, range, x-region, x-retry-count, prefer, accept-profile, content-profile, " +
-	"traceparent, tracestate, baggage"
+	"traceparent, tracestate, baggage, idempotency-key"
 
 // apiPrefixes are the paths that are never the React app.
 var apiPrefixes = []string{"/auth/v1/", "/functions/v1/", "/storage/v1/", "/realtime/v1/"}
+
+// isStaticPath reports whether p is the app's code or an image (short headers).
+func isStaticPath(p string) bool {
+	return strings.HasPrefix(p, "/assets/") || strings.HasPrefix(p, "/images/") || strings.HasPrefix(p, "/icons/")
+}
 
 func isAPIPath(p string) bool {
 	for _, prefix := range apiPrefixes {

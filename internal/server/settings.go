@@ -36,6 +36,7 @@ type adminSettings struct {
 	Values   map[string]string `json:"values"`
 	Defaults map[string]string `json:"defaults"`
 	Public   settings.Public   `json:"public"`
+	Unset    []string          `json:"unset"` // contact details not set, so not shown
 }
 
 func (s *Server) readAdminSettings(w http.ResponseWriter, r *http.Request) {
@@ -45,7 +46,7 @@ func (s *Server) readAdminSettings(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defaults, _ := settings.All(r.Context(), nil, s.cfg.SupportEmail)
-	writeJSON(w, http.StatusOK, adminSettings{Keys: settings.Keys(), Values: v, Defaults: defaults, Public: settings.MakePublic(v)})
+	writeJSON(w, http.StatusOK, adminSettings{Keys: settings.Keys(), Values: v, Defaults: defaults, Public: settings.MakePublic(v), Unset: settings.Unset(v)})
 }
 
 func (s *Server) handleAdminSettings() http.Handler {

@@ -67,7 +67,7 @@ func compressible(ct string) bool {
 // noCacheFiles must be checked with the server on every use: the service
 // worker (a browser compares it byte for byte to find a new version of the
 // app) and the web app manifest.
-var noCacheFiles = map[string]bool{"sw.js": true, "registerSW.js": true, "manifest.webmanifest": true}
+var noCacheFiles = map[string]bool{"sw.js": true, "sw-forms.js": true, "registerSW.js": true, "manifest.webmanifest": true}
 
 // loadApp reads every file of the app into memory and compresses the text ones
 // with brotli and gzip.

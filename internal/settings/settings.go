@@ -28,18 +28,20 @@ const (
 	ComingSoon = "coming-soon" // shown as "(coming soon)", not as a link
 )
 
-// Defaults are the values shipped before the founders set theirs.
+// Defaults are the values shipped before the founders set theirs. The
+// phone and WhatsApp numbers and the WhatsApp channel have none: a detail
+// never set is not shown (see Unset).
 var Defaults = map[string]string{
 	"support_email":    "support@salaula.co.zm",
-	"phone":            "+260970000000",
-	"whatsapp":         "+260970000000",
+	"phone":            "",
+	"whatsapp":         "",
 	"address":          "New Kasama, Lusaka Zambia",
 	"social.facebook":  "https://www.facebook.com/salaulazm",
 	"social.instagram": "https://www.instagram.com/salaulazm",
 	"social.x":         "https://x.com/salaulazm",
 	"social.linkedin":  "https://www.linkedin.com/company/salaulazm",
 	"social.youtube":   ComingSoon,
-	"social.whatsapp":  "https://wa.me/message/SALAULAZM",
+	"social.whatsapp":  Hidden,
 	"team.1.name":      "Mwila Chanda",
 	"team.1.role":      "Founder & CEO",
 	"team.1.text":      "Grew up bargaining at Soweto Market with her mother and still believes the best jacket in town is hiding at the bottom of a bale. She started Salaula so that finding it takes a phone, not a whole Saturday.",
@@ -90,9 +92,12 @@ func Clean(key, value string) (string, error) {
 		}
 		return validate.NormaliseEmail(v), nil
 	case key == "phone" || key == "whatsapp":
+		if v == "" {
+			return "", nil // not shown
+		}
 		canon, ok := validate.ZambianPhone(v)
 		if !ok {
-			return "", &BadInput{Message: key + " must be a Zambian phone number, e.g. +260 97 123 4567 or 097 123 4567"}
+			return "", &BadInput{Message: "Enter a Zambian phone number, e.g. +260 97 123 4567 or 097 123 4567 (or nothing, to show none)."}
 		}
 		return canon, nil
 	case key == "address":
@@ -200,6 +205,22 @@ func Set(ctx context.Context, db *store.DB, by Actor, key, value string) (string
 	return clean, nil
 }
 
+// Unset lists, in Keys order, the contact details of v (as All returns it)
+// that are still not set, and so not shown: an empty phone or WhatsApp
+// number, a hidden WhatsApp channel.
+func Unset(v map[string]string) []string {
+	var out []string
+	for _, k := range []string{"phone", "whatsapp"} {
+		if v[k] == "" {
+			out = append(out, k)
+		}
+	}
+	if v["social.whatsapp"] == Hidden {
+		out = append(out, "social.whatsapp")
+	}
+	return out
+}
+
 // Known says whether key is a setting.
 func Known(key string) bool { return slices.Contains(Keys(), key) }
 
@@ -248,12 +269,20 @@ func LocalFormat(e164 string) string {
 	return "0" + d[:2] + " " + d[2:5] + " " + d[5:]
 }
 
+// number is e164 as the app shows it; empty (not shown) when not set.
+func number(e164, link string) Number {
+	if e164 == "" {
+		return Number{}
+	}
+	return Number{E164: e164, Display: LocalFormat(e164), Link: link}
+}
+
 // MakePublic turns the values of All into what the app shows.
 func MakePublic(v map[string]string) Public {
 	p := Public{
 		SupportEmail: v["support_email"],
-		Phone:        Number{E164: v["phone"], Display: LocalFormat(v["phone"]), Link: "tel:" + v["phone"]},
-		WhatsApp:     Number{E164: v["whatsapp"], Display: LocalFormat(v["whatsapp"]), Link: "https://wa.me/" + strings.TrimPrefix(v["whatsapp"], "+")},
+		Phone:        number(v["phone"], "tel:"+v["phone"]),
+		WhatsApp:     number(v["whatsapp"], "https://wa.me/"+strings.TrimPrefix(v["whatsapp"], "+")),
 		Address:      v["address"],
 		Social:       []Social{},
 	}

@@ -18,11 +18,16 @@ type ContactMessage struct {
 	Subject     string
 	Message     string
 	CreatedAt   time.Time
+	// ClientKey is the key the sending form made for this message, or empty:
+	// a message with a key already stored is not stored again.
+	ClientKey string
 }
 
 // CreateContactMessage stores m, filling in its ID and CreatedAt when
 // empty. then, when not nil, runs in the same transaction (e.g. to queue the
-// e-mail about m), so both are kept or neither is.
+// e-mail about m), so both are kept or neither is. When a message with m's
+// ClientKey is already stored, nothing is stored and then does not run: the
+// same message sent twice is kept (and mailed) once.
 func (db *DB) CreateContactMessage(ctx context.Context, m *ContactMessage, then func(*Tx) error) error {
 	if m.ID == "" {
 		m.ID = NewOrderedID()
@@ -31,12 +36,18 @@ func (db *DB) CreateContactMessage(ctx context.Context, m *ContactMessage, then 
 		m.CreatedAt = Now()
 	}
 	return db.InTx(ctx, func(tx *Tx) error {
-		if _, err := tx.insertAnnounced(ctx, TableMessages, `INSERT INTO contact_messages
-			(id, first_name, last_name, email, phone_number, subject, message, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-			m.ID, m.FirstName, m.LastName, m.Email, m.PhoneNumber, m.Subject, m.Message, m.CreatedAt); err != nil {
+		var key any
+		if m.ClientKey != "" {
+			key = m.ClientKey
+		}
+		n, err := tx.insertAnnounced(ctx, TableMessages, `INSERT INTO contact_messages
+			(id, first_name, last_name, email, phone_number, subject, message, created_at, client_key) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+			ON CONFLICT (client_key) DO NOTHING`,
+			m.ID, m.FirstName, m.LastName, m.Email, m.PhoneNumber, m.Subject, m.Message, m.CreatedAt, key)
+		if err != nil {
 			return err
 		}
-		if then != nil {
+		if n > 0 && then != nil {
 			return then(tx)
 		}
 		return nil

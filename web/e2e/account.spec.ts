@@ -71,7 +71,7 @@ test('a person edits, downloads and deletes their account on a 360 px phone', as
   await page.getByRole('link', { name: 'Account' }).click();
   await expect(page).toHaveURL(/\/account$/);
   await expect(page.getByRole('heading', { name: 'Your profile' })).toBeVisible();
-  await expect(page.getByText('+260971234567')).toBeVisible();
+  await expect(page.getByText('097 123 4567')).toBeVisible();
   await expect(page.getByText('Buyer', { exact: true })).toBeVisible();
   const photoUrls = await page.getByRole('img', { name: /^Photo \d$/ }).evaluateAll((imgs) => imgs.map((i) => (i as HTMLImageElement).src));
   expect(photoUrls).toHaveLength(2);
@@ -90,7 +90,7 @@ test('a person edits, downloads and deletes their account on a 360 px phone', as
   await page.getByRole('button', { name: 'SAVE CHANGES' }).click();
   await expect(page).toHaveURL(/\/account$/);
   await expect(page.getByText('Your profile has been saved.')).toBeVisible();
-  await expect(page.getByText('+260765551234')).toBeVisible();
+  await expect(page.getByText('076 555 1234')).toBeVisible();
 
   // Download my data: the file holds the new number and both photos.
   const download = page.waitForEvent('download');

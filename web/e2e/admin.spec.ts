@@ -96,7 +96,7 @@ for (const device of [
       await page.getByRole('searchbox', { name: 'Search e-mail or name' }).fill(sender);
       await page.getByRole('button', { name: 'Search', exact: true }).click();
       await expect(page.getByRole('status').filter({ hasText: /of 1$/ })).toHaveText('1–1 of 1');
-      await expect(page.getByRole('link', { name: 'Reply by e-mail' })).toHaveAttribute('href', `mailto:${sender}?subject=Re%3A%20careers`);
+      await expect(page.getByRole('link', { name: 'Reply by e-mail' })).toHaveAttribute('href', `mailto:${sender}?subject=Re%3A%20Careers`);
       await page.getByLabel('Note on the message from Ruth Banda').fill('Told her we hire in January.');
       await page.getByRole('button', { name: 'Mark handled' }).click();
       await expect(page.getByRole('button', { name: 'Reopen' })).toBeVisible();
@@ -165,7 +165,9 @@ test('on a 360 px phone an operator changes the phone number and the contact pag
   const secret = await makeOperator(request, founder);
   await page.goto('/contact');
   const info = page.getByRole('region', { name: 'Contact Information' });
-  const before = await info.getByRole('link', { name: /^0\d\d \d{3} \d{4}$/ }).innerText();
+  // No number is shown until one is set.
+  const shown = info.getByRole('link', { name: /^0\d\d \d{3} \d{4}$/ });
+  const before = (await shown.count()) > 0 ? await shown.innerText() : '';
   const fresh = before === '097 712 3456' ? '096 555 0101' : '097 712 3456';
 
   await openConsole(page, founder, secret);
@@ -175,7 +177,7 @@ test('on a 360 px phone an operator changes the phone number and the contact pag
   // A number that is not Zambian is refused with a message, and the field is focused.
   await field.fill('+44 20 7946 0958');
   await phone.getByRole('button', { name: 'Save' }).click();
-  await expect(phone.getByText('phone must be a Zambian phone number')).toBeVisible();
+  await expect(phone.getByText(/^Enter a Zambian phone number/)).toBeVisible();
   await expect(field).toBeFocused();
   await field.fill(fresh);
   await phone.getByRole('button', { name: 'Save' }).click();

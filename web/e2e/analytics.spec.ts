@@ -35,9 +35,9 @@ interface Figures {
 /** figures reads the panel as an operator sees it: the range's visitors, today's row, radio's visitors and the funnel's waitlist step. */
 async function figures(page: Page): Promise<Figures> {
   const panel = page.getByRole('region', { name: 'Visits and sign-ups' });
-  const summary = panel.getByText(/\(UTC days\): [\d,]+ visitors/);
+  const summary = panel.getByText(/\(UTC days\): [\d,]+ visitors?/);
   await expect(summary).toBeVisible();
-  const visitors = toNumber(/: ([\d,]+) visitors/.exec(await summary.innerText())![1]);
+  const visitors = toNumber(/: ([\d,]+) visitors?/.exec(await summary.innerText())![1]);
   // The funnel shows when anything was counted (a waitlist join is counted even without page views).
   const funnel = panel.getByRole('list', { name: 'Funnel' });
   const step = funnel.getByRole('listitem', { name: /^Joined a waitlist: / });

@@ -12,3 +12,20 @@ createRoot(document.getElementById('root')!).render(
   </StrictMode>,
 );
 registerServiceWorker();
+
+/**
+ * Forms kept offline on an earlier visit (lib/formQueue) are sent once the
+ * page has loaded and whenever the connection comes back; the code doing it
+ * is loaded only while something is queued.
+ */
+function sendQueuedFormsIfAny() {
+  try {
+    if (!localStorage.getItem('salaula-forms-queued')) return;
+  } catch {
+    return;
+  }
+  void import('./lib/offline').then((m) => m.sendQueuedForms()).catch(() => {});
+}
+if (document.readyState === 'complete') sendQueuedFormsIfAny();
+else window.addEventListener('load', sendQueuedFormsIfAny, { once: true });
+window.addEventListener('online', sendQueuedFormsIfAny);

@@ -1,5 +1,5 @@
 import { Suspense, startTransition, useEffect, useState } from 'react';
-import { Outlet, useLocation } from 'react-router';
+import { Outlet, useLocation, useNavigate } from 'react-router';
 import { FIRST_LOAD_SKELETON_MS, ROUTE_LOADING_BAR_MS, SCROLL_RESET_DELAYS_MS, TOP_NAV_PATHS } from '../config/constants';
 import { PageSkeleton } from '../components/PageSkeleton';
 import { TopNav } from '../components/TopNav';
@@ -43,6 +43,16 @@ export function AppLayout() {
   useEffect(() => {
     void rememberPage(pathname + search);
   }, [pathname, search]);
+
+  // The session ended elsewhere (lib/sessionEnded.ts): on to sign-in, which says so and comes back here.
+  const navigate = useNavigate();
+  useEffect(() => {
+    const toSignIn = () => {
+      if (pathname !== '/sign_up') navigate(`/sign_up?next=${encodeURIComponent(pathname + search)}`, { replace: true });
+    };
+    window.addEventListener('salaula-session-ended', toSignIn);
+    return () => window.removeEventListener('salaula-session-ended', toSignIn);
+  }, [pathname, search, navigate]);
 
   // One page view per route (the production build only, like the service worker).
   useEffect(() => {

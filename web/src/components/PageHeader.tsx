@@ -1,6 +1,7 @@
 import { Link as RouterLink } from 'react-router';
 import { Icon } from './icons';
 import { Logo } from './Logo';
+import { useDocumentTitle } from '../lib/documentTitle';
 import { useAccountLink } from './useAccountLink';
 
 /**
@@ -11,6 +12,7 @@ import { useAccountLink } from './useAccountLink';
  */
 export function PageHeader({ title }: { title: string }) {
   const accountLink = useAccountLink();
+  useDocumentTitle(title);
   return (
     <header className="pagehead">
       <div className="pagehead-in">

@@ -7,6 +7,7 @@ import { Footer } from './Footer';
 import { PageHeader } from './PageHeader';
 import { SocialLinks, openThroughTemporaryWindow } from './SocialLinks';
 import { setSupabaseForTests } from '../lib/supabase';
+import { DEFAULT_SITE_SETTINGS, setSiteSettingsForTests } from '../lib/siteSettings';
 
 function Where() {
   const { pathname, search } = useLocation();
@@ -148,7 +149,8 @@ describe('Footer', () => {
     ]);
     expect(await screen.findByRole('link', { name: 'help@example.zm' })).toHaveAttribute('href', 'mailto:help@example.zm');
     expect(screen.getByText(`© ${new Date().getFullYear()} Salaula. All rights reserved.`)).toBeInTheDocument();
-    expect(screen.getAllByRole('link', { name: /^Salaula on / })).toHaveLength(5);
+    // The WhatsApp channel is not shown until it is set.
+    expect(screen.getAllByRole('link', { name: /^Salaula on / })).toHaveLength(4);
   });
 
   it('shows the default support e-mail when the settings cannot be read', async () => {
@@ -169,7 +171,14 @@ describe('PageHeader', () => {
   });
 });
 
+/** withWhatsAppChannel makes the site settings show a WhatsApp channel (none by default). */
+function withWhatsAppChannel() {
+  setSiteSettingsForTests({ ...DEFAULT_SITE_SETTINGS, social: [...DEFAULT_SITE_SETTINGS.social, { network: 'whatsapp', url: 'https://wa.me/260971234567' }] });
+}
+
 describe('SocialLinks', () => {
+  afterEach(() => setSiteSettingsForTests(undefined));
+
   it('opens each network in a new tab without giving it a way back, and shows the placeholder as coming soon', () => {
     render(<SocialLinks />);
     const links = screen.getAllByRole('link');
@@ -178,7 +187,6 @@ describe('SocialLinks', () => {
       'Salaula on Instagram (opens in a new tab)',
       'Salaula on X (opens in a new tab)',
       'Salaula on LinkedIn (opens in a new tab)',
-      'Salaula on WhatsApp (opens in a new tab)',
     ]);
     for (const l of links) {
       expect(l).toHaveAttribute('target', '_blank');
@@ -193,7 +201,9 @@ describe('SocialLinks', () => {
       const fake = { opener: {} as unknown, location: { href: '' }, close: vi.fn() };
       const open = vi.spyOn(window, 'open').mockReturnValue(fake as unknown as Window);
       window.matchMedia = vi.fn().mockReturnValue({ matches: true }) as unknown as typeof window.matchMedia;
+      withWhatsAppChannel();
       render(<SocialLinks only={['WhatsApp']} />);
+      await act(async () => {});
       const link = screen.getByRole('link', { name: /WhatsApp/ });
       const click = new MouseEvent('click', { bubbles: true, cancelable: true, button: 0 });
       link.dispatchEvent(click);
@@ -210,10 +220,12 @@ describe('SocialLinks', () => {
     }
   });
 
-  it('on a computer, or when pop-ups are blocked, lets the link open its own new tab', () => {
+  it('on a computer, or when pop-ups are blocked, lets the link open its own new tab', async () => {
     window.matchMedia = vi.fn().mockReturnValue({ matches: false }) as unknown as typeof window.matchMedia;
     const open = vi.spyOn(window, 'open').mockReturnValue(null);
+    withWhatsAppChannel();
     render(<SocialLinks only={['WhatsApp']} />);
+    await act(async () => {});
     const click = new MouseEvent('click', { bubbles: true, cancelable: true, button: 0 });
     screen.getByRole('link', { name: /WhatsApp/ }).dispatchEvent(click);
     expect(open).not.toHaveBeenCalled();

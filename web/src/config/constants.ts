@@ -110,9 +110,6 @@ export const SPACING_UNIT_PX = 8;
 /** Paths that show the top navigation bar. */
 export const TOP_NAV_PATHS = ['/', '/sign_up'] as const;
 
-/** Contact Us: the phone line's default, until the site settings (/settings.json) arrive. */
-export const CONTACT_PHONE = '097 000 0000';
-
 /** Upper bounds of the public forms (the server enforces the same, in characters). */
 export const FORM_LIMITS = { name: 100, email: 254, phone: 30, message: 5000 } as const;
 
@@ -146,14 +143,13 @@ export interface SocialLink {
   temporaryWindow?: boolean;
 }
 
-/** The social block's defaults (the site settings, /settings.json, replace them): five networks (YouTube coming soon) and a messaging channel. */
+/** The social block's defaults (the site settings, /settings.json, replace them): five networks (YouTube coming soon); the WhatsApp channel shows once set. */
 export const SOCIAL_LINKS: readonly SocialLink[] = [
   { name: 'Facebook', href: 'https://www.facebook.com/salaulazm' },
   { name: 'Instagram', href: 'https://www.instagram.com/salaulazm' },
   { name: 'X', href: 'https://x.com/salaulazm' },
   { name: 'LinkedIn', href: 'https://www.linkedin.com/company/salaulazm' },
   { name: 'YouTube', href: '#' },
-  { name: 'WhatsApp', href: 'https://wa.me/message/SALAULAZM', temporaryWindow: true },
 ];
 
 

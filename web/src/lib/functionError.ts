@@ -54,16 +54,17 @@ export async function toFunctionCallError(error: unknown): Promise<FunctionCallE
 
 /**
  * invokePublicFunction calls a public function with a JSON body through the
- * app's supabase-js client; it throws a FunctionCallError on failure.
+ * app's supabase-js client (with extra headers, e.g. a form's
+ * Idempotency-Key); it throws a FunctionCallError on failure.
  */
-export async function invokePublicFunction(name: string, body: Record<string, unknown>): Promise<unknown> {
+export async function invokePublicFunction(name: string, body: Record<string, unknown>, headers?: Record<string, string>): Promise<unknown> {
   let client;
   try {
     client = await getSupabase();
   } catch (err) {
     throw await toFunctionCallError(err);
   }
-  const { data, error } = await client.functions.invoke(name, { body });
+  const { data, error } = await client.functions.invoke(name, headers ? { body, headers } : { body });
   if (error) throw await toFunctionCallError(error);
   return data;
 }

@@ -1,7 +1,8 @@
 import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { Alert } from '../components/form/Alert';
 import { Button } from '../components/form/Button';
-import { FunctionCallError, NETWORK_ERROR_MESSAGE, isNetworkFailure } from './functionError';
+import { FunctionCallError, NETWORK_ERROR_MESSAGE, invokePublicFunction, isNetworkFailure } from './functionError';
+import { FORM_SENT_EVENT, askForBackgroundSync, dropQueued, heldKeys, newClientKey, queueForm, queuedForms, sendQueued, takeSent, type QueuedForm } from './formQueue';
 
 /** Shown by a form whose sending waits for the connection to come back. */
 export const WAITING_FOR_CONNECTION_MESSAGE =
@@ -31,37 +32,60 @@ export function isOfflineFailure(err: unknown): boolean {
 /** How often a waiting form tries again when the browser thinks it is online but calls still fail. */
 const RETRY_MS = 15_000;
 
+/** sendForm invokes a queued form's function with its Idempotency-Key and returns its answer. */
+export async function sendForm(f: QueuedForm): Promise<unknown> {
+  return invokePublicFunction(f.fn, f.body, { 'Idempotency-Key': f.key });
+}
+
 /**
- * useSendWhenOnline sends a form's payload now or, without a connection
- * (offline, or the call never reached the server), keeps it and sends it by
- * itself when the connection comes back. While `waiting`, the form keeps its
- * fields and says so; `cancel` drops the pending send (the fields stay).
+ * useSendWhenOnline sends a public form's body to function fn now or,
+ * without a connection (offline, or the call never reached the server),
+ * keeps it in the form queue (lib/formQueue: IndexedDB, so it outlives a
+ * reload or a closed tab) and sends it by itself when the connection comes
+ * back; the service worker may send it too (Background Sync), and the
+ * server keeps it once. A form opened again while its body waits shows it
+ * (restore, for a queued body that mine(body) claims) and goes on waiting.
+ * While `waiting`, the form keeps its fields and says so; `cancel` drops
+ * the pending send (the fields stay).
  */
-export function useSendWhenOnline<T>(send: (payload: T) => Promise<void>, onSent: () => void, onFailed: (err: unknown) => void) {
+export function useSendWhenOnline(
+  fn: string,
+  mine: (body: Record<string, unknown>) => boolean,
+  restore: (body: Record<string, unknown>) => void,
+  onSent: (answer?: unknown) => void,
+  onFailed: (err: unknown) => void,
+) {
   const [sending, setSending] = useState(false);
   const [waiting, setWaiting] = useState(false);
-  const pending = useRef<T | null>(null);
+  const pending = useRef<QueuedForm | null>(null);
   const busy = useRef(false);
-  const latest = useRef({ send, onSent, onFailed });
+  const latest = useRef({ mine, restore, onSent, onFailed });
   useLayoutEffect(() => {
-    latest.current = { send, onSent, onFailed };
+    latest.current = { mine, restore, onSent, onFailed };
   });
 
-  const attempt = async (payload: T) => {
+  const release = (f: QueuedForm) => {
+    heldKeys.delete(f.key);
+    void dropQueued(f.key);
+    if (pending.current?.key === f.key) pending.current = null;
+  };
+
+  const attempt = async (f: QueuedForm) => {
     if (busy.current) return;
     busy.current = true;
     setSending(true);
     try {
-      await latest.current.send(payload);
-      pending.current = null;
+      const answer = await sendForm(f);
+      release(f);
       setWaiting(false);
-      latest.current.onSent();
+      latest.current.onSent(answer);
     } catch (err) {
       if (isOfflineFailure(err)) {
-        pending.current = payload;
+        pending.current = f;
         setWaiting(true);
+        void askForBackgroundSync();
       } else {
-        pending.current = null;
+        release(f);
         setWaiting(false);
         latest.current.onFailed(err);
       }
@@ -70,6 +94,40 @@ export function useSendWhenOnline<T>(send: (payload: T) => Promise<void>, onSent
       setSending(false);
     }
   };
+
+  // A body of this form kept from an earlier visit: show it and send it
+  // (or, if it was just sent in the background, say so).
+  useEffect(() => {
+    let live = true;
+    const ours = (f: QueuedForm) => f.fn === fn && latest.current.mine(f.body);
+    const sentElsewhere = (e: Event) => {
+      const f = (e as CustomEvent<QueuedForm>).detail;
+      if (!ours(f) || (pending.current && pending.current.key !== f.key)) return;
+      takeSent((s) => s.key === f.key);
+      if (pending.current) release(pending.current);
+      setWaiting(false);
+      latest.current.onSent();
+    };
+    window.addEventListener(FORM_SENT_EVENT, sentElsewhere);
+    if (takeSent(ours)) latest.current.onSent();
+    void queuedForms().then((list) => {
+      const f = list.find((q) => q.fn === fn && !heldKeys.has(q.key) && latest.current.mine(q.body));
+      if (!live || !f || pending.current) return;
+      heldKeys.add(f.key);
+      pending.current = f;
+      latest.current.restore(f.body);
+      setWaiting(true);
+      if (navigator.onLine) void attempt(f);
+    });
+    return () => {
+      live = false;
+      window.removeEventListener(FORM_SENT_EVENT, sentElsewhere);
+      // Left on screen no more: a later visit (or the service worker) sends it.
+      if (pending.current) heldKeys.delete(pending.current.key);
+    };
+    // attempt reads everything through refs.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [fn]);
 
   useEffect(() => {
     if (!waiting) return;
@@ -89,18 +147,24 @@ export function useSendWhenOnline<T>(send: (payload: T) => Promise<void>, onSent
   return {
     /** True while a call is under way. */
     sending,
-    /** True while a payload waits for the connection. */
+    /** True while a body waits for the connection. */
     waiting,
-    submit(payload: T) {
+    submit(body: Record<string, unknown>) {
+      const f: QueuedForm = { key: newClientKey(), fn, body, at: Date.now() };
+      heldKeys.add(f.key);
+      pending.current = f;
+      setSending(navigator.onLine);
+      // Kept before the first try, so a tab closed while sending loses nothing.
+      const kept = queueForm(f);
       if (!navigator.onLine) {
-        pending.current = payload;
         setWaiting(true);
+        void kept.then(askForBackgroundSync);
         return;
       }
-      void attempt(payload);
+      void kept.then(() => attempt(f));
     },
     cancel() {
-      pending.current = null;
+      if (pending.current) release(pending.current);
       setWaiting(false);
     },
   };
@@ -132,4 +196,13 @@ export function WaitingForConnection({ onCancel }: { onCancel: () => void }) {
       {WAITING_FOR_CONNECTION_MESSAGE}
     </Alert>
   );
+}
+
+/**
+ * sendQueuedForms sends the forms kept from an earlier visit that no form
+ * on screen is sending (main.tsx calls it at a visit's start, when
+ * something is queued, and when the connection comes back).
+ */
+export function sendQueuedForms(): Promise<void> {
+  return sendQueued(sendForm, (err) => !isOfflineFailure(err));
 }

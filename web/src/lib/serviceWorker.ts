@@ -26,18 +26,48 @@ export function registerServiceWorker(): void {
   else window.addEventListener('load', whenIdle, { once: true });
 }
 
+/** The service worker's cache of code and images (vite.config.ts, the assets route). */
+export const ASSETS_CACHE = 'assets';
+
+let assetsKept = false;
+
+/**
+ * keepLoadedAssets adds to the worker's cache of code and images what this
+ * page loaded before the worker took charge of it (on a first visit: the
+ * shell and the page's own code), so the page also opens offline. They come
+ * from the browser's HTTP cache: no download. Later loads pass through the
+ * worker, which keeps them itself.
+ */
+async function keepLoadedAssets(): Promise<void> {
+  if (assetsKept) return;
+  assetsKept = true;
+  const urls = performance
+    .getEntriesByType('resource')
+    .map((e) => new URL(e.name))
+    .filter((u) => u.origin === location.origin && /^\/(assets|images|icons)\//.test(u.pathname))
+    .map((u) => u.pathname);
+  const cache = await caches.open(ASSETS_CACHE);
+  for (const url of new Set(urls)) {
+    if (!(await cache.match(url))) await cache.add(url);
+  }
+}
+
 /**
  * rememberPage keeps the page at path for offline use. The service worker
  * keeps every page opened by the browser itself; a page reached inside the
  * app (no page load) or opened before the worker was installed is added here,
- * once (it costs one small request for the page's HTML).
+ * once (it costs one small request for the page's HTML), with the code and
+ * images loaded before the worker took charge.
  */
 export async function rememberPage(path: string): Promise<void> {
   if (!import.meta.env.PROD || !('serviceWorker' in navigator) || !('caches' in window)) return;
   try {
     await navigator.serviceWorker.ready;
     const cache = await caches.open(PAGES_CACHE);
-    if (!(await cache.match(path))) await cache.add(path);
+    // The page's HTML may still be in the browser's HTTP cache (the page just
+    // loaded it): take it from there rather than download it again.
+    if (!(await cache.match(path))) await cache.add(new Request(path, { cache: 'force-cache' }));
+    await keepLoadedAssets();
   } catch {
     // Offline or storage full: the page is simply not kept.
   }

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { loadConfig } from './supabase';
-import { CONTACT_ADDRESS, CONTACT_PHONE, DEFAULT_SUPPORT_EMAIL, SOCIAL_LINKS, type SocialLink } from '../config/constants';
+import { CONTACT_ADDRESS, DEFAULT_SUPPORT_EMAIL, SOCIAL_LINKS, type SocialLink } from '../config/constants';
 
 /** A phone number as the server gives it: canonical, local format, and the link. */
 export interface SiteNumber {
@@ -23,8 +23,9 @@ export interface SiteSettings {
 /** What the pages show until the settings arrive (and if they cannot be read): the shipped defaults. */
 export const DEFAULT_SITE_SETTINGS: SiteSettings = {
   supportEmail: DEFAULT_SUPPORT_EMAIL,
-  phone: { e164: '+260970000000', display: CONTACT_PHONE, link: 'tel:+260970000000' },
-  whatsapp: { e164: '+260970000000', display: CONTACT_PHONE, link: 'https://wa.me/260970000000' },
+  // Not set until the founders set them: not shown.
+  phone: { e164: '', display: '', link: '' },
+  whatsapp: { e164: '', display: '', link: '' },
   address: CONTACT_ADDRESS,
   social: SOCIAL_LINKS.map((l) => (l.href === '#' ? { network: l.name.toLowerCase(), comingSoon: true } : { network: l.name.toLowerCase(), url: l.href })),
   team: [],

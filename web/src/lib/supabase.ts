@@ -38,10 +38,11 @@ const createdListeners = new Set<(client: SupabaseClient) => void>();
  */
 export function getSupabase(): Promise<SupabaseClient> {
   if (!clientPromise) {
-    clientPromise = Promise.all([loadConfig(), import('@supabase/supabase-js')])
-      .then(([cfg, { createClient }]) =>
+    clientPromise = Promise.all([loadConfig(), import('@supabase/supabase-js'), import('./sessionEnded')])
+      .then(([cfg, { createClient }, watch]) =>
         createClient(cfg.url, cfg.anonKey, {
           auth: { persistSession: true, autoRefreshToken: true, detectSessionInUrl: true },
+          global: { fetch: watch.watchingSession(cfg.anonKey, () => getSupabase().then((c) => c.auth.signOut({ scope: 'local' }))) },
           realtime: { heartbeatIntervalMs: REALTIME.heartbeatMs, reconnectAfterMs: reconnectDelayMs, timeout: REALTIME.timeoutMs },
         }),
       )

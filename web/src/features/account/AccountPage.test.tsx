@@ -88,7 +88,7 @@ const SLOW = { timeout: 15_000 };
 describe('AccountPage', { timeout: 60_000 }, () => {
   it('shows the saved profile with its photos, Edit and Add the seller side', async () => {
     open();
-    expect(await screen.findByText('+260971234567', {}, SLOW)).toBeInTheDocument();
+    expect(await screen.findByText('097 123 4567', {}, SLOW)).toBeInTheDocument();
     expect(screen.getByText('Buyer')).toBeInTheDocument();
     expect(screen.getByText('DENIM WEAR, STREET WEAR')).toBeInTheDocument();
     expect(screen.getByRole('img', { name: 'Photo 1' })).toHaveAttribute('src', BUYER.body_photo_urls[0]);
@@ -102,12 +102,12 @@ describe('AccountPage', { timeout: 60_000 }, () => {
     const user = open();
     expect(await screen.findByText('Could not load your account: The service is busy. Please try again in a moment.', {}, SLOW)).toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: 'Try again' }));
-    expect(await screen.findByText('+260971234567', {}, SLOW)).toBeInTheDocument();
+    expect(await screen.findByText('097 123 4567', {}, SLOW)).toBeInTheDocument();
   });
 
   it('changes the password with the current one, and shows the server’s refusal', async () => {
     const user = open();
-    await screen.findByText('+260971234567', {}, SLOW);
+    await screen.findByText('097 123 4567', {}, SLOW);
     const form = screen.getByRole('form', { name: 'Change password' });
     await user.click(within(form).getByRole('button', { name: 'CHANGE PASSWORD' }));
     expect(within(form).getByText('Current password is required')).toBeInTheDocument();
@@ -124,7 +124,7 @@ describe('AccountPage', { timeout: 60_000 }, () => {
 
   it('deletes the account only with the right password, then says so and clears the session', async () => {
     const user = open();
-    await screen.findByText('+260971234567', {}, SLOW);
+    await screen.findByText('097 123 4567', {}, SLOW);
     await user.click(screen.getByRole('button', { name: 'Delete my account' }));
     const dialog = screen.getByRole('dialog', { name: 'Delete your account?' });
     expect(within(dialog).getByText('your profile, with your photos and logos;')).toBeInTheDocument();
@@ -176,7 +176,7 @@ describe('AccountPage', { timeout: 60_000 }, () => {
 
   it('follows its own profile live: a change made on another device shows without a reload', async () => {
     open();
-    await screen.findByText('+260971234567', {}, SLOW);
+    await screen.findByText('097 123 4567', {}, SLOW);
     await vi.waitFor(() => expect(fake.realtime.open()).toHaveLength(1));
     const ch = fake.realtime.last();
     const id = makeSession().user.id;

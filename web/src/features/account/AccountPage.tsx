@@ -21,6 +21,7 @@ import { MyPhotos } from './MyPhotos';
 import { useAction, type ActionState } from './useAction';
 import { useOwnProfileLive } from './liveProfile';
 import { useAuth } from '../auth/AuthProvider';
+import { localPhone } from '../../lib/words';
 import { useLeadToProblem } from '../../lib/leadToProblem';
 
 /** How each role reads on the page. */
@@ -90,7 +91,7 @@ function ProfileDetails({ p }: { p: SavedProfile }) {
             <Field label="Full name" value={p.full_name} />
             <Field label="Location" value={p.location} />
             <Field label="Age" value={p.age ?? ''} />
-            <Field label="Phone number" value={p.phone_number} />
+            <Field label="Phone number" value={localPhone(p.phone_number ?? '')} />
             <Field label="Gender" value={p.gender} />
           </>
         )}
@@ -224,6 +225,7 @@ export default function AccountPage() {
   const navigate = useNavigate();
   const location = useLocation();
   const saved = Boolean((location.state as { saved?: boolean } | null)?.saved);
+  const finished = Boolean((location.state as { finished?: boolean } | null)?.finished);
   const proven = Boolean((location.state as { proven?: boolean } | null)?.proven);
   const [profile, setProfile] = useState<SavedProfile | null>(null);
   const [loadError, setLoadError] = useState('');
@@ -276,6 +278,7 @@ export default function AccountPage() {
       <PageHeader title="My Account" />
       <Container component="main" maxWidth="sm" sx={{ py: 2, px: 2 }}>
         {saved && <Alert severity="success" role="status" sx={{ mb: 2 }}>Your profile has been saved.</Alert>}
+        {finished && <Alert severity="info" role="status" sx={{ mb: 2 }}>Your profile is already complete: change it here with Edit profile.</Alert>}
         {proven && <Alert severity="success" role="status" sx={{ mb: 2 }}>Your e-mail address is proven.</Alert>}
         <Section title="Your profile">
           {!profile && !loadError && <Typography role="status">Loading your account...</Typography>}

@@ -3,7 +3,7 @@ import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Typography from '@mui/material/Typography';
-import { CONTACT_SUBJECTS } from '../../config/constants';
+import { count, subjectLabel } from '../../lib/words';
 import { sendProofLink, type MyAddress } from './api';
 
 /** A day as people in Lusaka write it: 3 Dec 2026. */
@@ -11,15 +11,6 @@ function day(iso: string): string {
   return new Date(iso).toLocaleDateString('en-GB', { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'Africa/Lusaka' });
 }
 
-/** "1 message", "2 messages". */
-function count(n: number, one: string, many: string): string {
-  return `${n} ${n === 1 ? one : many}`;
-}
-
-/** The label a contact subject shows with. */
-function subjectLabel(value: string): string {
-  return CONTACT_SUBJECTS.find((s) => s.value === value)?.label ?? value;
-}
 
 /**
  * SentWithAddress shows the messages and waitlist sign-ups sent to Salaula

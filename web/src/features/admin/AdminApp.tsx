@@ -19,6 +19,7 @@ import { AlsoHere } from './presence';
 import { OverviewPage } from './OverviewPage';
 import { PersonPage } from './PersonPage';
 import { SettingsPage } from './SettingsPage';
+import { useDocumentTitle } from '../../lib/documentTitle';
 import { AuditPage, MessagesPage, PeoplePage, WaitlistPage } from './pages';
 import { AnnouncementsPage } from './AnnouncementsPage';
 import { ReferralsPage } from './ReferralsPage';
@@ -134,6 +135,7 @@ function Console() {
 
 /** The founders' console (/admin): its own lazily loaded chunk. Signed-out visitors go to /sign_up and back. */
 export default function AdminApp() {
+  useDocumentTitle('Console');
   return (
     <RequireAuth>
       <Console />

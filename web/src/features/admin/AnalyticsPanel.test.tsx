@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { setSupabaseForTests } from '../../lib/supabase';
 import { installFakeSupabase, makeSession } from '../auth/testing/fakeSupabase';
-import { AnalyticsPanel, type Analytics } from './AnalyticsPanel';
+import { AnalyticsPanel, funnelRate, type Analytics } from './AnalyticsPanel';
 
 // Generous: each answer draws a chart, slow in jsdom on a busy machine.
 vi.setConfig({ testTimeout: 45_000 });
@@ -93,18 +93,19 @@ describe('the overview’s visits and sign-ups', () => {
     expect((fetchMock.mock.calls[0][1]?.headers as Record<string, string>).Authorization).toBe('Bearer access-token');
     expect(screen.getByRole('button', { name: '30 days' })).toHaveAttribute('aria-pressed', 'true');
 
-    // The funnel: every step with its count and the rate from the step before.
+    // The funnel: every step with its count; a rate only over the same people (never over visitors, which are addresses).
     const funnel = within(screen.getByRole('list', { name: 'Funnel' }))
       .getAllByRole('listitem')
       .map((li) => li.getAttribute('aria-label'));
     expect(funnel).toEqual([
       'Visitors: 120',
-      'Joined a waitlist: 12, 10% of visitors',
-      'Created an account: 5, 41.7% of joined a waitlist',
+      'Joined a waitlist: 12',
+      'Created an account: 5',
       'Chose a role: 4, 80% of created an account',
       'Finished onboarding: 2, 50% of chose a role',
     ]);
-    expect(screen.getByText('41.7% of joined a waitlist')).toBeVisible();
+    expect(screen.getByText('80% of created an account')).toBeVisible();
+    expect(screen.getByText(/^A visitor is one network address on one day/)).toBeVisible();
 
     // The chart says in words what it shows, and its figures are in a table.
     expect(screen.getByRole('figure', { name: /^Visitors and waitlist sign-ups per day From 25 Oct 2026 to 23 Nov 2026: 120 visitors and 12 waitlist sign-ups in all; the busiest day was 22 Nov 2026 with 70 visitors\.$/ })).toBeInTheDocument();
@@ -132,12 +133,20 @@ describe('the overview’s visits and sign-ups', () => {
     expect(screen.queryByRole('list', { name: 'Funnel' })).not.toBeInTheDocument();
   });
 
+  it('never gives a rate above 100 %, nor one between different populations', () => {
+    expect(funnelRate('waitlist_joined', 8, { step: 'visitors', count: 2 })).toBe('');
+    expect(funnelRate('account_created', 8, { step: 'waitlist_joined', count: 2 })).toBe('');
+    expect(funnelRate('role_chosen', 3, { step: 'account_created', count: 4 })).toBe('75% of created an account');
+    expect(funnelRate('role_chosen', 5, { step: 'account_created', count: 4 })).toBe('more than created an account in this range (some started before it)');
+    expect(funnelRate('onboarding_finished', 1, { step: 'role_chosen', count: 0 })).toBe('no chose a role to compare with');
+  });
+
   it('still shows the funnel when milestones were counted but no visits', async () => {
     answers = [{ status: 200, body: { ...EMPTY, funnel: [{ step: 'visitors', count: 0, rate: null }, { step: 'waitlist_joined', count: 3, rate: null }] } }];
     renderPanel();
     expect(await screen.findByText('No visits recorded yet')).toBeInTheDocument();
     const funnel = within(screen.getByRole('list', { name: 'Funnel' })).getAllByRole('listitem');
-    expect(funnel.map((li) => li.getAttribute('aria-label'))).toEqual(['Visitors: 0', 'Joined a waitlist: 3, no visitors to compare with']);
+    expect(funnel.map((li) => li.getAttribute('aria-label'))).toEqual(['Visitors: 0', 'Joined a waitlist: 3']);
   });
 
   it('shows the server’s message when the figures cannot be loaded, and tries again on request', async () => {

@@ -14,6 +14,7 @@ import ToggleButton from '@mui/material/ToggleButton';
 import ToggleButtonGroup from '@mui/material/ToggleButtonGroup';
 import Typography from '@mui/material/Typography';
 import { LineChart } from '@mui/x-charts/LineChart';
+import { count } from '../../lib/words';
 import { adminGet, query } from './api';
 
 /** The answer of GET /admin/v1/analytics: UTC days from..to, both included. */
@@ -104,15 +105,31 @@ function SmallTable({ label, head, rows, level = 'h4' }: { label: string; head: 
   );
 }
 
-/** Funnel shows each step as a bar as long as its share of the largest step, with the rate from the step before. */
+/**
+ * A step's rate is over the step before only when both count the same
+ * people: choosing a role follows creating an account, finishing onboarding
+ * follows choosing a role. Visitors are network addresses, and waitlist
+ * sign-ups and accounts are different people: no rate between them.
+ */
+const RATE_OVER_STEP_BEFORE = new Set(['role_chosen', 'onboarding_finished']);
+
+/** funnelRate says a step's share of the step before, never above 100 % ('' when there is none to give). */
+export function funnelRate(step: string, count: number, before: { step: string; count: number } | undefined): string {
+  if (!before || !RATE_OVER_STEP_BEFORE.has(step)) return '';
+  const of = (STEP_LABELS[before.step] ?? before.step).toLowerCase();
+  if (before.count === 0) return `no ${of} to compare with`;
+  if (count > before.count) return `more than ${of} in this range (some started before it)`;
+  return `${percent(count / before.count)} of ${of}`;
+}
+
+/** Funnel shows each step as a bar as long as its share of the largest step, with the rate from the step before where it means something. */
 function Funnel({ steps }: { steps: Analytics['funnel'] }) {
   const max = Math.max(1, ...steps.map((s) => s.count));
   return (
     <Box component="ol" aria-label="Funnel" sx={{ listStyle: 'none', p: 0, m: 0, display: 'grid', gap: 1.5 }}>
       {steps.map((s, i) => {
         const label = STEP_LABELS[s.step] ?? s.step;
-        const before = i > 0 ? (STEP_LABELS[steps[i - 1].step] ?? steps[i - 1].step).toLowerCase() : '';
-        const rate = i === 0 ? '' : s.rate === null ? `no ${before} to compare with` : `${percent(s.rate)} of ${before}`;
+        const rate = funnelRate(s.step, s.count, steps[i - 1]);
         return (
           <Box component="li" key={s.step} aria-label={`${label}: ${num(s.count)}${rate ? `, ${rate}` : ''}`}>
             <Box sx={{ display: 'flex', flexWrap: 'wrap', justifyContent: 'space-between', columnGap: 1 }}>
@@ -139,13 +156,12 @@ function Funnel({ steps }: { steps: Analytics['funnel'] }) {
 function DailyChart({ a }: { a: Analytics }) {
   const headingId = useId();
   const captionId = useId();
-  const days = a.days.map((d) => new Date(d.day + 'T00:00:00Z'));
   const signups = a.days.reduce((n, d) => n + d.waitlist, 0);
   const busiest = a.days.reduce((b, d) => (d.visitors > b.visitors ? d : b), a.days[0]);
   const summary =
     `From ${longDay(a.from)} to ${longDay(a.to)}: ` +
-    `${num(a.totals.visitors)} visitors and ${num(signups)} waitlist sign-ups in all` +
-    (busiest && busiest.visitors > 0 ? `; the busiest day was ${longDay(busiest.day)} with ${num(busiest.visitors)} visitors.` : '.');
+    `${count(a.totals.visitors, 'visitor', 'visitors', num)} and ${count(signups, 'waitlist sign-up', 'waitlist sign-ups', num)} in all` +
+    (busiest && busiest.visitors > 0 ? `; the busiest day was ${longDay(busiest.day)} with ${count(busiest.visitors, 'visitor', 'visitors', num)}.` : '.');
   return (
     <Box component="figure" aria-labelledby={`${headingId} ${captionId}`} sx={{ m: 0 }}>
       <Typography id={headingId} component="h3" variant="subtitle1" sx={{ fontWeight: 700 }}>
@@ -157,14 +173,16 @@ function DailyChart({ a }: { a: Analytics }) {
       <LineChart
         height={260}
         margin={{ left: 0, right: 0 }}
-        xAxis={[{ data: days, scaleType: 'time', valueFormatter: (d: Date) => d.toISOString().slice(5, 10) }]}
+        // One point, and at most one label, per day ('time' put a label every few hours).
+        xAxis={[{ data: a.days.map((d) => d.day), scaleType: 'point', valueFormatter: (d: string) => d.slice(5) }]}
         yAxis={[
           { id: 'visitors', label: 'Visitors', width: 44, min: 0, tickMinStep: 1 },
           { id: 'signups', label: 'Sign-ups', position: 'right', width: 44, min: 0, tickMinStep: 1 },
         ]}
+        // Visitors drawn last, in the brand green with marks, so it stays visible where the two lines meet.
         series={[
-          { data: a.days.map((d) => d.visitors), label: 'Visitors', yAxisId: 'visitors', showMark: false, curve: 'linear' },
-          { data: a.days.map((d) => d.waitlist), label: 'Waitlist sign-ups', yAxisId: 'signups', showMark: false, curve: 'linear' },
+          { data: a.days.map((d) => d.waitlist), label: 'Waitlist sign-ups', yAxisId: 'signups', showMark: false, curve: 'linear', color: '#d97706' },
+          { data: a.days.map((d) => d.visitors), label: 'Visitors', yAxisId: 'visitors', showMark: a.days.length <= 31, curve: 'linear', color: '#1b4332' },
         ]}
       />
       <details>
@@ -318,7 +336,10 @@ export function AnalyticsPanel() {
       {data && (
         <>
           <Typography variant="body2" sx={{ mb: 2 }}>
-            {longDay(data.from)} to {longDay(data.to)} (UTC days): {num(data.totals.visitors)} visitors, {num(data.totals.pageviews)} page views.
+            {longDay(data.from)} to {longDay(data.to)} (UTC days): {count(data.totals.visitors, 'visitor', 'visitors', num)}, {count(data.totals.pageviews, 'page view', 'page views', num)}.
+          </Typography>
+          <Typography variant="body2" color="text.secondary" sx={{ mb: 2 }}>
+            A visitor is one network address on one day: many phones on a mobile network share an address, so there are more people than visitors.
           </Typography>
           {empty ? (
             <Typography sx={{ mb: 2 }}>No visits recorded yet</Typography>

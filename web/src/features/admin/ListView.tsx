@@ -164,7 +164,7 @@ export function ListView<T>({ title, endpoint, filters = [], sorts = [], search,
               : `${from}–${from + page.items.length - 1} of ${page.totalAtLeast ? 'more than ' : ''}${page.total.toLocaleString('en-GB')}`}
           </Typography>
           <TableContainer sx={{ overflowX: 'auto', border: 1, borderColor: 'divider', borderRadius: 1 }}>
-            <Table size="small" aria-label={title}>
+            <Table size="small" aria-label={title} sx={cardsOnAPhone}>
               <TableHead>
                 <TableRow>
                   {columns.map((c) => (
@@ -195,12 +195,25 @@ export function ListView<T>({ title, endpoint, filters = [], sorts = [], search,
   );
 }
 
+/**
+ * Below 600 px a table is a list of cards: one row a card, each cell a line
+ * with its column's name, so nothing scrolls sideways on a phone.
+ */
+const cardsOnAPhone = {
+  '@media (max-width: 599.95px)': {
+    '& thead': { display: 'none' },
+    '& tbody tr': { display: 'block', borderBottom: 1, borderColor: 'divider', py: 1 },
+    '& tbody td': { display: 'flex', gap: 1, border: 0, py: 0.5, overflowWrap: 'anywhere' },
+    '& tbody td[data-label]::before': { content: 'attr(data-label)', fontWeight: 700, flex: '0 0 38%' },
+  },
+} as const;
+
 function ListRow<T>({ item, columns, expand, reload, fresh }: { item: T; columns: Column<T>[]; expand?: Props<T>['expand']; reload: () => void; fresh?: boolean }) {
   return (
     <>
       <TableRow data-live={fresh ? 'new' : undefined} sx={fresh ? liveRowSx : undefined}>
         {columns.map((c) => (
-          <TableCell key={c.label} sx={{ verticalAlign: 'top' }}>
+          <TableCell key={c.label} data-label={c.label} sx={{ verticalAlign: 'top' }}>
             {c.render(item)}
           </TableCell>
         ))}

@@ -13,6 +13,30 @@ import { AnalyticsPanel } from './AnalyticsPanel';
 import { adminGet, when, type Overview } from './api';
 import { OVERVIEW_TABLES, useLiveTick } from './live';
 import { OverviewReferrals } from './ReferralsPage';
+import { LABELS } from './SettingsPage';
+import { count } from '../../lib/words';
+import { Link as RouterLink } from 'react-router';
+
+/** UnsetSettings says which contact details are not set (so not shown on the site). */
+function UnsetSettings() {
+  const [unset, setUnset] = useState<string[]>([]);
+  useEffect(() => {
+    let live = true;
+    adminGet<{ unset?: string[] }>('settings')
+      .then((v) => live && setUnset(v.unset ?? []))
+      .catch(() => {});
+    return () => {
+      live = false;
+    };
+  }, []);
+  if (unset.length === 0) return null;
+  return (
+    <Alert severity="info" sx={{ mb: 2 }}>
+      Not set yet, so not shown on the site: {unset.map((k) => LABELS[k]?.[0] ?? k).join(', ')}.{' '}
+      <RouterLink to="/admin/settings">Set them in Settings</RouterLink>.
+    </Alert>
+  );
+}
 
 /** How often the overview reloads itself (until realtime updates land). */
 export const OVERVIEW_REFRESH_MS = 30_000;
@@ -90,8 +114,9 @@ export function OverviewPage() {
         As of {when(o.asOf)}; updates as changes arrive, and every 30 seconds.
       </Typography>
       {error && <Alert severity="warning">{error}</Alert>}
+      <UnsetSettings />
       <Box sx={grid}>
-        <StatCard label="Accounts" value={t.accounts} hint={`${t.operators} operators`} />
+        <StatCard label="Accounts" value={t.accounts} hint={count(t.operators, 'operator')} />
         <StatCard label="Onboarding unfinished" value={t.onboardingUnfinished} />
         <StatCard label="Buyers" value={t.profilesByRole.buyer ?? 0} />
         <StatCard label="Sellers" value={t.profilesByRole.seller ?? 0} />

@@ -5,6 +5,7 @@ import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Link from '@mui/material/Link';
 import Typography from '@mui/material/Typography';
+import { count } from '../../lib/words';
 import { adminGet, adminSend, when, type PersonDetail } from './api';
 
 /** What the person page says of an account that never proved its address. */
@@ -27,7 +28,7 @@ export function PersonPage() {
     if (!p || !window.confirm(`End every session of ${p.email}? They will have to sign in again on every device.`)) return;
     try {
       const r = await adminSend<{ sessionsEnded: number }>('POST', `people/${encodeURIComponent(id)}/sign-out`);
-      setNotice(`${r.sessionsEnded} session(s) ended.`);
+      setNotice(`${count(r.sessionsEnded, 'session')} ended.`);
       setTick((t) => t + 1);
     } catch (e) {
       setError((e as Error).message);

@@ -19,7 +19,7 @@ interface AdminSettings {
 }
 
 /** What each setting is called on the page, and a hint. */
-const LABELS: Record<string, [string, string?]> = {
+export const LABELS: Record<string, [string, string?]> = {
   support_email: ['Support e-mail'],
   phone: ['Phone number', 'A Zambian number, e.g. 097 123 4567; shown as 097 123 4567, called with tel:'],
   whatsapp: ['WhatsApp number', 'A Zambian number; the link is https://wa.me/260...'],

@@ -9,6 +9,7 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { CONTACT_SUBJECTS, PROGRAMS } from '../../config/constants';
 import { ListView } from './ListView';
+import { subjectLabel } from '../../lib/words';
 import { adminSend, when, type AuditEntry, type Message, type Person, type WaitlistItem } from './api';
 
 const newestFirst = [
@@ -64,7 +65,7 @@ export function MessagesPage() {
         { label: 'Received', render: (m) => when(m.createdAt) },
         { label: 'From', render: (m) => `${m.firstName} ${m.lastName}` },
         { label: 'E-mail', render: (m) => m.email },
-        { label: 'Subject', render: (m) => m.subject },
+        { label: 'Subject', render: (m) => subjectLabel(m.subject) },
         { label: 'Status', render: (m) => <Chip size="small" label={m.status === 'open' ? 'Open' : 'Handled'} color={m.status === 'open' ? 'warning' : 'success'} /> },
       ]}
       expand={(m, reload) => <MessageActions message={m} onSaved={reload} />}
@@ -88,7 +89,7 @@ function MessageActions({ message: m, onSaved }: { message: Message; onSaved: ()
       setBusy(false);
     }
   };
-  const reply = `mailto:${m.email}?subject=${encodeURIComponent(`Re: ${m.subject}`)}`;
+  const reply = `mailto:${m.email}?subject=${encodeURIComponent(`Re: ${subjectLabel(m.subject)}`)}`;
   return (
     <Stack spacing={1}>
       <Typography sx={{ whiteSpace: 'pre-wrap' }}>{m.message}</Typography>

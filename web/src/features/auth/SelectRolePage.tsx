@@ -13,6 +13,7 @@ import StorefrontIcon from '@mui/icons-material/Storefront';
 import { AUTH_ROUTES, ROLES } from '../../config/constants';
 import { PageHeader } from '../../components/PageHeader';
 import { RequireAuth } from './RequireAuth';
+import { useFinishedProfileGoesToAccount } from '../onboarding/savedProfile';
 
 type Role = typeof ROLES.seller | typeof ROLES.buyer;
 
@@ -124,7 +125,14 @@ function SelectRole() {
 export default function SelectRolePage() {
   return (
     <RequireAuth>
+      <FinishedGoesToAccount />
       <SelectRole />
     </RequireAuth>
   );
+}
+
+/** A finished profile is edited from My account, not chosen again here. */
+function FinishedGoesToAccount() {
+  useFinishedProfileGoesToAccount();
+  return null;
 }

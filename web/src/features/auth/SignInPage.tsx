@@ -5,7 +5,7 @@ import { Icon } from '../../components/icons';
 import { AUTH_ROUTES } from '../../config/constants';
 import type { FieldErrors } from '../../lib/validation';
 import { useAuth } from './AuthProvider';
-import { fetchMyProfile, getCurrentSession, signIn, signOut, signUp } from './api';
+import { fetchMyProfile, getCurrentSession, resendConfirmation, signIn, signOut, signUp } from './api';
 import { safeNextPath, validateCredentials } from './credentials';
 import { BusyMessage } from './BusyMessage';
 import { EmailField } from './EmailField';
@@ -14,8 +14,10 @@ import { PasswordField } from './PasswordField';
 import { SecondStepForm } from './SecondStepForm';
 import { needsSecondStep } from './mfa';
 import { NeedsConnection } from '../../lib/offline';
+import { SESSION_ENDED_NOTICE, sessionEnded, sessionEndedShown } from '../../lib/sessionEnded';
 import { useLeadToProblem } from '../../lib/leadToProblem';
 import { getSupabase, hasSupabaseClient, mayHaveSession } from '../../lib/supabase';
+import { useDocumentTitle } from '../../lib/documentTitle';
 import '../../styles/form-pages.css';
 
 type Mode = 'login' | 'signup' | 'forgot' | 'code';
@@ -62,7 +64,12 @@ export default function SignInPage() {
   const [params] = useSearchParams();
   const { login } = useAuth();
   const next = safeNextPath(params.get('next'));
-  const notice = (location.state as SignInNotice | null)?.notice ?? '';
+  const [endedElsewhere] = useState(sessionEnded);
+  const notice = (location.state as SignInNotice | null)?.notice ?? (endedElsewhere ? SESSION_ENDED_NOTICE : '');
+  // Said once: a later visit to this page does not repeat it.
+  useEffect(() => {
+    if (endedElsewhere) sessionEndedShown();
+  }, [endedElsewhere]);
   // An e-mailed link the service refused comes back as /sign_up#error_description=...
   const linkError = new URLSearchParams(location.hash.replace(/^#/, '')).get('error_description') ?? '';
 
@@ -70,12 +77,29 @@ export default function SignInPage() {
   const [mode, setMode] = useState<Mode>(
     params.get('mode') === 'login' || params.has('next') || notice || linkError ? 'login' : 'signup',
   );
+  useDocumentTitle(mode === 'signup' ? 'Create an account' : 'Sign in');
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [fieldErrors, setFieldErrors] = useState<FieldErrors<'email' | 'password'>>({});
   const [error, setError] = useState(linkError);
   const [success, setSuccess] = useState(notice);
   const [loading, setLoading] = useState(false);
+  /** The address whose account waits for its confirmation link ('' when none): it may ask for the link again. */
+  const [unconfirmed, setUnconfirmed] = useState('');
+  const [resending, setResending] = useState(false);
+
+  async function resend() {
+    if (resending) return;
+    setResending(true);
+    setError('');
+    try {
+      await resendConfirmation(unconfirmed);
+      setSuccess(`We have sent the confirmation link to ${unconfirmed} again. Open it, then sign in.`);
+    } catch (err) {
+      setError(messageOf(err));
+    }
+    setResending(false);
+  }
 
   // On load: a signed-in user is sent on; a failed profile call signs out and shows the form.
   useEffect(() => {
@@ -128,6 +152,7 @@ export default function SignInPage() {
   }, []);
 
   function switchMode(to: Mode) {
+    setUnconfirmed('');
     setMode(to);
     setEmail('');
     setPassword('');
@@ -166,12 +191,14 @@ export default function SignInPage() {
         setMode('login');
         setPassword('');
         setSuccess(`We have sent a confirmation link to ${email.trim()}. Open it, then sign in.`);
+        setUnconfirmed(email.trim());
       } catch (err) {
         setError(messageOf(err));
       }
       setLoading(false);
       return;
     }
+    setUnconfirmed('');
     try {
       await signIn(email, password);
       if (await needsSecondStep()) {
@@ -182,6 +209,7 @@ export default function SignInPage() {
       }
     } catch (err) {
       setError(messageOf(err));
+      if (messageOf(err) === 'Email not confirmed') setUnconfirmed(email.trim());
       setLoading(false);
       return;
     }
@@ -247,6 +275,11 @@ export default function SignInPage() {
               <Alert severity="success" role="alert">
                 {success}
               </Alert>
+            )}
+            {unconfirmed && (
+              <Button variant="outlined" onClick={resend} disabled={resending}>
+                {resending ? 'Sending...' : 'Send the confirmation e-mail again'}
+              </Button>
             )}
             <form noValidate onSubmit={handleSubmit} aria-label={isLogin ? 'Sign in' : 'Create an account'} className="fk-stack">
               <EmailField

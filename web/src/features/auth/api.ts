@@ -87,6 +87,27 @@ export async function signUp(email: string, password: string): Promise<SignUpRes
   return { user: data.user, session: data.session };
 }
 
+/**
+ * resendConfirmation asks the service to e-mail the account's confirmation
+ * link again (POST /auth/v1/resend). Asked too soon, it throws an Error
+ * saying when the next can be asked for (the seconds the service gives, when
+ * it gives them).
+ */
+export async function resendConfirmation(email: string): Promise<void> {
+  const supabase = await getSupabase();
+  const { error } = await supabase.auth.resend({ type: 'signup', email: email.trim(), options: { emailRedirectTo: `${window.location.origin}/sign_up` } });
+  if (!error) return;
+  if ((error as { status?: number }).status === 429) {
+    const secs = /(\d+)\s*(?:s\b|sec|second)/i.exec(error.message)?.[1];
+    throw new Error(
+      secs
+        ? `A link was sent a moment ago. You can ask for another in ${secs} ${secs === '1' ? 'second' : 'seconds'}.`
+        : 'A link was sent a moment ago. Please wait a minute before asking for another.',
+    );
+  }
+  throw new Error(error.message);
+}
+
 /** signIn signs in with e-mail and password (call 7) and returns the user. */
 export async function signIn(email: string, password: string): Promise<User | null> {
   const supabase = await getSupabase();

@@ -1,11 +1,11 @@
 import { useState, type ChangeEvent, type FormEvent } from 'react';
 import { BotTrap, botTrapValue } from '../../components/BotTrap';
 import { Alert, Button, RadioGroup, TextField, type TextFieldProps } from '../../components/form';
-import { CONTACT_SUBJECTS, FORM_LIMITS } from '../../config/constants';
+import { CONTACT_SUBJECTS, FORM_LIMITS, FUNCTIONS } from '../../config/constants';
 import type { FieldErrors } from '../../lib/validation';
 import { FunctionCallError } from '../../lib/functionError';
 import { WaitingForConnection, useSendWhenOnline } from '../../lib/offline';
-import { sendContactMessage } from './api';
+import { contactBody, contactValues } from './api';
 import { validateContact, type ContactField, type ContactValues } from './validation';
 import { useLeadToProblem } from '../../lib/leadToProblem';
 
@@ -31,7 +31,9 @@ export function ContactForm() {
   };
 
   const sender = useSendWhenOnline(
-    ({ form, trap }: { form: ContactValues; trap: string }) => sendContactMessage(form, trap),
+    FUNCTIONS.contactFormSubmit,
+    () => true,
+    (body) => setValues(contactValues(body)),
     () => {
       setValues(EMPTY);
       setErrors({});
@@ -57,7 +59,7 @@ export function ContactForm() {
       return;
     }
     setStatus(null);
-    sender.submit({ form: values, trap: botTrapValue(e.currentTarget) });
+    sender.submit(contactBody(values, botTrapValue(e.currentTarget)));
   }
 
   const text = (field: ContactField, label: string, extra: Partial<TextFieldProps> = {}) => (
@@ -71,7 +73,6 @@ export function ContactForm() {
       helperText={errors[field]}
       disabled={locked}
       fullWidth
-      variant="standard"
       {...extra}
     />
   );

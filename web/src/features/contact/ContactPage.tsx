@@ -31,14 +31,18 @@ export default function ContactPage() {
             <h2 id="contact-info-heading" className="contact-info-h">
               Contact Information
             </h2>
-            <a href={site.phone.link} className="contact-line">
-              <FormIcon name="phone" />
-              {site.phone.display}
-            </a>
-            <a href={site.whatsapp.link} target="_blank" rel="noopener noreferrer" className="contact-line">
-              <Icon name="whatsapp" />
-              WhatsApp {site.whatsapp.display}
-            </a>
+            {site.phone.e164 && (
+              <a href={site.phone.link} className="contact-line">
+                <FormIcon name="phone" />
+                {site.phone.display}
+              </a>
+            )}
+            {site.whatsapp.e164 && (
+              <a href={site.whatsapp.link} target="_blank" rel="noopener noreferrer" className="contact-line">
+                <Icon name="whatsapp" />
+                WhatsApp {site.whatsapp.display}
+              </a>
+            )}
             <a href={`mailto:${supportEmail}`} className="contact-line">
               <FormIcon name="email" />
               {supportEmail}

@@ -1,14 +1,12 @@
-import { BOT_TRAP_FIELD, FUNCTIONS } from '../../config/constants';
-import { invokePublicFunction } from '../../lib/functionError';
+import { BOT_TRAP_FIELD } from '../../config/constants';
 import type { ContactValues } from './validation';
 
 /**
- * sendContactMessage invokes contact-form-submit with the trimmed form
- * (spec section 7, call 1). botTrap is the hidden field's value, empty for
- * people. It throws a FunctionCallError carrying the server's message.
+ * contactBody is the body of contact-form-submit (spec section 7, call 1):
+ * the trimmed form; botTrap is the hidden field's value, empty for people.
  */
-export async function sendContactMessage(values: ContactValues, botTrap = ''): Promise<void> {
-  await invokePublicFunction(FUNCTIONS.contactFormSubmit, {
+export function contactBody(values: ContactValues, botTrap = ''): Record<string, unknown> {
+  return {
     firstName: values.firstName.trim(),
     lastName: values.lastName.trim(),
     email: values.email.trim(),
@@ -16,5 +14,12 @@ export async function sendContactMessage(values: ContactValues, botTrap = ''): P
     subject: values.subject,
     message: values.message.trim(),
     [BOT_TRAP_FIELD]: botTrap,
-  });
+  };
 }
+
+/** contactValues is the form a queued body was made from. */
+export function contactValues(body: Record<string, unknown>): ContactValues {
+  const s = (k: string) => (typeof body[k] === 'string' ? (body[k] as string) : '');
+  return { firstName: s('firstName'), lastName: s('lastName'), email: s('email'), phoneNumber: s('phoneNumber'), subject: s('subject'), message: s('message') };
+}
+

@@ -10,6 +10,7 @@ import { submitBuyerAndSeller } from './flows';
 import { useFields } from './useFields';
 import { useImagePicker } from './useImagePicker';
 import { EMPTY_SELLER } from './SellerSignupPage';
+import { useFinishedProfileGoesToAccount } from './savedProfile';
 import { isMinor, validateBuyerAndSeller, type BuyerAndSellerErrorKey, type BuyerAndSellerFields } from './validation';
 
 /**
@@ -21,6 +22,7 @@ import { isMinor, validateBuyerAndSeller, type BuyerAndSellerErrorKey, type Buye
 export default function BuyerAndSellerSignupPage() {
   const navigate = useNavigate();
   const { login } = useAuth();
+  useFinishedProfileGoesToAccount();
   const form = useFields<BuyerAndSellerFields, BuyerAndSellerErrorKey>({ ...EMPTY_SELLER, ...EMPTY_BUYER });
   const { values, set, errors, setErrors, text } = form;
   const photos = useImagePicker(STATIC_FORM_MAX_IMAGES);
@@ -39,7 +41,7 @@ export default function BuyerAndSellerSignupPage() {
 
   return (
     <OnboardingPage title="Create Your Buyer and Seller Profile" onSubmit={onSubmit}>
-      <FormBanner message={banner} prefix="Error: " errors={shown} />
+      <FormBanner message={banner} errors={shown} />
       <SectionTitle>Your business</SectionTitle>
       <TextField {...text('business_name', 'Business name', busy)} autoComplete="organization" />
       <TextField {...text('registration_number', 'Registration number (optional)', busy)} />

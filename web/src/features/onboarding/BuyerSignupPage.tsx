@@ -7,6 +7,7 @@ import { BuyerDetailsFields, EMPTY_BUYER, FormBanner, OnboardingPage, SubmitButt
 import { submitProfile } from './flows';
 import { roleFrom } from './payloads';
 import { useFields } from './useFields';
+import { useFinishedProfileGoesToAccount } from './savedProfile';
 import { useImagePicker } from './useImagePicker';
 import { isMinor, validateBuyer, type BuyerErrorKey, type BuyerFields } from './validation';
 
@@ -19,6 +20,7 @@ export default function BuyerSignupPage() {
   const [params] = useSearchParams();
   const role = roleFrom(params.get('role'), 'buyer');
   const navigate = useNavigate();
+  useFinishedProfileGoesToAccount();
   const form = useFields<BuyerFields, BuyerErrorKey>(EMPTY_BUYER);
   const { values, set, errors, setErrors } = form;
   const photos = useImagePicker(BUYER_PHOTOS);

@@ -9,7 +9,7 @@ import { EMPTY_BUYER, FormBanner, OnboardingPage, SubmitButton, toggled, useOnbo
 import { submitProfile } from './flows';
 import { roleFrom } from './payloads';
 import { ACCOUNT_PATH } from '../../config/constants';
-import { buyerFieldsFrom, useEditProfile } from './savedProfile';
+import { buyerFieldsFrom, useEditProfile, useFinishedProfileGoesToAccount } from './savedProfile';
 import { useFields } from './useFields';
 import { useImagePicker } from './useImagePicker';
 import { isMinor, validateBuyer, type BuyerErrorKey, type BuyerFields } from './validation';
@@ -23,6 +23,7 @@ import { isMinor, validateBuyer, type BuyerErrorKey, type BuyerFields } from './
 export default function OnboardingProfilePage() {
   const [params] = useSearchParams();
   const role = roleFrom(params.get('role'), 'buyer');
+  useFinishedProfileGoesToAccount(params.get('edit') === '1');
   const navigate = useNavigate();
   const form = useFields<BuyerFields, BuyerErrorKey>(EMPTY_BUYER);
   const { values, set, errors, setErrors, text } = form;

@@ -8,7 +8,7 @@ import { FormBanner, OnboardingPage, SubmitButton, useOnboardingSubmit } from '.
 import { submitSeller } from './flows';
 import { roleFrom } from './payloads';
 import { ACCOUNT_PATH } from '../../config/constants';
-import { sellerFieldsFrom, useEditProfile } from './savedProfile';
+import { sellerFieldsFrom, useEditProfile, useFinishedProfileGoesToAccount } from './savedProfile';
 import { useFields } from './useFields';
 import { useImagePicker } from './useImagePicker';
 import { isMinor, validateSeller, type SellerErrorKey, type SellerFields } from './validation';
@@ -36,6 +36,7 @@ export const EMPTY_SELLER: SellerFields = {
 export default function SellerSignupPage() {
   const [params] = useSearchParams();
   const role = roleFrom(params.get('role'), 'seller');
+  useFinishedProfileGoesToAccount(params.get('edit') === '1');
   const navigate = useNavigate();
   const { login } = useAuth();
   const { values, set, errors, setErrors, text, reset } = useFields<SellerFields, SellerErrorKey>(EMPTY_SELLER);
@@ -62,7 +63,7 @@ export default function SellerSignupPage() {
 
   return (
     <OnboardingPage title={edit.editing ? 'Edit Your Seller Profile' : 'Create Your Seller Profile'} onSubmit={onSubmit}>
-      <FormBanner message={banner || edit.error} prefix="Error: " errors={logoErrors} />
+      <FormBanner message={banner || edit.error} errors={logoErrors} />
       <SectionTitle>Your Details</SectionTitle>
       <TextField {...text('full_name', 'Full name', busy)} autoComplete="name" />
       <PhoneField {...text('phone_number', 'Phone number', busy)} />

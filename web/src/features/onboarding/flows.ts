@@ -22,15 +22,16 @@ export class SubmitError extends Error {
 /** The spec's messages of the profile flow. */
 export const PROFILE_ERRORS = {
   noSession: 'Could not get user session. Please log in again.',
-  upload: (reason: string) => `Failed to upload image: ${reason}`,
+  // The upload's own message is already in plain words ("This photo is too large: ...").
+  upload: (reason: string) => reason,
   status: (status: number) => `Server responded with status ${status}`,
 } as const;
 
-/** The spec's messages of the seller flow (shown after 'Error:'). */
+/** The spec's messages of the seller flow. */
 export const SELLER_ERRORS = {
   noSession: 'You must be logged in.',
   session: (message: string) => `Session error: ${message}`,
-  upload: (message: string) => `Image upload failed: ${message}`,
+  upload: (message: string) => message,
   status: (status: number) => `Function returned a non-2xx status code: ${status}`,
   unexpected: 'An unexpected error occurred.',
 } as const;

@@ -4,7 +4,8 @@
  * (`?edit=1`): after a save the form goes back to /account.
  */
 import { useEffect, useLayoutEffect, useRef, useState } from 'react';
-import { FUNCTIONS, PHONE_PREFIX } from '../../config/constants';
+import { useNavigate } from 'react-router';
+import { ACCOUNT_PATH, FUNCTIONS, PHONE_PREFIX } from '../../config/constants';
 import { getSupabase } from '../../lib/supabase';
 import { functionErrorReason } from '../auth/api';
 import { EMPTY_BUYER } from './components/OnboardingForm';
@@ -123,4 +124,33 @@ export function useEditProfile(editing: boolean, prefill: (p: SavedProfile) => v
     };
   }, [editing]);
   return { editing, loading, error };
+}
+
+/** The state /account gets when a finished profile was sent there from a sign-up form. */
+export interface FinishedProfileState {
+  finished: true;
+}
+
+/**
+ * useFinishedProfileGoesToAccount sends a person whose profile is finished
+ * (a role chosen and saved) from a first-time form (/select_role, the
+ * sign-up forms without ?edit=1) to My account, where Edit opens the form
+ * with the saved values: a blank form never overwrites a profile. When
+ * skip is true (editing), nothing happens. A profile that cannot be read
+ * leaves the form where it is (its own calls say what is wrong).
+ */
+export function useFinishedProfileGoesToAccount(skip = false): void {
+  const navigate = useNavigate();
+  useEffect(() => {
+    if (skip) return;
+    let cancelled = false;
+    fetchSavedProfile()
+      .then((p) => {
+        if (!cancelled && p.role) navigate(ACCOUNT_PATH, { replace: true, state: { finished: true } satisfies FinishedProfileState });
+      })
+      .catch(() => {});
+    return () => {
+      cancelled = true;
+    };
+  }, [skip, navigate]);
 }

@@ -99,7 +99,8 @@ export default function ImpactPage() {
             </p>
             <p className="lead">Join the waitlist and we will tell you when it starts.</p>
           </div>
-          <div className="card" style={{ minHeight: 320 }}>
+          {/* Room for the form (loaded a moment later) and no more: the label, the box and the button. */}
+          <div className="card" style={{ minHeight: 176 }}>
             <Suspense fallback={null}>
               <WaitlistForm
                 programName={PROGRAMS.upcycling}

@@ -1,7 +1,10 @@
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Typography from '@mui/material/Typography';
+import { useEffect, useState } from 'react';
 import { Link as RouterLink, useNavigate } from 'react-router';
+import { FUNCTIONS } from '../../config/constants';
+import { getSupabase } from '../../lib/supabase';
 import { useAuth } from '../auth/AuthProvider';
 import { RequireAuth } from '../auth/RequireAuth';
 import { SocialLinks } from '../../components/SocialLinks';
@@ -13,15 +16,35 @@ const NEXT_STEPS = [
   { title: 'Questions or ideas?', text: 'We read every message. Tell us what you would love to find on Salaula.', to: '/contact', action: 'Contact Us' },
 ];
 
+/** useFirstName is the first word of the signed-in person's saved full name, '' until known (or without one). */
+function useFirstName(): string {
+  const [name, setName] = useState('');
+  useEffect(() => {
+    let live = true;
+    getSupabase()
+      .then((c) => c.functions.invoke(FUNCTIONS.getProfileMe, { method: 'POST' }))
+      .then(({ data }) => {
+        const full = typeof data?.full_name === 'string' ? data.full_name.trim() : '';
+        if (live) setName(full.split(/\s+/)[0] ?? '');
+      })
+      .catch(() => {});
+    return () => {
+      live = false;
+    };
+  }, []);
+  return name;
+}
+
 function Welcome() {
-  const { user, logout } = useAuth();
+  const { logout } = useAuth();
   const navigate = useNavigate();
+  const name = useFirstName();
   return (
     <PublicPage title="Welcome to Salaula">
       <Band tone="green" label="welcome-title">
         <SectionTitle id="welcome-title">
-          {/* A long address breaks anywhere rather than push the page sideways on a phone. */}
-          You are all set{user?.email ? <span style={{ overflowWrap: 'anywhere' }}>, {user.email}</span> : ''}!
+          {/* A long name breaks anywhere rather than push the page sideways on a phone. */}
+          You are all set{name ? <span style={{ overflowWrap: 'anywhere' }}>, {name}</span> : ''}!
         </SectionTitle>
         <Typography sx={{ opacity: 0.95, fontSize: '1.1rem', maxWidth: 720 }}>
           Your profile is saved. The shop opens soon, and your feed will be ready on launch day. Here is what you can do

@@ -1,11 +1,11 @@
 import { useEffect, useId, useState, type FormEvent } from 'react';
 import { BotTrap, botTrapValue } from '../../components/BotTrap';
 import { Alert, Button, TextField } from '../../components/form';
-import { FORM_LIMITS } from '../../config/constants';
+import { FORM_LIMITS, FUNCTIONS } from '../../config/constants';
 import { isBlank } from '../../lib/validation';
 import { WaitingForConnection, useSendWhenOnline } from '../../lib/offline';
-import { joinWaitlist } from './api';
-import { currentRef, type PlaceInLine } from './referral';
+import { waitlistBody } from './api';
+import { currentRef, placeOf, type PlaceInLine } from './referral';
 import { ShareYourPlace } from './ShareYourPlace';
 import { validateWaitlist } from './validation';
 import { useLeadToProblem } from '../../lib/leadToProblem';
@@ -39,9 +39,11 @@ export function WaitlistForm({ programName, errorMessage, successDetail }: Waitl
   useEffect(() => void currentRef(), []); // remember the ?ref= the page was opened with
 
   const sender = useSendWhenOnline(
-    ({ values, trap }: { values: { email: string; programName: string }; trap: string }) =>
-      joinWaitlist(values, trap).then(setPlace),
-    () => {
+    FUNCTIONS.waitlistSignup,
+    (body) => body.programName === programName,
+    (body) => setEmail(typeof body.email === 'string' ? body.email : ''),
+    (answer) => {
+      setPlace(placeOf(answer));
       setEmail('');
       setStatus('success');
     },
@@ -62,7 +64,7 @@ export function WaitlistForm({ programName, errorMessage, successDetail }: Waitl
       setEmailError(errors.email);
       return;
     }
-    sender.submit({ values: { email: trimmed, programName }, trap: botTrapValue(e.currentTarget) });
+    sender.submit(waitlistBody({ email: trimmed, programName }, botTrapValue(e.currentTarget)));
   }
 
   const submitting = sender.sending;

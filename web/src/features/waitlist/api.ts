@@ -1,7 +1,6 @@
-import { BOT_TRAP_FIELD, FUNCTIONS } from '../../config/constants';
-import { invokePublicFunction } from '../../lib/functionError';
+import { BOT_TRAP_FIELD } from '../../config/constants';
 import type { WaitlistValues } from './validation';
-import { currentRef, placeOf, type PlaceInLine } from './referral';
+import { currentRef } from './referral';
 
 /** The UTM parameters a sign-up carries from the page's address. */
 const UTM_KEYS = ['utm_source', 'utm_medium', 'utm_campaign', 'utm_term', 'utm_content'] as const;
@@ -15,18 +14,16 @@ export function signupSource(location: Pick<Location, 'pathname' | 'search'> = w
 }
 
 /**
- * joinWaitlist invokes waitlist-signup (spec section 7, call 2) with the
- * trimmed e-mail, the program, where the sign-up came from and the
- * personal-link code the visitor arrived with, and returns the place in line
- * and personal link it answers. It throws a FunctionCallError on failure.
+ * waitlistBody is the body of waitlist-signup (spec section 7, call 2): the
+ * trimmed e-mail, the program and where the sign-up came from.
  */
-export async function joinWaitlist(values: WaitlistValues, botTrap = ''): Promise<PlaceInLine> {
-  const data = await invokePublicFunction(FUNCTIONS.waitlistSignup, {
+export function waitlistBody(values: WaitlistValues, botTrap = ''): Record<string, unknown> {
+  return {
     email: values.email.trim(),
     programName: values.programName,
     ...signupSource(),
     ref: currentRef(),
     [BOT_TRAP_FIELD]: botTrap,
-  });
-  return placeOf(data);
+  };
 }
+
