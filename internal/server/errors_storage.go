@@ -9,14 +9,11 @@ import (
 )
 
 // The storage family (/storage/v1) answers every error as the hosted
-// storage service does: {"statusCode": "404", "error": "not_found",
-// "message": "..."}. Its codes (the "error") are media.Code*; its status
-// is statusOf(kind).
-
-// writeStorageFailure writes a storage error body with status.
-func writeStorageFailure(w http.ResponseWriter, status int, name, msg string) {
-	writeJSON(w, status, map[string]string{"statusCode": strconv.Itoa(status), "error": name, "message": msg})
-}
+// storage service does: {"statusCode": "404", "code": "NoSuchKey",
+// "error": "not_found", "message": "..."}. Its names (the "error") are
+// media.Code*, its "code" media.HostedCode (left out when it has none),
+// its status statusOf(kind); storage-js's exists() reads code NoSuchKey
+// as "no such file".
 
 // storageCodeOf is the storage name of an error of kind k with no code of its own.
 func storageCodeOf(k apierr.Kind, status int) string {
@@ -32,14 +29,19 @@ func storageCodeOf(k apierr.Kind, status int) string {
 	}
 }
 
-// renderStorageError answers err in the storage shape.
-func (s *Server) renderStorageError(w http.ResponseWriter, r *http.Request, err error) {
-	e, status := s.typedError(r.Method+" "+r.URL.Path, err, "Something went wrong on our side. Please try again.")
-	code := e.Code
-	if code == "" {
-		code = storageCodeOf(e.Kind, status)
+// renderStorageError answers err in the storage shape, logging it as what
+// when it is the server's fault.
+func (s *Server) renderStorageError(w http.ResponseWriter, what string, err error) {
+	e, status := s.typedError(what, err, "Something went wrong on our side. Please try again.")
+	name := e.Code
+	if name == "" {
+		name = storageCodeOf(e.Kind, status)
 	}
-	writeStorageFailure(w, status, code, e.Message)
+	body := map[string]string{"statusCode": strconv.Itoa(status), "error": name, "message": e.Message}
+	if code := media.HostedCode(e.Kind, name); code != "" {
+		body["code"] = code
+	}
+	writeJSON(w, status, body)
 }
 
 // storageAPI serves h as a storage route: its error is rendered by
@@ -47,7 +49,7 @@ func (s *Server) renderStorageError(w http.ResponseWriter, r *http.Request, err 
 func (s *Server) storageAPI(h apiHandler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if err := h(w, r); err != nil {
-			s.renderStorageError(w, r, err)
+			s.renderStorageError(w, r.Method+" "+r.URL.Path, err)
 		}
 	})
 }

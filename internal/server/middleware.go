@@ -14,7 +14,9 @@ import (
 	"sync/atomic"
 	"time"
 
+	"salaula/internal/apierr"
 	"salaula/internal/auth"
+	"salaula/internal/media"
 )
 
 // contentSecurityPolicy allows scripts only from the app's own origin, plus
@@ -355,6 +357,6 @@ func (s *Server) limitForms(next http.Handler) http.Handler {
 // limitUploads applies the upload rate limit.
 func (s *Server) limitUploads(next http.Handler) http.Handler {
 	return s.limit("uploads", s.uploadLimiter, func(w http.ResponseWriter) {
-		writeStorageFailure(w, http.StatusTooManyRequests, "TooManyRequests", "Too many uploads. Please wait a few minutes and try again.")
+		s.renderStorageError(w, "upload rate limit", apierr.Coded(apierr.TooMany, media.CodeTooMany, "Too many uploads. Please wait a few minutes and try again."))
 	}, next)
 }

@@ -138,50 +138,8 @@ func (s *Server) handleReady() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		ctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)
 		defer cancel()
-		res := readiness{Status: "ready", Checks: map[string]check{}}
-		var mu sync.Mutex
-		var wg sync.WaitGroup
-		run := func(name string, f func(context.Context) check) {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				start := time.Now()
-				c := f(ctx)
-				if c.Millis == 0 {
-					c.Millis = time.Since(start).Milliseconds()
-				}
-				mu.Lock()
-				res.Checks[name] = c
-				mu.Unlock()
-			}()
-		}
-		run("database", func(ctx context.Context) check {
-			if err := s.db.Ping(ctx); err != nil {
-				return check{Status: "down", Error: describe(err)}
-			}
-			return check{Status: "ok"}
-		})
-		run("media", func(ctx context.Context) check {
-			if _, err := s.media.Stat(ctx, media.Key(media.Bucket, ".readyz")); err != nil && !errors.Is(err, media.ErrNotFound) {
-				return check{Status: "down", Error: describe(err)}
-			}
-			return check{Status: "ok"}
-		})
-		run("disk", func(context.Context) check { return s.diskCheck() })
-		run("mail", s.mailCheck)
-		wg.Wait()
-		for name, c := range res.Checks {
-			if c.Status != "down" {
-				continue
-			}
-			if name == "mail" {
-				if res.Status == "ready" {
-					res.Status = "degraded"
-				}
-			} else {
-				res.Status = "unavailable"
-			}
-		}
+		checks := s.runReadyChecks(ctx)
+		res := readiness{Status: readyStatus(checks), Checks: checks}
 		if s.drain != nil {
 			s.drain.lastProbe.Store(time.Now().UnixNano())
 			if s.drain.stopping.Load() {
@@ -199,6 +157,62 @@ func (s *Server) handleReady() http.Handler {
 		w.Header().Set("Cache-Control", "no-store")
 		writeJSON(w, code, res)
 	})
+}
+
+// runReadyChecks runs the readiness checks at once, each timed, and
+// returns their answers by name: database, media, disk and mail.
+func (s *Server) runReadyChecks(ctx context.Context) map[string]check {
+	checks := map[string]func(context.Context) check{
+		"database": func(ctx context.Context) check {
+			if err := s.db.Ping(ctx); err != nil {
+				return check{Status: "down", Error: describe(err)}
+			}
+			return check{Status: "ok"}
+		},
+		"media": func(ctx context.Context) check {
+			if _, err := s.media.Stat(ctx, media.Key(media.Bucket, ".readyz")); err != nil && !errors.Is(err, media.ErrNotFound) {
+				return check{Status: "down", Error: describe(err)}
+			}
+			return check{Status: "ok"}
+		},
+		"disk": func(context.Context) check { return s.diskCheck() },
+		"mail": s.mailCheck,
+	}
+	res := map[string]check{}
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	for name, f := range checks {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			start := time.Now()
+			c := f(ctx)
+			if c.Millis == 0 {
+				c.Millis = time.Since(start).Milliseconds()
+			}
+			mu.Lock()
+			res[name] = c
+			mu.Unlock()
+		}()
+	}
+	wg.Wait()
+	return res
+}
+
+// readyStatus is the status the checks add up to: unavailable when one
+// but mail is down, degraded when only mail is, else ready.
+func readyStatus(checks map[string]check) string {
+	status := "ready"
+	for name, c := range checks {
+		switch {
+		case c.Status != "down":
+		case name != "mail":
+			return "unavailable"
+		default:
+			status = "degraded"
+		}
+	}
+	return status
 }
 
 // describe is an error as /readyz shows it: "disk full" said plainly.

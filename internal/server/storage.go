@@ -17,15 +17,15 @@ import (
 // Its rules are media.Library's; these handlers decode and render.
 
 // storageCaller returns the signed-in caller's user id, or the storage
-// error for a missing, invalid or anon token (401) or a session that could
-// not be checked (503).
-func (s *Server) storageCaller(r *http.Request) (string, error) {
+// error for a missing, invalid or anon token (signIn's 401) or a session
+// that could not be checked (503).
+func (s *Server) storageCaller(r *http.Request, signIn func(why string) error) (string, error) {
 	claims, err := s.authenticate(r.Context(), r)
 	if errors.Is(err, errCheckingSession) {
 		return "", apierr.Coded(apierr.Unavailable, media.CodeUnavailable, msgServiceBusy)
 	}
 	if err != nil {
-		return "", media.SignInError(messageOf(err))
+		return "", signIn(messageOf(err))
 	}
 	return claims.Subject, nil
 }
@@ -40,7 +40,7 @@ func (s *Server) handleUploadObject() http.Handler {
 		if err != nil {
 			return err
 		}
-		owner, err := s.storageCaller(r)
+		owner, err := s.storageCaller(r, media.SignInError)
 		if err != nil {
 			return err
 		}
@@ -160,7 +160,7 @@ func (s *Server) handleRemoveObjects() http.Handler {
 		if r.PathValue("bucket") != media.Bucket {
 			return media.ErrNoBucket
 		}
-		owner, err := s.storageCaller(r)
+		owner, err := s.storageCaller(r, media.SignInError)
 		if err != nil {
 			return err
 		}

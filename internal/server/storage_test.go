@@ -435,3 +435,48 @@ func TestMalformedStorageRequestsAre4xx(t *testing.T) {
 		}
 	})
 }
+
+// The storage reads (list, info, sign, a signed URL) answer every mistake
+// in the hosted shape, with the hosted "code" beside the "error".
+func TestStorageReadErrorsAnswerInTheHostedShape(t *testing.T) {
+	t.Parallel()
+	eachEngine(t, nil, func(t *testing.T, env *testEnv) {
+		u := newUser(t, env, "storage-reads@example.com")
+		other := newUser(t, env, "storage-reads-other@example.com")
+		env.mustUpload(t, u, u.ID+"/a.png", testPNG(t))
+		hosted := func(status, code, name, msg string) []string {
+			return []string{`"statusCode":"` + status + `"`, `"code":"` + code + `"`, `"error":"` + name + `"`, `"message":"` + msg}
+		}
+		list, info, sign := "/storage/v1/object/list/user-media", "/storage/v1/object/info/user-media/", "/storage/v1/object/sign/user-media/"
+		runScenarios(t, env, []scenario{
+			{name: "list: no session", method: http.MethodPost, url: list, body: `{"prefix": ""}`, status: 401,
+				contains: hosted("401", "InvalidJWT", "Unauthorized", "You must be signed in to list or sign files: ")},
+			{name: "list: another bucket", method: http.MethodPost, url: "/storage/v1/object/list/avatars", headers: u.auth(env), body: `{}`,
+				status: 404, contains: hosted("404", "NoSuchBucket", "Bucket not found", "Bucket not found")},
+			{name: "list: not JSON", method: http.MethodPost, url: list, headers: u.auth(env), body: "{",
+				status: 400, contains: hosted("400", "InvalidRequest", "Bad Request", "Request body is not valid JSON")},
+			{name: "list: limit too large", method: http.MethodPost, url: list, headers: u.auth(env), body: `{"limit": 1001}`,
+				status: 400, contains: hosted("400", "InvalidRequest", "InvalidRequest", "limit must be 1 to 1000")},
+			{name: "list: negative offset", method: http.MethodPost, url: list, headers: u.auth(env), body: `{"offset": -1}`,
+				status: 400, contains: hosted("400", "InvalidRequest", "InvalidRequest", "offset must not be negative")},
+			{name: "list: bad order", method: http.MethodPost, url: list, headers: u.auth(env), body: `{"sortBy": {"order": "up"}}`,
+				status: 400, contains: hosted("400", "InvalidRequest", "InvalidRequest", "sortBy.order must be asc or desc")},
+			{name: "list: bad prefix", method: http.MethodPost, url: list, headers: u.auth(env), body: `{"prefix": "` + u.ID + `/../x"}`,
+				status: 400, contains: hosted("400", "InvalidKey", "InvalidKey", "The object path must not contain . or .. segments")},
+			{name: "list: another folder", method: http.MethodPost, url: list, headers: u.auth(env), body: `{"prefix": "` + other.ID + `"}`,
+				status: 403, contains: hosted("403", "AccessDenied", "Unauthorized", "You can only list, inspect or sign files in your own folder")},
+			{name: "info: a missing file", method: http.MethodGet, url: info + u.ID + "/none.png", headers: u.auth(env),
+				status: 404, contains: hosted("404", "NoSuchKey", "not_found", "Object not found")},
+			{name: "info: another folder", method: http.MethodGet, url: info + other.ID + "/a.png", headers: u.auth(env),
+				status: 403, contains: hosted("403", "AccessDenied", "Unauthorized", "You can only list, inspect or sign files")},
+			{name: "sign: zero seconds", method: http.MethodPost, url: sign + u.ID + "/a.png", headers: u.auth(env), body: `{"expiresIn": 0}`,
+				status: 400, contains: hosted("400", "InvalidRequest", "InvalidRequest", "expiresIn must be a whole number of seconds from 1 to 31536000")},
+			{name: "sign: far too long", method: http.MethodPost, url: sign + u.ID + "/a.png", headers: u.auth(env), body: `{"expiresIn": 10000000000000}`,
+				status: 400, contains: hosted("400", "InvalidRequest", "InvalidRequest", "expiresIn must be a whole number")},
+			{name: "signed URL: no token", method: http.MethodGet, url: sign + u.ID + "/a.png",
+				status: 400, contains: hosted("400", "InvalidRequest", "InvalidRequest", "The signed URL has no token")},
+			{name: "signed URL: a bad token", method: http.MethodGet, url: sign + u.ID + "/a.png?token=nonsense",
+				status: 400, contains: hosted("400", "InvalidJWT", "InvalidJWT", "The signed URL is not valid for this file")},
+		})
+	})
+}
