@@ -33,6 +33,19 @@ export function sessionEndedShown(): void {
 
 let ending = false;
 
+/** Access tokens whose session this device ended itself (account deleted, signed out). */
+const endedHere = new Set<string>();
+
+/**
+ * endingHere tells the watcher that this device is about to end the session
+ * of accessToken itself (deleting the account, signing out everywhere), so
+ * the refusals of calls still under way with it are expected, not news
+ * from elsewhere.
+ */
+export function endingHere(accessToken: string | undefined): void {
+  if (accessToken) endedHere.add(accessToken);
+}
+
 /**
  * endSession signs out on this device when the server no longer knows the
  * session (a password change elsewhere, "sign out everywhere"), then tells
@@ -67,7 +80,7 @@ export function watchingSession(anonKey: string, signOutHere: () => Promise<unkn
     if (res.status !== 401 && res.status !== 403) return res;
     const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
     const auth = new Headers(init?.headers ?? (input instanceof Request ? input.headers : undefined)).get('Authorization') ?? '';
-    if (!/^Bearer /i.test(auth) || auth.slice(7) === anonKey || /\/auth\/v1\/(logout|token|verify|otp|signup|recover)/.test(url)) return res;
+    if (!/^Bearer /i.test(auth) || auth.slice(7) === anonKey || endedHere.has(auth.slice(7)) || /\/auth\/v1\/(logout|token|verify|otp|signup|recover)/.test(url)) return res;
     try {
       const body = (await res.clone().json()) as { error_code?: string; code?: string; error?: string; msg?: string; message?: string };
       const code = body.error_code ?? body.code ?? '';

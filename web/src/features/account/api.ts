@@ -6,7 +6,7 @@
  * account-prove-email, account-prove-email-verify). Each throws an Error
  * whose message is the one to show.
  */
-import type { UserAttributes } from '@supabase/supabase-js';
+import type { SupabaseClient, UserAttributes } from '@supabase/supabase-js';
 import { FUNCTIONS } from '../../config/constants';
 import { getSupabase } from '../../lib/supabase';
 import { functionErrorReason } from '../auth/api';
@@ -41,8 +41,15 @@ export async function downloadMyData(): Promise<void> {
 /** deleteMyAccount invokes account-delete with the password. */
 export async function deleteMyAccount(password: string): Promise<void> {
   const supabase = await getSupabase();
+  await expectSessionEndHere(supabase);
   const { error } = await supabase.functions.invoke(FUNCTIONS.accountDelete, { method: 'POST', body: { password } });
   if (error) throw new Error(await functionErrorReason(error));
+}
+
+/** expectSessionEndHere tells lib/sessionEnded that this device ends its own session now. */
+async function expectSessionEndHere(supabase: SupabaseClient): Promise<void> {
+  const [{ data }, { endingHere }] = await Promise.all([supabase.auth.getSession(), import('../../lib/sessionEnded')]);
+  endingHere(data.session?.access_token);
 }
 
 /** forgetSession clears the session kept in this browser (the server has already ended it). */
@@ -62,6 +69,7 @@ export async function changePassword(current: string, next: string): Promise<voi
 /** signOutOf ends this device's session (local) or every session of the account (global). */
 export async function signOutOf(scope: 'local' | 'global'): Promise<void> {
   const supabase = await getSupabase();
+  await expectSessionEndHere(supabase);
   const { error } = await supabase.auth.signOut({ scope });
   if (error) throw new Error(error.message);
 }
