@@ -5,8 +5,10 @@
 // round after round; the table shows the medians of the rounds (requests
 // per second, p50 and p99 latency, errors, peak resident memory) with the
 // ratio to PocketBase. It also times cold starts, reads idle memory and
-// checks that every 2xx answer of a write stored its row. It builds
-// nothing: it is given the binaries.
+// checks that every 2xx answer of a write stored its row. With -scale N
+// (or SALAULA_BENCH_SIGNUPS=N) it also times the console's waitlist at N
+// sign-ups on each system (scale.go). It builds nothing: it is given the
+// binaries.
 package main
 
 import (
@@ -64,7 +66,7 @@ func scenarios(asset string) []*scenario {
 type options struct {
 	salaula, pocketbase, pgAdmin, out, dist, scripts, only string
 	duration, idle                                         time.Duration
-	reps, threads                                          int
+	reps, threads, scale                                   int
 }
 
 func main() {
@@ -90,6 +92,8 @@ func run() error {
 	flag.DurationVar(&o.idle, "idle", 3*time.Second, "how long a fresh server idles before its memory is read")
 	flag.IntVar(&o.reps, "reps", 3, "rounds of every measurement")
 	flag.IntVar(&o.threads, "threads", 2, "wrk's threads (-t)")
+	scale, _ := strconv.Atoi(os.Getenv("SALAULA_BENCH_SIGNUPS"))
+	flag.IntVar(&o.scale, "scale", scale, "also time the console at this many waitlist sign-ups (default SALAULA_BENCH_SIGNUPS; 0: not)")
 	flag.Parse()
 
 	if _, err := exec.LookPath("wrk"); err != nil {
@@ -198,6 +202,13 @@ func run() error {
 		}
 	}
 	table := render(scs, systems, cold, idle, checks, o)
+	if o.scale > 0 {
+		part, err := runScale(o, filepath.Join(tmp, "scale"), pg)
+		if err != nil {
+			return err
+		}
+		table += part
+	}
 	fmt.Println(table)
 	if o.out != "" {
 		if err := writeSection(o.out, table); err != nil {
