@@ -92,14 +92,21 @@ func run() error {
 	flag.DurationVar(&o.idle, "idle", 3*time.Second, "how long a fresh server idles before its memory is read")
 	flag.IntVar(&o.reps, "reps", 3, "rounds of every measurement")
 	flag.IntVar(&o.threads, "threads", 2, "wrk's threads (-t)")
-	scale, _ := strconv.Atoi(os.Getenv("SALAULA_BENCH_SIGNUPS"))
+	scale, err := 0, error(nil)
+	if v := os.Getenv("SALAULA_BENCH_SIGNUPS"); v != "" {
+		if scale, err = strconv.Atoi(v); err != nil || scale < 0 {
+			return fmt.Errorf("SALAULA_BENCH_SIGNUPS=%q: want a whole number of sign-ups", v)
+		}
+	}
 	flag.IntVar(&o.scale, "scale", scale, "also time the console at this many waitlist sign-ups (default SALAULA_BENCH_SIGNUPS; 0: not)")
 	flag.Parse()
 
 	if _, err := exec.LookPath("wrk"); err != nil {
 		return errors.New("wrk is not installed (make bench installs Debian's wrk package)")
 	}
-	var err error
+	if o.scale < 0 {
+		return errors.New("-scale: want a whole number of sign-ups (0: no scale scenario)")
+	}
 	if o.scripts, err = filepath.Abs(o.scripts); err != nil {
 		return err
 	}
