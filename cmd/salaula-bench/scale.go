@@ -34,9 +34,9 @@ const (
 // scaleCase is one row of the scale table: the request on each kind of
 // system and the fewest items its answer must hold.
 type scaleCase struct {
-	name          string
-	salaula, pb   string // query strings; "cursor" on salaula: a page by cursor
-	least, pbMost int    // pbMost: PocketBase's page holds at most this many (its search has no page limit of its own)
+	name        string
+	salaula, pb string // query strings; "cursor" on salaula: a page by cursor
+	least       int
 }
 
 func scaleCases(n int) []scaleCase {
