@@ -5,8 +5,10 @@
 // round after round; the table shows the medians of the rounds (requests
 // per second, p50 and p99 latency, errors, peak resident memory) with the
 // ratio to PocketBase. It also times cold starts, reads idle memory and
-// checks that every 2xx answer of a write stored its row. It builds
-// nothing: it is given the binaries.
+// checks that every 2xx answer of a write stored its row. With -scale N
+// (or SALAULA_BENCH_SIGNUPS=N) it also times the console's waitlist at N
+// sign-ups on each system (scale.go). It builds nothing: it is given the
+// binaries.
 package main
 
 import (
@@ -64,7 +66,7 @@ func scenarios(asset string) []*scenario {
 type options struct {
 	salaula, pocketbase, pgAdmin, out, dist, scripts, only string
 	duration, idle                                         time.Duration
-	reps, threads                                          int
+	reps, threads, scale                                   int
 }
 
 func main() {
@@ -90,12 +92,21 @@ func run() error {
 	flag.DurationVar(&o.idle, "idle", 3*time.Second, "how long a fresh server idles before its memory is read")
 	flag.IntVar(&o.reps, "reps", 3, "rounds of every measurement")
 	flag.IntVar(&o.threads, "threads", 2, "wrk's threads (-t)")
+	scale, err := 0, error(nil)
+	if v := os.Getenv("SALAULA_BENCH_SIGNUPS"); v != "" {
+		if scale, err = strconv.Atoi(v); err != nil || scale < 0 {
+			return fmt.Errorf("SALAULA_BENCH_SIGNUPS=%q: want a whole number of sign-ups", v)
+		}
+	}
+	flag.IntVar(&o.scale, "scale", scale, "also time the console at this many waitlist sign-ups (default SALAULA_BENCH_SIGNUPS; 0: not)")
 	flag.Parse()
 
 	if _, err := exec.LookPath("wrk"); err != nil {
 		return errors.New("wrk is not installed (make bench installs Debian's wrk package)")
 	}
-	var err error
+	if o.scale < 0 {
+		return errors.New("-scale: want a whole number of sign-ups (0: no scale scenario)")
+	}
 	if o.scripts, err = filepath.Abs(o.scripts); err != nil {
 		return err
 	}
@@ -198,6 +209,13 @@ func run() error {
 		}
 	}
 	table := render(scs, systems, cold, idle, checks, o)
+	if o.scale > 0 {
+		part, err := runScale(o, filepath.Join(tmp, "scale"), pg)
+		if err != nil {
+			return err
+		}
+		table += part
+	}
 	fmt.Println(table)
 	if o.out != "" {
 		if err := writeSection(o.out, table); err != nil {

@@ -165,3 +165,30 @@ func TestWriteSectionReplacesOnlyBetweenTheMarkers(t *testing.T) {
 		t.Fatalf("got %q", b)
 	}
 }
+
+// The scale table has a row per request and one of bytes per sign-up,
+// with a column per system in the order given.
+func TestRenderScale(t *testing.T) {
+	systems := []*system{{id: "sqlite", name: "salaula (SQLite)"}, {id: "pocketbase", name: "PocketBase"}}
+	ms := func(v float64) map[string]float64 {
+		m := map[string]float64{}
+		for _, c := range scaleCases(5000) {
+			m[c.name] = v
+		}
+		return m
+	}
+	got := renderScale(5000, systems, map[string]*scaleResult{
+		"sqlite":     {bytesPerSignup: 706.4, ms: ms(1.25)},
+		"pocketbase": {bytesPerSignup: 269, ms: ms(3)},
+	})
+	for _, want := range []string{
+		"| request | salaula (SQLite) | PocketBase |\n|---|---:|---:|\n",
+		"| first page | 1.2 ms | 3.0 ms |\n",
+		"| search, no match | 1.2 ms | 3.0 ms |\n",
+		"| database bytes per sign-up | 706 | 269 |\n",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("missing %q in\n%s", want, got)
+		}
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"database/sql"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"net/url"
@@ -126,15 +127,27 @@ func (s *system) stop() {
 
 // post sends body as JSON and returns the answer, which must be a 200.
 func (s *system) post(path string, body any, token string) ([]byte, error) {
-	b, err := json.Marshal(body)
+	return s.call("POST", path, body, token)
+}
+
+// call sends a request, with body as JSON unless it is nil, and returns
+// the answer, which must be a 200.
+func (s *system) call(method, path string, body any, token string) ([]byte, error) {
+	var reqBody io.Reader
+	if body != nil {
+		b, err := json.Marshal(body)
+		if err != nil {
+			return nil, err
+		}
+		reqBody = bytes.NewReader(b)
+	}
+	req, err := http.NewRequest(method, "http://"+s.addr+path, reqBody)
 	if err != nil {
 		return nil, err
 	}
-	req, err := http.NewRequest("POST", "http://"+s.addr+path, bytes.NewReader(b))
-	if err != nil {
-		return nil, err
+	if body != nil {
+		req.Header.Set("Content-Type", "application/json")
 	}
-	req.Header.Set("Content-Type", "application/json")
 	if token != "" {
 		req.Header.Set("Authorization", token)
 	}
@@ -146,7 +159,7 @@ func (s *system) post(path string, body any, token string) ([]byte, error) {
 	var answer bytes.Buffer
 	answer.ReadFrom(res.Body)
 	if res.StatusCode != http.StatusOK {
-		return nil, fmt.Errorf("POST %s: %d %s", path, res.StatusCode, answer.Bytes())
+		return nil, fmt.Errorf("%s %s: %d %s", method, path, res.StatusCode, answer.Bytes())
 	}
 	return answer.Bytes(), nil
 }

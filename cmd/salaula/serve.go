@@ -138,7 +138,9 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 		defer msrv.Close()
 	}
 	rules := &account.Rules{DB: db, Media: mediaStore, Mailer: mailer, SupportEmail: cfg.SupportEmail, Logger: logger}
-	go rules.SweepEvery(ctx, account.DefaultRetention(cfg.ConfirmEmail), sweepInterval)
+	retention := account.DefaultRetention(cfg.ConfirmEmail)
+	retention.EmailBodies = account.EmailBodiesFor(cfg.EmailBodyRetention)
+	go rules.SweepEvery(ctx, retention, sweepInterval)
 	go stats.RollupEvery(ctx, sweepInterval, logger)
 	// Start-up (migrations, compressing the app, the dummy password hash)
 	// leaves garbage behind; hand its pages back to the system now rather

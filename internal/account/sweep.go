@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"salaula/internal/config"
 	"salaula/internal/mail"
 	"salaula/internal/media"
 	"salaula/internal/store"
@@ -43,8 +44,14 @@ func DefaultRetention(confirmEmail bool) Retention {
 	return r
 }
 
-// DefaultEmailBodies is how long a sent e-mail's body is kept by default.
-const DefaultEmailBodies = 7 * 24 * time.Hour
+// DefaultEmailBodies is how long a sent e-mail's body is kept by default
+// (SALAULA_EMAIL_BODY_RETENTION sets it; see EmailBodiesFor).
+const DefaultEmailBodies = config.DefaultEmailBodyRetention
+
+// EmailBodiesFor is Retention.EmailBodies for the setting d: d itself, and
+// for 0 (clear at once) the shortest duration, since a zero Retention field
+// keeps its data.
+func EmailBodiesFor(d time.Duration) time.Duration { return max(d, time.Nanosecond) }
 
 // Swept reports what one sweep removed.
 type Swept struct {

@@ -79,6 +79,12 @@ type Config struct {
 	// at once); reuse after it revokes the session. 0s: no grace.
 	RefreshReuseInterval time.Duration
 
+	// EmailBodyRetention (SALAULA_EMAIL_BODY_RETENTION, 7 days): how long
+	// a sent e-mail keeps its body and List-Unsubscribe address; after it
+	// the outbox keeps only what the console and `salaula admin mail` show.
+	// 0 clears them at the next retention sweep (within the hour).
+	EmailBodyRetention time.Duration
+
 	// Realtime holds the realtime socket's limits: SALAULA_REALTIME_MAX_CONNS
 	// (10000 sockets on this instance), SALAULA_REALTIME_MAX_CONNS_PER_IP
 	// (100), SALAULA_REALTIME_MAX_CHANNELS (100 per socket),
@@ -206,6 +212,15 @@ func Parse(name string, args []string, getenv func(string) string, stderr io.Wri
 			errs = append(errs, fmt.Errorf("SALAULA_REFRESH_REUSE_INTERVAL=%q: want a duration such as 10s (0s turns the grace off)", v))
 		} else {
 			c.RefreshReuseInterval = d
+		}
+	}
+	c.EmailBodyRetention = DefaultEmailBodyRetention
+	if v := getenv("SALAULA_EMAIL_BODY_RETENTION"); v != "" {
+		d, err := parseDays(v)
+		if err != nil || d < 0 {
+			errs = append(errs, fmt.Errorf("SALAULA_EMAIL_BODY_RETENTION=%q: want a duration such as 7d, 48h or 0 (cleared at the next hourly sweep)", v))
+		} else {
+			c.EmailBodyRetention = d
 		}
 	}
 	positive := func(key string, def int) int {
@@ -389,4 +404,21 @@ func (c *Config) Secret() ([]byte, error) {
 		return nil, err
 	}
 	return []byte(s), f.Close()
+}
+
+// DefaultEmailBodyRetention is how long a sent e-mail keeps its body when
+// SALAULA_EMAIL_BODY_RETENTION is unset.
+const DefaultEmailBodyRetention = 7 * 24 * time.Hour
+
+// parseDays reads a duration as time.ParseDuration does, or a whole number
+// of days ("7d"), or "0".
+func parseDays(v string) (time.Duration, error) {
+	if n, ok := strings.CutSuffix(v, "d"); ok {
+		days, err := strconv.Atoi(n)
+		if err != nil || days < 0 || days > 3650 {
+			return 0, fmt.Errorf("%q is not a whole number of days", v)
+		}
+		return time.Duration(days) * 24 * time.Hour, nil
+	}
+	return time.ParseDuration(v)
 }

@@ -57,8 +57,8 @@ func WriterLanes(db *DB) int { return len(db.writer.lanes) }
 
 // WaitlistListSQL is the query ListWaitlist runs for f in the order o, so
 // tests can read its plan.
-func WaitlistListSQL(f WaitlistFilter, o ListOrder) (string, []any, error) {
-	q := waitlistQuery(f)
+func (db *DB) WaitlistListSQL(f WaitlistFilter, o ListOrder) (string, []any, error) {
+	q := waitlistQuery(f, db.dialect)
 	return q.sql(o)
 }
 

@@ -69,30 +69,31 @@ const (
 	AbsentDomain  = "absent.example"
 )
 
-// SeedScale inserts n waitlist sign-ups as SeedWaitlist makes them, but at
+// SeedScale inserts n waitlist sign-ups as Scale does, failing tb on an
+// error.
+func SeedScale(tb testing.TB, db *store.DB, n int) {
+	tb.Helper()
+	if err := Scale(context.Background(), db, n); err != nil {
+		tb.Fatal(err)
+	}
+}
+
+// Scale inserts n waitlist sign-ups as SeedWaitlist makes them, but at
 // addresses a search can be timed on (every tenth at TenthDomain, a hundred
 // at HundredDomain, the others at example.com), each with its confirmation
 // e-mail, sent, its body and List-Unsubscribe cleared as the retention
-// sweep leaves them; in
-// transactions of 10,000, then recounts the waitlist's roll-up. A million
-// takes a few minutes.
-func SeedScale(tb testing.TB, db *store.DB, n int) {
-	tb.Helper()
-	ctx := context.Background()
+// sweep leaves them; in transactions of 10,000, then recounts the
+// waitlist's roll-up and refreshes the planner's statistics. A million
+// takes a few minutes. cmd/salaula-bench seeds its scale scenario with it.
+func Scale(ctx context.Context, db *store.DB, n int) error {
 	const chunk = 10_000
-	every := max(n/100, 1)
 	for start := 0; start < n; start += chunk {
 		end := min(start+chunk, n)
 		signups := make([]store.WaitlistSignup, 0, end-start)
 		emails := make([]store.OutboxEmail, 0, end-start)
 		for i := start; i < end; i++ {
 			s := signup(i)
-			switch {
-			case i%10 == 0:
-				s.Email = fmt.Sprintf("seed%06d@%s", i, TenthDomain)
-			case i%every == 1 && i/every < 100:
-				s.Email = fmt.Sprintf("seed%06d@%s", i, HundredDomain)
-			}
+			s.Email = ScaleEmail(i, n)
 			signups = append(signups, s)
 			sent := s.CreatedAt
 			emails = append(emails, store.OutboxEmail{ID: store.NewOrderedID(), To: s.Email, Subject: "You're on the Salaula waitlist",
@@ -105,13 +106,24 @@ func SeedScale(tb testing.TB, db *store.DB, n int) {
 			return tx.ImportEmails(ctx, emails)
 		})
 		if err != nil {
-			tb.Fatalf("seed sign-ups %d to %d: %v", start, end, err)
+			return fmt.Errorf("seed sign-ups %d to %d: %w", start, end, err)
 		}
 	}
 	if err := db.InTx(ctx, func(tx *store.Tx) error { return store.RecountWaitlist(ctx, tx) }); err != nil {
-		tb.Fatal(err)
+		return err
 	}
-	if err := db.Analyze(ctx); err != nil {
-		tb.Fatal(err)
+	return db.Analyze(ctx)
+}
+
+// ScaleEmail is the address Scale gives sign-up i of n: every tenth at
+// TenthDomain, a hundred at HundredDomain, the others at example.com.
+func ScaleEmail(i, n int) string {
+	every := max(n/100, 1)
+	switch {
+	case i%10 == 0:
+		return fmt.Sprintf("seed%06d@%s", i, TenthDomain)
+	case i%every == 1 && i/every < 100:
+		return fmt.Sprintf("seed%06d@%s", i, HundredDomain)
 	}
+	return fmt.Sprintf("seed%06d@example.com", i)
 }

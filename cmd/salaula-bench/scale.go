@@ -1,0 +1,370 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"os"
+	"os/exec"
+	"slices"
+	"strings"
+	"time"
+
+	"salaula/internal/console/consoletest"
+	"salaula/internal/mfa"
+	"salaula/internal/store"
+	"salaula/internal/validate"
+)
+
+// The scale scenario (-scale N): each system on a new folder (PostgreSQL:
+// a new database) is given N waitlist sign-ups straight into its database,
+// then the console's reads are timed over HTTP, one request at a time:
+// salaula's /admin/v1/waitlist as an operator, PocketBase's records list
+// as its superuser with skipTotal=1 and the index on created a founder
+// would add. It also reports the database's bytes per sign-up.
+
+const (
+	scaleOperator = "bench-founder@example.com"
+	scaleTimings  = 20 // requests per figure; the figure is their median
+)
+
+// scaleCase is one row of the scale table: the request on each kind of
+// system and the fewest items its answer must hold.
+type scaleCase struct {
+	name        string
+	salaula, pb string // query strings; "cursor" on salaula: a page by cursor
+	least       int
+}
+
+func scaleCases(n int) []scaleCase {
+	deep := max(1, n/(2*console50))
+	return []scaleCase{
+		{name: "first page", salaula: "", pb: "", least: console50},
+		{name: "deep page", salaula: "cursor", pb: fmt.Sprintf("page=%d", deep), least: console50},
+		{name: "search, no match", salaula: "q=" + consoletest.AbsentDomain, pb: "filter=" + url.QueryEscape("email~'"+consoletest.AbsentDomain+"'"), least: 0},
+		{name: "search, ~100 matches", salaula: "q=" + consoletest.HundredDomain, pb: "filter=" + url.QueryEscape("email~'"+consoletest.HundredDomain+"'"), least: min(console50, n/1000)},
+		{name: "search, a tenth match", salaula: "q=" + consoletest.TenthDomain, pb: "filter=" + url.QueryEscape("email~'"+consoletest.TenthDomain+"'"), least: console50},
+	}
+}
+
+// console50 is the console's page size (console.DefaultLimit), which
+// PocketBase is asked for too.
+const console50 = 50
+
+// scaleResult is one system's figures.
+type scaleResult struct {
+	bytesPerSignup float64
+	seed           time.Duration
+	ms             map[string]float64 // case name -> median latency
+}
+
+// runScale runs the scale scenario and returns its part of the table.
+func runScale(o options, dir string, pg *postgres) (string, error) {
+	systems, err := newSystems(o, dir, pg)
+	if err != nil {
+		return "", err
+	}
+	results := map[string]*scaleResult{}
+	for _, s := range systems {
+		r, err := s.scale(o)
+		s.stop()
+		if err != nil {
+			return "", fmt.Errorf("scale on %s: %w", s.name, err)
+		}
+		results[s.id] = r
+	}
+	return renderScale(o.scale, systems, results), nil
+}
+
+// scale seeds s with o.scale sign-ups and times the cases on it.
+func (s *system) scale(o options) (*scaleResult, error) {
+	ctx := context.Background()
+	if err := s.prepare(o); err != nil {
+		return nil, err
+	}
+	if _, err := s.start(); err != nil {
+		return nil, err
+	}
+	if err := s.setUp(o.scripts); err != nil {
+		return nil, err
+	}
+	if s.kind == "pocketbase" {
+		if err := s.indexCreated(); err != nil {
+			return nil, err
+		}
+	}
+	s.stop()
+	before, err := s.size(ctx)
+	if err != nil {
+		return nil, err
+	}
+	began := time.Now()
+	if err := s.seed(ctx, o.scale); err != nil {
+		return nil, fmt.Errorf("seed: %w", err)
+	}
+	r := &scaleResult{seed: time.Since(began), ms: map[string]float64{}}
+	after, err := s.size(ctx)
+	if err != nil {
+		return nil, err
+	}
+	r.bytesPerSignup = float64(after-before) / float64(o.scale)
+	fmt.Fprintf(os.Stderr, "scale %-22s %d sign-ups seeded in %s, %.0f bytes per sign-up\n", s.name, o.scale, r.seed.Round(time.Second), r.bytesPerSignup)
+	if _, err := s.start(); err != nil {
+		return nil, err
+	}
+	// Salaula's tokens name the address they were issued at, which changed
+	// with the restart: the operator signs in now.
+	token := s.token
+	if s.kind == "salaula" {
+		if token, err = s.operatorToken(); err != nil {
+			return nil, fmt.Errorf("operator session: %w", err)
+		}
+	}
+	for _, c := range scaleCases(o.scale) {
+		query := c.salaula
+		path := "/admin/v1/waitlist"
+		if s.kind == "pocketbase" {
+			query, path = strings.TrimPrefix("sort=-created&perPage=50&skipTotal=1&"+c.pb, "&"), "/api/collections/waitlist/records"
+		} else if query == "cursor" {
+			if query, err = s.deepCursor(path, token); err != nil {
+				return nil, err
+			}
+		}
+		var times []float64
+		for i := range scaleTimings + 1 {
+			d, items, err := s.timedGet(path+"?"+query, token)
+			if err != nil {
+				return nil, fmt.Errorf("%s: %w", c.name, err)
+			}
+			if items < c.least {
+				return nil, fmt.Errorf("%s: %d items, want at least %d", c.name, items, c.least)
+			}
+			if i > 0 { // the first warms the caches
+				times = append(times, float64(d.Microseconds())/1000)
+			}
+		}
+		r.ms[c.name] = median(times)
+		fmt.Fprintf(os.Stderr, "scale %-22s %-22s %8.1f ms\n", s.name, c.name, r.ms[c.name])
+	}
+	return r, nil
+}
+
+// operatorToken signs the operator up, makes it one with `salaula admin
+// grant` and passes two-step sign-in: the console's access token.
+func (s *system) operatorToken() (string, error) {
+	var sess struct {
+		AccessToken string `json:"access_token"`
+	}
+	b, err := s.call("POST", "/auth/v1/signup", map[string]string{"email": scaleOperator, "password": benchPassword}, "")
+	if err == nil {
+		err = json.Unmarshal(b, &sess)
+	}
+	if err != nil {
+		return "", err
+	}
+	grant := exec.Command(s.bin, "admin", "grant", scaleOperator, "--data", s.dir)
+	grant.Env = s.cmd.Env
+	if out, err := grant.CombinedOutput(); err != nil {
+		return "", fmt.Errorf("admin grant: %v: %s", err, out)
+	}
+	bearer := "Bearer " + sess.AccessToken
+	var factor struct {
+		ID   string
+		TOTP struct{ Secret string }
+	}
+	var challenge struct{ ID string }
+	if b, err = s.call("POST", "/auth/v1/factors", map[string]string{"factor_type": "totp"}, bearer); err == nil {
+		err = json.Unmarshal(b, &factor)
+	}
+	if err == nil {
+		if b, err = s.call("POST", "/auth/v1/factors/"+factor.ID+"/challenge", map[string]string{}, bearer); err == nil {
+			err = json.Unmarshal(b, &challenge)
+		}
+	}
+	var code string
+	if err == nil {
+		code, err = mfa.Code(factor.TOTP.Secret, mfa.Step(time.Now()))
+	}
+	if err == nil {
+		if b, err = s.call("POST", "/auth/v1/factors/"+factor.ID+"/verify", map[string]string{"challenge_id": challenge.ID, "code": code}, bearer); err == nil {
+			err = json.Unmarshal(b, &sess)
+		}
+	}
+	return "Bearer " + sess.AccessToken, err
+}
+
+// indexCreated gives PocketBase's waitlist the created and updated fields
+// a collection made in its dashboard has, and the index on created a
+// founder would add for a list sorted by it.
+func (s *system) indexCreated() error {
+	b, err := s.call("GET", "/api/collections/waitlist", nil, s.token)
+	if err != nil {
+		return err
+	}
+	var c map[string]any
+	if err := json.Unmarshal(b, &c); err != nil {
+		return err
+	}
+	fields, _ := c["fields"].([]any)
+	has := func(name string) bool {
+		return slices.ContainsFunc(fields, func(f any) bool { m, _ := f.(map[string]any); return m["name"] == name })
+	}
+	if !has("created") {
+		fields = append(fields, map[string]any{"name": "created", "type": "autodate", "onCreate": true})
+	}
+	if !has("updated") {
+		fields = append(fields, map[string]any{"name": "updated", "type": "autodate", "onCreate": true, "onUpdate": true})
+	}
+	indexes, _ := c["indexes"].([]any)
+	indexes = append(indexes, "CREATE INDEX idx_waitlist_created ON waitlist (created)")
+	_, err = s.call("PATCH", "/api/collections/waitlist", map[string]any{"fields": fields, "indexes": indexes}, s.token)
+	return err
+}
+
+// size is the system's database size in bytes (its server stopped).
+func (s *system) size(ctx context.Context) (int64, error) {
+	if s.kind == "salaula" {
+		db, err := store.Open(ctx, s.pgURL, s.dir)
+		if err != nil {
+			return 0, err
+		}
+		defer db.Close()
+		return db.Size(ctx)
+	}
+	db, err := s.database()
+	if err != nil {
+		return 0, err
+	}
+	defer db.Close()
+	var pages, size int64
+	err = db.QueryRowContext(ctx, `SELECT (SELECT page_count FROM pragma_page_count()) - (SELECT freelist_count FROM pragma_freelist_count()),
+		(SELECT page_size FROM pragma_page_size())`).Scan(&pages, &size)
+	return pages * size, err
+}
+
+// seed puts n sign-ups straight into the stopped system's database:
+// salaula's through its store as consoletest.Scale makes them (each with
+// its sent confirmation e-mail, body cleared), PocketBase's as rows of its
+// waitlist table at the same addresses and times.
+func (s *system) seed(ctx context.Context, n int) error {
+	if s.kind == "salaula" {
+		db, err := store.Open(ctx, s.pgURL, s.dir)
+		if err != nil {
+			return err
+		}
+		defer db.Close()
+		return consoletest.Scale(ctx, db, n)
+	}
+	db, err := s.database()
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	db.SetMaxOpenConns(1)
+	programs := validate.Programs
+	paths := []string{"/wardrobeclearance", "/impact"}
+	for start := 0; start < n; start += 10_000 {
+		tx, err := db.BeginTx(ctx, nil)
+		if err != nil {
+			return err
+		}
+		ins, err := tx.PrepareContext(ctx, `INSERT INTO waitlist (id, email, program, page_path, referrer, created, updated) VALUES (?, ?, ?, ?, ?, ?, ?)`)
+		if err != nil {
+			tx.Rollback()
+			return err
+		}
+		for i := start; i < min(start+10_000, n); i++ {
+			at := consoletest.SeedStart.Add(time.Duration(i-i%3/2) * time.Second).UTC().Format("2006-01-02 15:04:05.000Z")
+			if _, err := ins.ExecContext(ctx, fmt.Sprintf("s%014d", i), consoletest.ScaleEmail(i, n), programs[i%2], paths[i%2], "", at, at); err != nil {
+				tx.Rollback()
+				return err
+			}
+		}
+		ins.Close()
+		if err := tx.Commit(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// deepCursor walks salaula's waitlist three pages in and returns the query
+// of the next page: a page by cursor costs the same at any depth.
+func (s *system) deepCursor(path, token string) (string, error) {
+	query := ""
+	for range 3 {
+		b, err := s.call("GET", path+"?"+query, nil, token)
+		if err != nil {
+			return "", err
+		}
+		var page struct{ NextCursor *string }
+		if err := json.Unmarshal(b, &page); err != nil || page.NextCursor == nil {
+			return "", fmt.Errorf("no next cursor: %v %s", err, b)
+		}
+		query = "cursor=" + url.QueryEscape(*page.NextCursor)
+	}
+	return query, nil
+}
+
+// timedGet times one GET and counts the items of its answer (salaula's
+// "items", PocketBase's "items" too).
+func (s *system) timedGet(pathQuery, token string) (time.Duration, int, error) {
+	req, err := http.NewRequest("GET", "http://"+s.addr+pathQuery, nil)
+	if err != nil {
+		return 0, 0, err
+	}
+	req.Header.Set("Authorization", token)
+	began := time.Now()
+	res, err := client.Do(req)
+	if err != nil {
+		return 0, 0, err
+	}
+	b, err := io.ReadAll(res.Body)
+	res.Body.Close()
+	d := time.Since(began)
+	if err != nil {
+		return 0, 0, err
+	}
+	if res.StatusCode != http.StatusOK {
+		return 0, 0, fmt.Errorf("GET %s: %d %s", pathQuery, res.StatusCode, b)
+	}
+	var page struct{ Items []json.RawMessage }
+	if err := json.Unmarshal(b, &page); err != nil {
+		return 0, 0, fmt.Errorf("GET %s: %w", pathQuery, err)
+	}
+	return d, len(page.Items), nil
+}
+
+// renderScale is the scale scenario's part of the table.
+func renderScale(n int, systems []*system, results map[string]*scaleResult) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "\nThe console at %d waitlist sign-ups (`-scale %d`; `SALAULA_BENCH_SIGNUPS=%d make bench`). "+
+		"Each system on a new folder or database is given the sign-ups straight into its database "+
+		"(salaula through its store, each with its confirmation e-mail sent and its body cleared as the retention sweep leaves it; "+
+		"PocketBase as rows of its waitlist table, its server stopped), then each request is made %d times, one at a time after one that warms the caches, "+
+		"and the median is shown: salaula's `GET /admin/v1/waitlist` as an operator (a deep page: by cursor, which costs the same at any depth; "+
+		"search: prefix of the address or of its domain), PocketBase's `GET /api/collections/waitlist/records?sort=-created&perPage=50&skipTotal=1` as its superuser "+
+		"with an index on created (a deep page: the middle page by `page=`; search: `filter=email~'…'`, any part of the address). "+
+		"Bytes per sign-up: the database's growth (pages in use; PostgreSQL: `pg_database_size`) over the sign-ups.\n\n", n, n, n, scaleTimings)
+	b.WriteString("| request |")
+	for _, s := range systems {
+		b.WriteString(" " + s.name + " |")
+	}
+	b.WriteString("\n|---|" + strings.Repeat("---:|", len(systems)) + "\n")
+	for _, c := range scaleCases(n) {
+		fmt.Fprintf(&b, "| %s |", c.name)
+		for _, s := range systems {
+			fmt.Fprintf(&b, " %.1f ms |", results[s.id].ms[c.name])
+		}
+		b.WriteString("\n")
+	}
+	b.WriteString("| database bytes per sign-up |")
+	for _, s := range systems {
+		fmt.Fprintf(&b, " %.0f |", results[s.id].bytesPerSignup)
+	}
+	b.WriteString("\n")
+	return b.String()
+}
