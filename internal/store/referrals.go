@@ -61,7 +61,9 @@ func (db *DB) EnterLine(ctx context.Context, e LineEntry, rule ReferralRule) (*L
 		e.At = Now()
 	}
 	var id string
+	var place *LinePlace // a new place, known without counting the line
 	err := db.InTx(ctx, func(tx *Tx) error {
+		place = nil
 		err := tx.QueryRow(ctx, `SELECT id FROM waitlist_signups WHERE email = ? AND program = ? AND unsubscribed_at IS NULL`,
 			e.Email, e.Program).Scan(&id)
 		if errors.Is(err, sql.ErrNoRows) {
@@ -70,19 +72,41 @@ func (db *DB) EnterLine(ctx context.Context, e LineEntry, rule ReferralRule) (*L
 		if err != nil {
 			return err
 		}
+		var held int
+		if err := tx.QueryRow(ctx, `SELECT COUNT(*) FROM waitlist_line WHERE signup_id = ?`, id).Scan(&held); err != nil || held > 0 {
+			return err // a repeated join keeps its place
+		}
+		// The next order of joining and the line's new length, from the
+		// program's counter row (one row lock, no read of the line). A new
+		// place's line_key (its seq, the highest) is above every other
+		// place's, so its place is the line's length.
+		p := LinePlace{SignupID: id, Program: e.Program, Code: e.Code}
+		var seq int64
+		if err := tx.QueryRow(ctx, `INSERT INTO waitlist_line_counts (program, n, last_seq) VALUES (?, 1, 1)
+			ON CONFLICT (program) DO UPDATE SET n = waitlist_line_counts.n + 1, last_seq = waitlist_line_counts.last_seq + 1
+			RETURNING n, last_seq`, e.Program).Scan(&p.Position, &seq); err != nil {
+			return err
+		}
 		res, err := tx.Exec(ctx, `INSERT INTO waitlist_line (signup_id, program, code, seq, credits, line_key, ip_hash, created_at)
-			SELECT ?, ?, ?, n, 0, n, ?, ? FROM (SELECT COALESCE(MAX(seq), 0) + 1 AS n FROM waitlist_line WHERE program = ?) m WHERE 1 = 1
-			ON CONFLICT (signup_id) DO NOTHING`, id, e.Program, e.Code, e.IPHash, e.At, e.Program)
+			VALUES (?, ?, ?, ?, 0, ?, ?, ?) ON CONFLICT (signup_id) DO NOTHING`, id, e.Program, e.Code, seq, seq, e.IPHash, e.At)
 		if err != nil {
 			return err
 		}
-		if n, _ := res.RowsAffected(); n == 0 || e.RefCode == "" || rule.Judge == nil {
+		if n, _ := res.RowsAffected(); n == 0 { // a join of the same address at the same moment took it
+			_, err := tx.Exec(ctx, `UPDATE waitlist_line_counts SET n = n - 1 WHERE program = ?`, e.Program)
+			return err
+		}
+		place = &p
+		if e.RefCode == "" || rule.Judge == nil {
 			return nil
 		}
 		return tx.referral(ctx, id, e, rule)
 	})
 	if err != nil {
 		return nil, err
+	}
+	if place != nil {
+		return place, nil
 	}
 	return db.PlaceInLine(ctx, id)
 }
@@ -166,6 +190,10 @@ func (t *Tx) forgetReferrals(ctx context.Context, where string, args ...any) err
 	}
 	if _, err := t.Exec(ctx, `DELETE FROM waitlist_referrals WHERE signup_id IN (`+ids+`) OR referrer_id IN (`+ids+`)`,
 		append(append([]any{}, args...), args...)...); err != nil {
+		return err
+	}
+	if _, err := t.Exec(ctx, `UPDATE waitlist_line_counts SET n = n - (SELECT COUNT(*) FROM waitlist_line l
+		WHERE l.program = waitlist_line_counts.program AND l.signup_id IN (`+ids+`))`, args...); err != nil {
 		return err
 	}
 	_, err := t.Exec(ctx, `DELETE FROM waitlist_line WHERE signup_id IN (`+ids+`)`, args...)
