@@ -109,6 +109,7 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	if err != nil {
 		return err
 	}
+	mailer.ClearBodies = cfg.EmailBodyRetention == 0
 	// The e-mail sender runs until the server has stopped, so e-mails
 	// queued by the last requests still go out (or wait for the next start).
 	senderCtx, stopSender := context.WithCancel(context.WithoutCancel(ctx))
@@ -140,6 +141,7 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	rules := &account.Rules{DB: db, Media: mediaStore, Mailer: mailer, SupportEmail: cfg.SupportEmail, Logger: logger}
 	retention := account.DefaultRetention(cfg.ConfirmEmail)
 	retention.EmailBodies = account.EmailBodiesFor(cfg.EmailBodyRetention)
+	retention.Outbox = cfg.EmailRetention
 	go rules.SweepEvery(ctx, retention, sweepInterval)
 	go stats.RollupEvery(ctx, sweepInterval, logger)
 	// Start-up (migrations, compressing the app, the dummy password hash)

@@ -99,7 +99,8 @@ func TestSweepKeepsOnlyWhatTheRetentionAllows(t *testing.T) {
 		if err := db.UpsertProfile(ctx, &store.Profile{UserID: keeper, BodyPhotoURLs: []string{url}}); err != nil {
 			t.Fatal(err)
 		}
-		for _, at := range []time.Time{now.Add(-91 * 24 * time.Hour), now.Add(-89 * 24 * time.Hour)} {
+		// The outbox keeps an e-mail's record 30 days by default.
+		for _, at := range []time.Time{now.Add(-31 * 24 * time.Hour), now.Add(-29 * 24 * time.Hour)} {
 			if _, err := db.Exec(ctx, `INSERT INTO outbox_emails (id, to_address, subject, body, kind, sent_via, created_at) VALUES (?, 'x@example.com', 's', 'b', 'k', 'log', ?)`, store.NewID(), at); err != nil {
 				t.Fatal(err)
 			}

@@ -32,11 +32,11 @@ type Retention struct {
 
 // DefaultRetention is the policy: unconfirmed accounts 30 days (only when
 // e-mail confirmation is required, else no account is unconfirmed for long),
-// unused uploads 24 hours, outbox e-mails 90 days (their body 7 days once
-// sent), contact messages 2 years (730 days, never more than two calendar
-// years).
+// unused uploads 24 hours, outbox e-mails 30 days (their body 7 days once
+// sent; SALAULA_EMAIL_RETENTION and SALAULA_EMAIL_BODY_RETENTION set both),
+// contact messages 2 years (730 days, never more than two calendar years).
 func DefaultRetention(confirmEmail bool) Retention {
-	r := Retention{Uploads: 24 * time.Hour, Outbox: 90 * 24 * time.Hour, EmailBodies: DefaultEmailBodies,
+	r := Retention{Uploads: 24 * time.Hour, Outbox: config.DefaultEmailRetention, EmailBodies: DefaultEmailBodies,
 		ContactMessages: 730 * 24 * time.Hour}
 	if confirmEmail {
 		r.UnconfirmedAccounts = 30 * 24 * time.Hour
@@ -49,8 +49,9 @@ func DefaultRetention(confirmEmail bool) Retention {
 const DefaultEmailBodies = config.DefaultEmailBodyRetention
 
 // EmailBodiesFor is Retention.EmailBodies for the setting d: d itself, and
-// for 0 (clear at once) the shortest duration, since a zero Retention field
-// keeps its data.
+// for 0 (cleared as each e-mail is sent, mail.Outbox.ClearBodies) the
+// shortest duration, so the sweep also clears what an earlier setting kept,
+// since a zero Retention field keeps its data.
 func EmailBodiesFor(d time.Duration) time.Duration { return max(d, time.Nanosecond) }
 
 // Swept reports what one sweep removed.

@@ -82,8 +82,13 @@ type Config struct {
 	// EmailBodyRetention (SALAULA_EMAIL_BODY_RETENTION, 7 days): how long
 	// a sent e-mail keeps its body and List-Unsubscribe address; after it
 	// the outbox keeps only what the console and `salaula admin mail` show.
-	// 0 clears them at the next retention sweep (within the hour).
+	// 0 clears them in the write that records the e-mail sent.
 	EmailBodyRetention time.Duration
+
+	// EmailRetention (SALAULA_EMAIL_RETENTION, 30 days): how long the
+	// outbox keeps an e-mail's record (recipient, subject, kind, state,
+	// times) for the console and `salaula admin mail`; at least an hour.
+	EmailRetention time.Duration
 
 	// Realtime holds the realtime socket's limits: SALAULA_REALTIME_MAX_CONNS
 	// (10000 sockets on this instance), SALAULA_REALTIME_MAX_CONNS_PER_IP
@@ -218,9 +223,18 @@ func Parse(name string, args []string, getenv func(string) string, stderr io.Wri
 	if v := getenv("SALAULA_EMAIL_BODY_RETENTION"); v != "" {
 		d, err := parseDays(v)
 		if err != nil || d < 0 {
-			errs = append(errs, fmt.Errorf("SALAULA_EMAIL_BODY_RETENTION=%q: want a duration such as 7d, 48h or 0 (cleared at the next hourly sweep)", v))
+			errs = append(errs, fmt.Errorf("SALAULA_EMAIL_BODY_RETENTION=%q: want a duration such as 7d, 48h or 0 (cleared as soon as the e-mail is sent)", v))
 		} else {
 			c.EmailBodyRetention = d
+		}
+	}
+	c.EmailRetention = DefaultEmailRetention
+	if v := getenv("SALAULA_EMAIL_RETENTION"); v != "" {
+		d, err := parseDays(v)
+		if err != nil || d < time.Hour {
+			errs = append(errs, fmt.Errorf("SALAULA_EMAIL_RETENTION=%q: want a duration of at least an hour, such as 30d or 48h", v))
+		} else {
+			c.EmailRetention = d
 		}
 	}
 	positive := func(key string, def int) int {
@@ -409,6 +423,10 @@ func (c *Config) Secret() ([]byte, error) {
 // DefaultEmailBodyRetention is how long a sent e-mail keeps its body when
 // SALAULA_EMAIL_BODY_RETENTION is unset.
 const DefaultEmailBodyRetention = 7 * 24 * time.Hour
+
+// DefaultEmailRetention is how long the outbox keeps an e-mail's record
+// when SALAULA_EMAIL_RETENTION is unset.
+const DefaultEmailRetention = 30 * 24 * time.Hour
 
 // parseDays reads a duration as time.ParseDuration does, or a whole number
 // of days ("7d"), or "0".

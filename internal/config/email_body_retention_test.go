@@ -29,3 +29,26 @@ func TestEmailBodyRetention(t *testing.T) {
 		}
 	}
 }
+
+func TestEmailRetention(t *testing.T) {
+	t.Parallel()
+	parse := func(v string) (*Config, error) {
+		return Parse("serve", nil, func(k string) string {
+			if k == "SALAULA_EMAIL_RETENTION" {
+				return v
+			}
+			return ""
+		}, io.Discard)
+	}
+	for v, want := range map[string]time.Duration{"": 30 * 24 * time.Hour, "7d": 7 * 24 * time.Hour, "1h": time.Hour, "90d": 90 * 24 * time.Hour} {
+		c, err := parse(v)
+		if err != nil || c.EmailRetention != want {
+			t.Errorf("%q: %v, %v; want %v", v, c.EmailRetention, err, want)
+		}
+	}
+	for _, v := range []string{"0", "0d", "59m", "-1d", "a month", "30", "99999d"} {
+		if _, err := parse(v); err == nil || !strings.Contains(err.Error(), "SALAULA_EMAIL_RETENTION") {
+			t.Errorf("%q: %v, want an error naming the setting", v, err)
+		}
+	}
+}

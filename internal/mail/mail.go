@@ -84,6 +84,10 @@ type Outbox struct {
 	// RetryBase is the pause after the first failed attempt; it doubles
 	// with each further attempt, up to RetryMax. Defaults: 30s and 1h.
 	RetryBase, RetryMax time.Duration
+	// ClearBodies empties an e-mail's stored body and List-Unsubscribe
+	// address in the write that records it sent
+	// (SALAULA_EMAIL_BODY_RETENTION=0): they were needed only to send it.
+	ClearBodies bool
 
 	wake chan struct{}
 
@@ -138,6 +142,9 @@ func (o *Outbox) Outboxed(m Message) (*store.OutboxEmail, func(), error) {
 		Status: store.EmailQueued}
 	if o.SMTP == nil {
 		e.Status, e.Via = store.EmailSent, "log"
+		if o.ClearBodies {
+			e.Body, e.ListUnsubscribe = "", ""
+		}
 		return e, func() { o.logLater(m) }, nil
 	}
 	return e, o.Wake, nil
@@ -240,7 +247,7 @@ func (o *Outbox) Run(ctx context.Context) {
 func (o *Outbox) DeliverDue(ctx context.Context) (int, error) {
 	if o.SMTP == nil {
 		// Writing to the log cannot fail: take and mark in one write.
-		due, err := o.DB.TakeEmailsAsSent(ctx, store.Now(), "log", batchSize)
+		due, err := o.DB.TakeEmailsAsSent(ctx, store.Now(), "log", batchSize, o.ClearBodies)
 		for _, e := range due {
 			o.deliver(messageOf(e))
 		}
@@ -278,7 +285,7 @@ func (o *Outbox) DeliverDue(ctx context.Context) (int, error) {
 			}
 			continue
 		}
-		if err := o.DB.MarkEmailSent(mark, e.ID, "smtp", store.Now()); err != nil {
+		if err := o.DB.MarkEmailSent(mark, e.ID, "smtp", store.Now(), o.ClearBodies); err != nil {
 			return len(due), err
 		}
 	}

@@ -338,3 +338,55 @@ func TestOutboxMarksEachEmailOnceTheServerAcceptsIt(t *testing.T) {
 		}
 	})
 }
+
+// With ClearBodies (SALAULA_EMAIL_BODY_RETENTION=0) the recipient gets the
+// whole e-mail, and the write that records it sent empties the stored body
+// and List-Unsubscribe address, keeping what the console and `salaula
+// admin mail` show; a queued e-mail keeps its body until it is sent. Without
+// SMTP the row is written sent and without them from the start.
+func TestClearBodiesEmptiesTheStoredBodyOnceSent(t *testing.T) {
+	smtpd := mailtest.Shared(t)
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		ctx := context.Background()
+		body := "Welcome.\n\nUnsubscribe: https://salaula.example/u?token=abc\n"
+		msg := func(to string) mail.Message {
+			return mail.Message{To: to, Subject: "You're on the list", Body: body, Kind: "waitlist", ListUnsubscribe: "https://salaula.example/u?token=abc"}
+		}
+		o, err := mail.New(db, "no-reply@salaula.co.zm", smtpd.URL(), quietLogger())
+		if err != nil {
+			t.Fatal(err)
+		}
+		o.ClearBodies = true
+		to := "clear-" + string(db.Dialect()) + "@example.com"
+		if err := o.Send(ctx, msg(to)); err != nil {
+			t.Fatal(err)
+		}
+		if queued, err := db.EmailsTo(ctx, to, 5); err != nil || len(queued) != 1 || queued[0].Body != body || queued[0].ListUnsubscribe == "" {
+			t.Fatalf("queued e-mail = %+v, %v; want its body kept until it is sent", queued, err)
+		}
+		if n, err := o.DeliverDue(ctx); n != 1 || err != nil {
+			t.Fatalf("DeliverDue = %d, %v", n, err)
+		}
+		if got := smtpd.To(t, to, 1); len(got) != 1 || got[0].Body != body || got[0].Header.Get("List-Unsubscribe") == "" {
+			t.Fatalf("received %+v, want the whole e-mail", got)
+		}
+		sent, err := db.EmailsTo(ctx, to, 5)
+		if err != nil || len(sent) != 1 || sent[0].Status != store.EmailSent || sent[0].Body != "" || sent[0].ListUnsubscribe != "" ||
+			sent[0].Subject != "You're on the list" || sent[0].Kind != "waitlist" || sent[0].SentAt == nil {
+			t.Fatalf("sent e-mail = %+v, %v; want recipient, subject, kind and times kept, body and List-Unsubscribe empty", sent, err)
+		}
+
+		logged, err := mail.New(db, "no-reply@salaula.co.zm", "", quietLogger())
+		if err != nil {
+			t.Fatal(err)
+		}
+		logged.ClearBodies = true
+		to = "clear-log-" + string(db.Dialect()) + "@example.com"
+		if err := logged.Send(ctx, msg(to)); err != nil {
+			t.Fatal(err)
+		}
+		if rows, err := db.EmailsTo(ctx, to, 5); err != nil || len(rows) != 1 || rows[0].Status != store.EmailSent || rows[0].Body != "" || rows[0].ListUnsubscribe != "" {
+			t.Fatalf("e-mail sent to the log = %+v, %v; want it recorded sent without its body", rows, err)
+		}
+	})
+}

@@ -118,11 +118,21 @@ func (db *DB) ClaimEmails(ctx context.Context, now time.Time, lease time.Duratio
 
 // TakeEmailsAsSent takes up to limit due e-mails and marks them sent via
 // at now in the same step, for a delivery that cannot fail (writing to the
-// log): one write per e-mail instead of a claim and a mark.
-func (db *DB) TakeEmailsAsSent(ctx context.Context, now time.Time, via string, limit int) ([]OutboxEmail, error) {
-	return db.claimEmails(ctx, `status = ?, sent_via = ?, sent_at = ?, next_attempt_at = NULL, last_error = ''`,
-		[]any{EmailSent, via, now}, now, limit)
+// log): one write per e-mail instead of a claim and a mark. The e-mails
+// come back whole; with clearBody their stored body and List-Unsubscribe
+// address are emptied in that write (see MarkEmailSent).
+func (db *DB) TakeEmailsAsSent(ctx context.Context, now time.Time, via string, limit int, clearBody bool) ([]OutboxEmail, error) {
+	set := `status = ?, sent_via = ?, sent_at = ?, next_attempt_at = NULL, last_error = ''`
+	if clearBody {
+		set += sentBodyCleared
+	}
+	return db.claimEmails(ctx, set, []any{EmailSent, via, now}, now, limit)
 }
+
+// sentBodyCleared is the part of a mark as sent that empties what only
+// sending needed: the body and the List-Unsubscribe address (both hold the
+// unsubscribe link).
+const sentBodyCleared = `, body = '', list_unsubscribe = ''`
 
 func (db *DB) claimEmails(ctx context.Context, set string, setArgs []any, now time.Time, limit int) ([]OutboxEmail, error) {
 	lock := ""
@@ -158,10 +168,15 @@ func (db *DB) claimEmails(ctx context.Context, set string, setArgs []any, now ti
 // MarkEmailSent records that the e-mail with this id was delivered via
 // ("smtp" or "log") at the given time: one small write, made as soon as
 // the SMTP server has accepted that e-mail, so a sender that dies later in
-// its batch never sends it again.
-func (db *DB) MarkEmailSent(ctx context.Context, id, via string, at time.Time) error {
-	_, err := db.Exec(ctx, `UPDATE outbox_emails SET status = ?, sent_via = ?, sent_at = ?, next_attempt_at = NULL, last_error = ''
-		WHERE id = ?`, EmailSent, via, at, id)
+// its batch never sends it again. With clearBody the same write empties
+// the body and the List-Unsubscribe address, kept otherwise until
+// ClearSentBodies.
+func (db *DB) MarkEmailSent(ctx context.Context, id, via string, at time.Time, clearBody bool) error {
+	set := `status = ?, sent_via = ?, sent_at = ?, next_attempt_at = NULL, last_error = ''`
+	if clearBody {
+		set += sentBodyCleared
+	}
+	_, err := db.Exec(ctx, `UPDATE outbox_emails SET `+set+` WHERE id = ?`, EmailSent, via, at, id)
 	return err
 }
 

@@ -103,7 +103,7 @@ func TestClaimEmailsTakesTheEarliestDueOfEitherState(t *testing.T) {
 		fail("f4@example.com", &f4)
 		fail("later@example.com", &later)
 		fail("gaveup@example.com", nil)
-		if err := db.MarkEmailSent(ctx, ids["sent@example.com"], "smtp", at(0)); err != nil {
+		if err := db.MarkEmailSent(ctx, ids["sent@example.com"], "smtp", at(0), false); err != nil {
 			t.Fatal(err)
 		}
 		claim := func(limit int) []string {

@@ -79,7 +79,7 @@ export default function PrivacyPage() {
           <li>Account and profile data: while your account is open. When you delete your account (on My Account, or by writing to us) your account, profile, photos and logos, sign-in sessions, and the waitlist sign-ups and contact messages under your e-mail are deleted at once.</li>
           <li>Accounts whose e-mail address was never confirmed, when we ask for confirmation: deleted after 30 days.</li>
           <li>Photos and logos you uploaded but never saved to your profile: deleted after 24 hours.</li>
-          <li>Copies of the e-mails we send you: 90 days.</li>
+          <li>The e-mails we send you: their text for 7 days after sending, then only to whom, the subject and when, for 30 days in all.</li>
           <li>The record of what you agreed to (which version of these terms, and when): as long as your account is open.</li>
           <li>Waitlist sign-ups: until the programme opens and we have told you, or until you ask us to remove you.</li>
           <li>Contact messages: up to 2 years, so we can follow up on earlier questions.</li>
