@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"strings"
 	"time"
 )
 
@@ -350,4 +351,47 @@ func (db *DB) Bounces(ctx context.Context, limit int) ([]Bounce, error) {
 		out = append(out, b)
 	}
 	return out, rows.Err()
+}
+
+// LineImport is a place in line as ImportLine stores it.
+type LineImport struct {
+	SignupID, Program, Code, IPHash string
+	Seq                             int64
+	At                              time.Time
+}
+
+// ImportLine stores places in line as they are (no credits), several to a
+// statement, without counting them: the caller recounts (RecountLine). It
+// is for filling a database quickly (tests, benchmarks), after
+// ImportWaitlist.
+func (t *Tx) ImportLine(ctx context.Context, places []LineImport) error {
+	const batch = 500
+	for start := 0; start < len(places); start += batch {
+		end := min(start+batch, len(places))
+		var sb strings.Builder
+		args := make([]any, 0, (end-start)*8)
+		sb.WriteString(`INSERT INTO waitlist_line (signup_id, program, code, seq, credits, line_key, ip_hash, created_at) VALUES `)
+		for i, p := range places[start:end] {
+			if i > 0 {
+				sb.WriteByte(',')
+			}
+			sb.WriteString("(?, ?, ?, ?, 0, ?, ?, ?)")
+			args = append(args, p.SignupID, p.Program, p.Code, p.Seq, p.Seq, p.IPHash, p.At)
+		}
+		if _, err := t.Exec(ctx, sb.String(), args...); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// RecountLine sets each program's line counter (waitlist_line_counts) from
+// the places its line holds, inside tx.
+func RecountLine(ctx context.Context, tx *Tx) error {
+	if _, err := tx.Exec(ctx, `DELETE FROM waitlist_line_counts`); err != nil {
+		return err
+	}
+	_, err := tx.Exec(ctx, `INSERT INTO waitlist_line_counts (program, n, last_seq)
+		SELECT program, COUNT(*), MAX(seq) FROM waitlist_line GROUP BY program`)
+	return err
 }

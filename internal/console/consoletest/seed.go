@@ -4,6 +4,7 @@ package consoletest
 
 import (
 	"context"
+	"crypto/sha256"
 	"fmt"
 	"testing"
 	"time"
@@ -82,7 +83,8 @@ func SeedScale(tb testing.TB, db *store.DB, n int) {
 // addresses a search can be timed on (every tenth at TenthDomain, a hundred
 // at HundredDomain, the others at example.com), each with its confirmation
 // e-mail, sent, its body and List-Unsubscribe cleared as the retention
-// sweep leaves them; in transactions of 10,000, then recounts the
+// sweep leaves them, and each subscribed one with its place in line; in
+// transactions of 10,000, then recounts the
 // waitlist's roll-up and refreshes the planner's statistics. A million
 // takes a few minutes. cmd/salaula-bench seeds its scale scenario with it.
 func Scale(ctx context.Context, db *store.DB, n int) error {
@@ -91,16 +93,29 @@ func Scale(ctx context.Context, db *store.DB, n int) error {
 		end := min(start+chunk, n)
 		signups := make([]store.WaitlistSignup, 0, end-start)
 		emails := make([]store.OutboxEmail, 0, end-start)
+		places := make([]store.LineImport, 0, end-start)
 		for i := start; i < end; i++ {
 			s := signup(i)
 			s.Email = ScaleEmail(i, n)
+			// As a sign-up through the API has them: the SHA-256 (hex) of
+			// its unsubscribe token, and (while subscribed) a place in its
+			// program's line with a 10-character link code and the
+			// 32-character hash of the address it came from.
+			s.UnsubscribeTokenHash = fmt.Sprintf("%x", sha256.Sum256([]byte(s.ID)))
 			signups = append(signups, s)
 			sent := s.CreatedAt
 			emails = append(emails, store.OutboxEmail{ID: store.NewOrderedID(), To: s.Email, Subject: "You're on the Salaula waitlist",
 				Kind: "waitlist", Status: store.EmailSent, Via: "smtp", Attempts: 1, SentAt: &sent, CreatedAt: s.CreatedAt})
+			if s.UnsubscribedAt == nil {
+				places = append(places, store.LineImport{SignupID: s.ID, Program: s.Program, Code: fmt.Sprintf("c%09d", i),
+					IPHash: s.UnsubscribeTokenHash[:32], Seq: int64(i/2 + 1), At: s.CreatedAt})
+			}
 		}
 		err := db.InTx(ctx, func(tx *store.Tx) error {
 			if err := tx.ImportWaitlist(ctx, signups); err != nil {
+				return err
+			}
+			if err := tx.ImportLine(ctx, places); err != nil {
 				return err
 			}
 			return tx.ImportEmails(ctx, emails)
@@ -109,7 +124,13 @@ func Scale(ctx context.Context, db *store.DB, n int) error {
 			return fmt.Errorf("seed sign-ups %d to %d: %w", start, end, err)
 		}
 	}
-	if err := db.InTx(ctx, func(tx *store.Tx) error { return store.RecountWaitlist(ctx, tx) }); err != nil {
+	err := db.InTx(ctx, func(tx *store.Tx) error {
+		if err := store.RecountWaitlist(ctx, tx); err != nil {
+			return err
+		}
+		return store.RecountLine(ctx, tx)
+	})
+	if err != nil {
 		return err
 	}
 	return db.Analyze(ctx)
