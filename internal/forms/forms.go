@@ -229,20 +229,16 @@ func (s *Service) JoinWaitlist(ctx context.Context, in Signup, ip string) (Sent,
 	// The confirmation goes out with the first sign-up of this address
 	// for this program only, in the same transaction: never twice, never
 	// lost. The analytics funnel counts the new sign-up there too.
+	// The place in line (a new sign-up's, or a repeat's own), with the
+	// link's code and the referrer's credit (ref), in that transaction too.
 	join := store.WaitlistJoin{Event: analytics.WaitlistJoined, EventDay: s.Stats.Today()}
+	var p *store.LinePlace
 	join.Email, join.AfterCommit, err = s.outboxed(s.waitlistMail(su, tok, referral.ShareURL(s.PublicURL, su.PagePath, code)))
 	if err == nil {
-		_, err = s.DB.JoinWaitlist(ctx, su, join)
+		_, p, err = s.DB.JoinWaitlistInLine(ctx, su, join, referral.Entry(code, in.Ref, ip), referral.Rule())
 	}
 	if err != nil {
 		return Sent{}, apierr.Wrap(fmt.Errorf("store waitlist sign-up: %w", err), msgWaitlistFailed)
-	}
-	// The place in line (a new sign-up's, or a repeat's own): the link's
-	// code and the referrer's credit (ref).
-	p, err := referral.Enter(ctx, s.DB, su.Email, su.Program, code, in.Ref, ip)
-	if err != nil {
-		s.Logger.Error("waitlist place in line (the sign-up is stored)", "err", err)
-		return sent, nil
 	}
 	sent.Position, sent.ShareURL = p.Position, referral.ShareURL(s.PublicURL, su.PagePath, p.Code)
 	return sent, nil

@@ -6,7 +6,6 @@
 package referral
 
 import (
-	"context"
 	"crypto/rand"
 	"crypto/sha256"
 	"encoding/base32"
@@ -96,14 +95,14 @@ func canonical(addr string) string {
 	return strings.ReplaceAll(local, ".", "") + "@" + domain
 }
 
-// Enter gives the subscribed sign-up of email for program its place in
-// line (code its new link code, ref the code of the link it came
-// through, ip where from), unless it has one, and returns the place.
-func Enter(ctx context.Context, db *store.DB, email, program, code, ref, ip string) (*store.LinePlace, error) {
+// Entry is what a sign-up takes its place in line with (see
+// store.JoinWaitlistInLine): code its new link code, ref the code of the
+// link it came through ("" when not a valid code), ip where from, hashed.
+func Entry(code, ref, ip string) store.LineEntry {
 	if !ValidCode(ref) {
 		ref = ""
 	}
-	return db.EnterLine(ctx, store.LineEntry{Email: email, Program: program, Code: code, RefCode: ref, IPHash: HashIP(ip)}, Rule())
+	return store.LineEntry{Code: code, RefCode: ref, IPHash: HashIP(ip)}
 }
 
 // ShareURL is the personal link: the site's address (and the page the

@@ -1,6 +1,7 @@
 package store
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"encoding/json"
@@ -140,13 +141,32 @@ type WaitlistJoin struct {
 // announcement is one statement: each statement is a round trip, and the
 // sign-up is the write a launch makes most (docs/decisions/0165-writer.md).
 func (db *DB) JoinWaitlist(ctx context.Context, s *WaitlistSignup, join WaitlistJoin) (joined bool, err error) {
+	joined, _, err = db.joinWaitlist(ctx, s, join, nil, ReferralRule{})
+	return joined, err
+}
+
+// JoinWaitlistInLine is JoinWaitlist that also gives the subscribed
+// sign-up its place in its program's line (line: its link code, the code
+// of the link it came through, its IP hash; see EnterLine) in the same
+// transaction, and returns the place: a new sign-up's new place, or a
+// repeat's own. The sign-up and its place are kept together or not at all.
+func (db *DB) JoinWaitlistInLine(ctx context.Context, s *WaitlistSignup, join WaitlistJoin, line LineEntry, rule ReferralRule) (bool, *LinePlace, error) {
+	return db.joinWaitlist(ctx, s, join, &line, rule)
+}
+
+func (db *DB) joinWaitlist(ctx context.Context, s *WaitlistSignup, join WaitlistJoin, line *LineEntry, rule ReferralRule) (joined bool, place *LinePlace, err error) {
 	if s.ID == "" {
 		s.ID = NewOrderedID()
 	}
 	if s.CreatedAt.IsZero() {
 		s.CreatedAt = Now()
 	}
+	if line != nil {
+		line.Email, line.Program, line.At = s.Email, s.Program, s.CreatedAt
+	}
+	var id string // the sign-up's, when it has a place already
 	err = db.InTx(ctx, func(tx *Tx) error {
+		id, place = "", nil
 		var n int
 		var err error
 		if db.dialect == Postgres {
@@ -161,7 +181,10 @@ func (db *DB) JoinWaitlist(ctx context.Context, s *WaitlistSignup, join Waitlist
 			if join.AfterCommit != nil {
 				tx.AfterCommit(join.AfterCommit)
 			}
-			return nil
+			if line != nil {
+				place, err = tx.newPlace(ctx, s.ID, *line, rule)
+			}
+			return err
 		}
 		res, err := tx.Exec(ctx, `UPDATE waitlist_signups SET unsubscribed_at = NULL
 			WHERE email = ? AND program = ? AND unsubscribed_at IS NOT NULL`, s.Email, s.Program)
@@ -172,11 +195,22 @@ func (db *DB) JoinWaitlist(ctx context.Context, s *WaitlistSignup, join Waitlist
 			if err := tx.Announce(ctx, TableWaitlist, "UPDATE", `email = ? AND program = ?`, s.Email, s.Program); err != nil {
 				return err
 			}
-			return countWaitlistMove(ctx, tx, 1, `email = ? AND program = ?`, s.Email, s.Program)
+			if err := countWaitlistMove(ctx, tx, 1, `email = ? AND program = ?`, s.Email, s.Program); err != nil {
+				return err
+			}
 		}
-		return nil
+		if line != nil {
+			id, place, err = tx.enterLine(ctx, *line, rule)
+		}
+		return err
 	})
-	return joined && err == nil, err
+	if err != nil {
+		return false, nil, err
+	}
+	if line != nil && place == nil {
+		place, err = db.PlaceInLine(ctx, cmp.Or(id, s.ID))
+	}
+	return joined, place, err
 }
 
 // waitlistInsert inserts a sign-up (the values of waitlistValues) unless its

@@ -52,64 +52,59 @@ type LinePlace struct {
 	Credits  int
 }
 
-// EnterLine gives the subscribed sign-up of e.Email for e.Program its
-// place in the line, unless it has one, and returns the place. A new place
-// made through a link of another sign-up of the same program records the
-// referral, credited or not as rule says. ErrNotFound when the address has
-// no subscribed sign-up for the program.
-func (db *DB) EnterLine(ctx context.Context, e LineEntry, rule ReferralRule) (*LinePlace, error) {
-	if e.At.IsZero() {
-		e.At = Now()
-	}
+// enterLine gives the subscribed sign-up of e.Email for e.Program its
+// place in the line inside t, unless it has one: it returns the sign-up's
+// id and its new place (nil when it had one; see newPlace). ErrNotFound
+// when the address has no subscribed sign-up for the program.
+func (t *Tx) enterLine(ctx context.Context, e LineEntry, rule ReferralRule) (string, *LinePlace, error) {
 	var id string
-	var place *LinePlace // a new place, known without counting the line
-	err := db.InTx(ctx, func(tx *Tx) error {
-		place = nil
-		err := tx.QueryRow(ctx, `SELECT id FROM waitlist_signups WHERE email = ? AND program = ? AND unsubscribed_at IS NULL`,
-			e.Email, e.Program).Scan(&id)
-		if errors.Is(err, sql.ErrNoRows) {
-			return ErrNotFound
-		}
-		if err != nil {
-			return err
-		}
-		var held int
-		if err := tx.QueryRow(ctx, `SELECT COUNT(*) FROM waitlist_line WHERE signup_id = ?`, id).Scan(&held); err != nil || held > 0 {
-			return err // a repeated join keeps its place
-		}
-		// The next order of joining and the line's new length, from the
-		// program's counter row (one row lock, no read of the line). A new
-		// place's line_key (its seq, the highest) is above every other
-		// place's, so its place is the line's length.
-		p := LinePlace{SignupID: id, Program: e.Program, Code: e.Code}
-		var seq int64
-		if err := tx.QueryRow(ctx, `INSERT INTO waitlist_line_counts (program, n, last_seq) VALUES (?, 1, 1)
-			ON CONFLICT (program) DO UPDATE SET n = waitlist_line_counts.n + 1, last_seq = waitlist_line_counts.last_seq + 1
-			RETURNING n, last_seq`, e.Program).Scan(&p.Position, &seq); err != nil {
-			return err
-		}
-		res, err := tx.Exec(ctx, `INSERT INTO waitlist_line (signup_id, program, code, seq, credits, line_key, ip_hash, created_at)
-			VALUES (?, ?, ?, ?, 0, ?, ?, ?) ON CONFLICT (signup_id) DO NOTHING`, id, e.Program, e.Code, seq, seq, e.IPHash, e.At)
-		if err != nil {
-			return err
-		}
-		if n, _ := res.RowsAffected(); n == 0 { // a join of the same address at the same moment took it
-			_, err := tx.Exec(ctx, `UPDATE waitlist_line_counts SET n = n - 1 WHERE program = ?`, e.Program)
-			return err
-		}
-		place = &p
-		if e.RefCode == "" || rule.Judge == nil {
-			return nil
-		}
-		return tx.referral(ctx, id, e, rule)
-	})
+	err := t.QueryRow(ctx, `SELECT id FROM waitlist_signups WHERE email = ? AND program = ? AND unsubscribed_at IS NULL`,
+		e.Email, e.Program).Scan(&id)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", nil, ErrNotFound
+	}
+	if err != nil {
+		return "", nil, err
+	}
+	var held int
+	if err := t.QueryRow(ctx, `SELECT COUNT(*) FROM waitlist_line WHERE signup_id = ?`, id).Scan(&held); err != nil || held > 0 {
+		return id, nil, err // a repeated join keeps its place
+	}
+	p, err := t.newPlace(ctx, id, e, rule)
+	return id, p, err
+}
+
+// newPlace gives the subscribed sign-up id, which has no place, the next
+// place in its program's line and returns it (nil when a join of the same
+// address at the same moment took it first), recording the referral of
+// e.RefCode.
+func (t *Tx) newPlace(ctx context.Context, id string, e LineEntry, rule ReferralRule) (*LinePlace, error) {
+	// The next order of joining and the line's new length, from the
+	// program's counter row (one row lock, no read of the line). A new
+	// place's line_key (its seq, the highest) is above every other
+	// place's, so its place is the line's length.
+	p := LinePlace{SignupID: id, Program: e.Program, Code: e.Code}
+	var seq int64
+	if err := t.QueryRow(ctx, `INSERT INTO waitlist_line_counts (program, n, last_seq) VALUES (?, 1, 1)
+		ON CONFLICT (program) DO UPDATE SET n = waitlist_line_counts.n + 1, last_seq = waitlist_line_counts.last_seq + 1
+		RETURNING n, last_seq`, e.Program).Scan(&p.Position, &seq); err != nil {
+		return nil, err
+	}
+	res, err := t.Exec(ctx, `INSERT INTO waitlist_line (signup_id, program, code, seq, credits, line_key, ip_hash, created_at)
+		VALUES (?, ?, ?, ?, 0, ?, ?, ?) ON CONFLICT (signup_id) DO NOTHING`, id, e.Program, e.Code, seq, seq, e.IPHash, e.At)
 	if err != nil {
 		return nil, err
 	}
-	if place != nil {
-		return place, nil
+	if n, _ := res.RowsAffected(); n == 0 { // a join of the same address at the same moment took it
+		_, err := t.Exec(ctx, `UPDATE waitlist_line_counts SET n = n - 1 WHERE program = ?`, e.Program)
+		return nil, err
 	}
-	return db.PlaceInLine(ctx, id)
+	if e.RefCode != "" && rule.Judge != nil {
+		if err := t.referral(ctx, id, e, rule); err != nil {
+			return nil, err
+		}
+	}
+	return &p, nil
 }
 
 // referral records that the sign-up id came through the link e.RefCode.

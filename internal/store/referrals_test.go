@@ -18,10 +18,7 @@ func join(t *testing.T, db *store.DB, email, code, ref string) *store.LinePlace 
 	t.Helper()
 	ctx := context.Background()
 	su := &store.WaitlistSignup{Email: email, Program: "Upcycling Initiative", UnsubscribeTokenHash: "h-" + email}
-	if _, err := db.JoinWaitlist(ctx, su, store.WaitlistJoin{}); err != nil {
-		t.Fatal(err)
-	}
-	p, err := db.EnterLine(ctx, store.LineEntry{Email: email, Program: su.Program, Code: code, RefCode: ref, IPHash: "ip-" + email}, credit)
+	_, p, err := db.JoinWaitlistInLine(ctx, su, store.WaitlistJoin{}, store.LineEntry{Code: code, RefCode: ref, IPHash: "ip-" + email}, credit)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -79,9 +76,39 @@ func TestPlaceInLineMovesWithReferrals(t *testing.T) {
 		if n := storetest.Count(t, db, `SELECT COUNT(*) FROM waitlist_referrals`); n != 0 {
 			t.Fatalf("%d referrals kept after the unsubscribe", n)
 		}
-		// An address with no subscribed sign-up has no place.
-		if _, err := db.EnterLine(ctx, store.LineEntry{Email: "ghost@example.com", Program: "Upcycling Initiative", Code: "ghostghost"}, credit); !errors.Is(err, store.ErrNotFound) {
-			t.Fatalf("ghost: %v", err)
+		// Joining again subscribes the friend again, at the end of the
+		// line, with the new link code.
+		back := join(t, db, "friend@example.com", "code000097", "")
+		if back.SignupID != fs.ID || back.Position != 17 || back.Code != "code000097" || back.Credits != 0 {
+			t.Fatalf("friend back: %+v, want sign-up %s at place 17 with code000097", back, fs.ID)
+		}
+	})
+}
+
+// A sign-up and its place in line are kept together or not at all: a
+// place that cannot be written (here its link code is taken) undoes the
+// sign-up and its confirmation e-mail too.
+func TestSignupAndPlaceAreOneWrite(t *testing.T) {
+	t.Parallel()
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		ctx := context.Background()
+		join(t, db, "first@example.com", "samecode01", "")
+		su := &store.WaitlistSignup{Email: "second@example.com", Program: "Upcycling Initiative", UnsubscribeTokenHash: "h-second"}
+		mail := &store.OutboxEmail{To: su.Email, Subject: "You're on the list", Body: "Welcome", Kind: "waitlist"}
+		joined, p, err := db.JoinWaitlistInLine(ctx, su, store.WaitlistJoin{Email: mail}, store.LineEntry{Code: "samecode01"}, credit)
+		if err == nil || joined || p != nil {
+			t.Fatalf("join with a taken code = %v, %+v, %v; want an error", joined, p, err)
+		}
+		if _, err := db.WaitlistSignupByEmail(ctx, su.Email, su.Program); !errors.Is(err, store.ErrNotFound) {
+			t.Fatalf("the sign-up was kept without its place: %v", err)
+		}
+		if n := storetest.Count(t, db, `SELECT COUNT(*) FROM outbox_emails WHERE to_address = 'second@example.com'`); n != 0 {
+			t.Fatalf("%d e-mails queued for a sign-up that was undone", n)
+		}
+		// The same address joins with a free code: stored, second in line.
+		joined, p, err = db.JoinWaitlistInLine(ctx, su, store.WaitlistJoin{Email: mail}, store.LineEntry{Code: "freecode01"}, credit)
+		if err != nil || !joined || p.Position != 2 || p.Code != "freecode01" {
+			t.Fatalf("join with a free code = %v, %+v, %v; want joined at place 2", joined, p, err)
 		}
 	})
 }
