@@ -7,7 +7,8 @@
 // ratio to PocketBase. It also times cold starts, reads idle memory and
 // checks that every 2xx answer of a write stored its row. With -scale N
 // (or SALAULA_BENCH_SIGNUPS=N) it also times the console's waitlist at N
-// sign-ups on each system (scale.go). It builds nothing: it is given the
+// sign-ups on each system, and salaula's messages and people lists at N/10
+// of each (scale.go). It builds nothing: it is given the
 // binaries.
 package main
 

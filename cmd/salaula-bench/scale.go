@@ -21,33 +21,45 @@ import (
 
 // The scale scenario (-scale N): each system on a new folder (PostgreSQL:
 // a new database) is given N waitlist sign-ups straight into its database,
-// then the console's reads are timed over HTTP, one request at a time:
-// salaula's /admin/v1/waitlist as an operator, PocketBase's records list
-// as its superuser with skipTotal=1 and the index on created a founder
-// would add. It also reports the database's bytes per sign-up.
+// salaula also N/10 contact messages and N/10 people, then the console's
+// reads are timed over HTTP, one request at a time: salaula's
+// /admin/v1/waitlist, /admin/v1/messages and /admin/v1/people as an
+// operator, PocketBase's waitlist records list as its superuser with
+// skipTotal=1 and the index on created a founder would add (it has no
+// messages or people in the bench). It also reports the database's bytes
+// per sign-up.
 
 const (
 	scaleOperator = "bench-founder@example.com"
 	scaleTimings  = 20 // requests per figure; the figure is their median
 )
 
-// scaleCase is one row of the scale table: the request on each kind of
-// system and the fewest items its answer must hold.
+// scaleCase is one row of the scale table: salaula's list, the request on
+// each kind of system and the fewest items its answer must hold.
 type scaleCase struct {
 	name        string
+	list        string // salaula's /admin/v1 list; PocketBase has only "waitlist"
 	salaula, pb string // query strings; "cursor" on salaula: a page by cursor
 	least       int
 }
 
 func scaleCases(n int) []scaleCase {
 	deep := max(1, n/(2*console50))
-	return []scaleCase{
-		{name: "first page", salaula: "", pb: "", least: console50},
-		{name: "deep page", salaula: "cursor", pb: fmt.Sprintf("page=%d", deep), least: console50},
-		{name: "search, no match", salaula: "q=" + consoletest.AbsentDomain, pb: "filter=" + url.QueryEscape("email~'"+consoletest.AbsentDomain+"'"), least: 0},
-		{name: "search, ~100 matches", salaula: "q=" + consoletest.HundredDomain, pb: "filter=" + url.QueryEscape("email~'"+consoletest.HundredDomain+"'"), least: min(console50, n/1000)},
-		{name: "search, a tenth match", salaula: "q=" + consoletest.TenthDomain, pb: "filter=" + url.QueryEscape("email~'"+consoletest.TenthDomain+"'"), least: console50},
+	cases := []scaleCase{
+		{name: "first page", list: "waitlist", salaula: "", pb: "", least: console50},
+		{name: "deep page", list: "waitlist", salaula: "cursor", pb: fmt.Sprintf("page=%d", deep), least: console50},
+		{name: "search, no match", list: "waitlist", salaula: "q=" + consoletest.AbsentDomain, pb: "filter=" + url.QueryEscape("email~'"+consoletest.AbsentDomain+"'"), least: 0},
+		{name: "search, ~100 matches", list: "waitlist", salaula: "q=" + consoletest.HundredDomain, pb: "filter=" + url.QueryEscape("email~'"+consoletest.HundredDomain+"'"), least: min(console50, n/1000)},
+		{name: "search, a tenth match", list: "waitlist", salaula: "q=" + consoletest.TenthDomain, pb: "filter=" + url.QueryEscape("email~'"+consoletest.TenthDomain+"'"), least: console50},
 	}
+	for _, list := range []string{"messages", "people"} {
+		cases = append(cases,
+			scaleCase{name: list + ": first page", list: list, least: min(console50, n/scaleInbox)},
+			scaleCase{name: list + ": search, no match", list: list, salaula: "q=" + consoletest.AbsentDomain},
+			scaleCase{name: list + ": search, ~100 matches", list: list, salaula: "q=" + consoletest.HundredDomain, least: min(console50, n/scaleInbox/1000)},
+			scaleCase{name: list + ": search, a tenth match", list: list, salaula: "q=" + consoletest.TenthDomain, least: min(console50, n/scaleInbox/10)})
+	}
+	return cases
 }
 
 // console50 is the console's page size (console.DefaultLimit), which
@@ -112,6 +124,11 @@ func (s *system) scale(o options) (*scaleResult, error) {
 	}
 	r.bytesPerSignup = float64(after-before) / float64(o.scale)
 	fmt.Fprintf(os.Stderr, "scale %-22s %d sign-ups seeded in %s, %.0f bytes per sign-up\n", s.name, o.scale, r.seed.Round(time.Second), r.bytesPerSignup)
+	if s.kind == "salaula" {
+		if err := s.seedInbox(ctx, o.scale/scaleInbox); err != nil {
+			return nil, fmt.Errorf("seed messages and people: %w", err)
+		}
+	}
 	if _, err := s.start(); err != nil {
 		return nil, err
 	}
@@ -124,8 +141,11 @@ func (s *system) scale(o options) (*scaleResult, error) {
 		}
 	}
 	for _, c := range scaleCases(o.scale) {
+		if s.kind == "pocketbase" && c.list != "waitlist" {
+			continue
+		}
 		query := c.salaula
-		path := "/admin/v1/waitlist"
+		path := "/admin/v1/" + c.list
 		if s.kind == "pocketbase" {
 			query, path = strings.TrimPrefix("sort=-created&perPage=50&skipTotal=1&"+c.pb, "&"), "/api/collections/waitlist/records"
 		} else if query == "cursor" {
@@ -291,6 +311,25 @@ func (s *system) seed(ctx context.Context, n int) error {
 	return nil
 }
 
+// scaleInbox is how many sign-ups there are to a contact message and to
+// an account in salaula's scale scenario.
+const scaleInbox = 10
+
+// seedInbox puts n contact messages and n people (accounts, nine in ten
+// with a profile) straight into salaula's stopped database, as
+// consoletest.ScaleMessages and consoletest.ScalePeople make them.
+func (s *system) seedInbox(ctx context.Context, n int) error {
+	db, err := store.Open(ctx, s.pgURL, s.dir)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	if err := consoletest.ScaleMessages(ctx, db, n); err != nil {
+		return err
+	}
+	return consoletest.ScalePeople(ctx, db, n)
+}
+
 // deepCursor walks salaula's waitlist three pages in and returns the query
 // of the next page: a page by cursor costs the same at any depth.
 func (s *system) deepCursor(path, token string) (string, error) {
@@ -348,7 +387,11 @@ func renderScale(n int, systems []*system, results map[string]*scaleResult) stri
 		"and the median is shown: salaula's `GET /admin/v1/waitlist` as an operator (a deep page: by cursor, which costs the same at any depth; "+
 		"search: prefix of the address or of its domain), PocketBase's `GET /api/collections/waitlist/records?sort=-created&perPage=50&skipTotal=1` as its superuser "+
 		"with an index on created (a deep page: the middle page by `page=`; search: `filter=email~'…'`, any part of the address). "+
-		"Bytes per sign-up: the database's growth (pages in use; PostgreSQL: `pg_database_size`) over the sign-ups.\n\n", n, n, n, scaleTimings)
+		"The messages and people rows are salaula's `GET /admin/v1/messages` and `GET /admin/v1/people` with %d contact messages and %d people "+
+		"(accounts, nine in ten with a profile) seeded after the sign-ups at addresses of the same domains "+
+		"(search: prefix of the address, of its domain or of a name); PocketBase has no such collections in the bench (-). "+
+		"Bytes per sign-up: the database's growth (pages in use; PostgreSQL: `pg_database_size`) over the sign-ups, measured before the messages and people.\n\n",
+		n, n, n, scaleTimings, n/scaleInbox, n/scaleInbox)
 	b.WriteString("| request |")
 	for _, s := range systems {
 		b.WriteString(" " + s.name + " |")
@@ -357,7 +400,11 @@ func renderScale(n int, systems []*system, results map[string]*scaleResult) stri
 	for _, c := range scaleCases(n) {
 		fmt.Fprintf(&b, "| %s |", c.name)
 		for _, s := range systems {
-			fmt.Fprintf(&b, " %.1f ms |", results[s.id].ms[c.name])
+			if ms, ok := results[s.id].ms[c.name]; ok {
+				fmt.Fprintf(&b, " %.1f ms |", ms)
+			} else {
+				b.WriteString(" - |")
+			}
 		}
 		b.WriteString("\n")
 	}

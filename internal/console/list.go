@@ -10,8 +10,11 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"salaula/internal/store"
+	"salaula/internal/validate"
 )
 
 // Page limits.
@@ -220,4 +223,22 @@ func oneOf(name, v string, allowed ...string) (string, error) {
 		quoted[i] = strconv.Quote(a)
 	}
 	return "", badInput(fmt.Sprintf("Unknown %s %q: use one of %s", name, v, strings.Join(quoted, ", ")))
+}
+
+// MaxSearchLength is the most characters a list's search takes: the
+// longest e-mail address.
+const MaxSearchLength = validate.MaxEmailLength
+
+// searchText checks the search of a list (its q parameter) and returns it
+// without surrounding spaces ("": no search): printable text of at most
+// MaxSearchLength characters, else BadInput.
+func searchText(q string) (string, error) {
+	q = strings.TrimSpace(q)
+	switch {
+	case !utf8.ValidString(q) || strings.ContainsFunc(q, unicode.IsControl):
+		return "", badInput("The search can hold only printable text: letters, digits, signs and spaces")
+	case utf8.RuneCountInString(q) > MaxSearchLength:
+		return "", badInput(fmt.Sprintf("The search can be at most %d characters", MaxSearchLength))
+	}
+	return q, nil
 }

@@ -22,7 +22,8 @@ const (
 const MaxNoteLength = 2000
 
 // MessageFilter narrows the inbox: Subject one of validate.ContactSubjects,
-// Status open or handled, Q a text searched in the e-mail and names.
+// Status open or handled, Q the start of the address, of its domain (after
+// the @), of the first name or of the last name, any letter case.
 type MessageFilter = store.MessageFilter
 
 // MessageFilters are the query parameters the messages list takes.
@@ -38,8 +39,8 @@ func ParseMessageFilter(raw map[string]string) (MessageFilter, error) {
 	if f.Status, err = oneOf("status", raw["status"], MessageOpen, MessageHandled); err != nil {
 		return f, err
 	}
-	f.Q = raw["q"]
-	return f, nil
+	f.Q, err = searchText(raw["q"])
+	return f, err
 }
 
 // Message is one contact message with its inbox state.

@@ -14,7 +14,8 @@ import (
 const RoleNone = store.NoRole
 
 // PeopleFilter narrows the people list: Role one of validate.Roles or
-// "none", Q a text searched in the e-mail and full name.
+// "none", Q the start of the address, of its domain (after the @), of the
+// full name or of its last word, any letter case.
 // WithProfile keeps only accounts that have a profile (the CLI's profiles
 // export).
 type PeopleFilter = store.PeopleFilter
@@ -29,8 +30,8 @@ func ParsePeopleFilter(raw map[string]string) (PeopleFilter, error) {
 	if f.Role, err = oneOf("role", raw["role"], append(append([]string{}, validate.Roles...), RoleNone)...); err != nil {
 		return f, err
 	}
-	f.Q = raw["q"]
-	return f, nil
+	f.Q, err = searchText(raw["q"])
+	return f, err
 }
 
 // Person is an account with its profile (nil before onboarding).

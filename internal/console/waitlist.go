@@ -33,8 +33,8 @@ func ParseWaitlistFilter(raw map[string]string) (WaitlistFilter, error) {
 	if f.Status, err = oneOf("status", raw["status"], StatusSubscribed, StatusUnsubscribed); err != nil {
 		return f, err
 	}
-	f.Q = raw["q"]
-	return f, nil
+	f.Q, err = searchText(raw["q"])
+	return f, err
 }
 
 // WaitlistItem is one sign-up as the console shows it.

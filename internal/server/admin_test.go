@@ -282,6 +282,42 @@ func TestAdminWaitlistFiltersSortsAndRefusesBadInput(t *testing.T) {
 	})
 }
 
+// Every list's search finds the start of an address, of its domain or of
+// a name, and answers any text clearly: only spaces is no search, a lone
+// '@', '%' or '_' finds nothing, and text too long or not printable is
+// refused with a message (never a server error), the CSV download's too.
+func TestAdminSearchesAnswerAnyText(t *testing.T) {
+	eachEngine(t, noFormLimit, func(t *testing.T, env *testEnv) {
+		seedForms(t, env)
+		op := env.newOperator(t, "founder@example.com")
+		for path, want := range map[string]float64{
+			"/admin/v1/messages?q=BANDA": 1, "/admin/v1/messages?q=jos": 1, "/admin/v1/messages?q=example.com": 2,
+			"/admin/v1/messages?q=anda": 0, "/admin/v1/people?q=Founder": 1, "/admin/v1/people?q=xample": 0,
+		} {
+			if got := env.adminGet(t, path, op)["total"]; got != want {
+				t.Errorf("%s: total %v, want %v", path, got, want)
+			}
+		}
+		for list, all := range map[string]float64{"waitlist": 3, "messages": 2, "people": 1} {
+			for q, want := range map[string]float64{"+++": all, "%40": 0, "%25": 0, "_": 0, strings.Repeat("a", 254): 0} {
+				path := "/admin/v1/" + list + "?q=" + q
+				if got := env.adminGet(t, path, op)["total"]; got != want {
+					t.Errorf("%.30s: total %v, want %v", path, got, want)
+				}
+			}
+			for q, want := range map[string]string{
+				strings.Repeat("a", 255): "at most 254 characters",
+				"a%00b":                  "only printable text",
+				"%FF%FE":                 "only printable text",
+				"a%0Ab":                  "only printable text",
+			} {
+				wantAdminError(t, env.admin(t, "GET", "/admin/v1/"+list+"?q="+q, nil, op), http.StatusBadRequest, want)
+				wantAdminError(t, env.admin(t, "GET", "/admin/v1/"+list+".csv?q="+q, nil, op), http.StatusBadRequest, want)
+			}
+		}
+	})
+}
+
 // TestAdminPagesThrough10000RowsWithoutDuplicatesOrGaps walks every page of
 // 10,000 sign-ups (many sharing a time) in each sort order.
 func TestAdminPagesThrough10000RowsWithoutDuplicatesOrGaps(t *testing.T) {

@@ -4,10 +4,8 @@ import (
 	"context"
 	"database/sql"
 	"errors"
-	"strconv"
 	"strings"
 	"time"
-	"unicode"
 )
 
 // The console's lists (waitlist, contact messages, people, audit log):
@@ -23,7 +21,7 @@ const (
 
 // WaitlistFilter narrows the waitlist: Program (exact), Status
 // WaitlistSubscribed or WaitlistUnsubscribed, Q the start of an address or
-// of its domain (any letter case; see searchWaitlist). Empty fields do not
+// of its domain (any letter case; see search). Empty fields do not
 // filter.
 type WaitlistFilter struct {
 	Program, Status, Q string
@@ -94,97 +92,29 @@ func scanWaitlistItem(rows *sql.Rows) (WaitlistItem, error) {
 
 // ListWaitlist calls fn with each sign-up matching f, in the order o.
 func (db *DB) ListWaitlist(ctx context.Context, f WaitlistFilter, o ListOrder, fn func(WaitlistItem) error) error {
-	q, _, err := db.searchWaitlist(ctx, f)
-	if err != nil {
+	q := waitlistQuery(f, db.dialect)
+	if _, err := db.search(ctx, &q, waitlistSearch, f.Q); err != nil {
 		return err
 	}
 	return each(ctx, db, q, o, scanWaitlistItem, fn)
 }
 
-// sparseMatches is how many sign-ups a search may match for the list to
-// read just those through the search's indexes (see searchWaitlist).
-const sparseMatches = 1000
-
-// searchWaitlist is the waitlist's query for f. A search (f.Q, any letter
-// case) finds the addresses starting with it and those whose domain
-// starts with it, each a range of an index (migration 0025). When it
-// matches few sign-ups (up to sparseMatches, counted in those ranges) the
-// list reads just them and sorts them; when it matches many, the list
-// reads the sign-ups in its own order and keeps the matching ones, which
-// soon fills a page (on SQLite the search's indexes are then set aside
-// with a unary +; PostgreSQL's planner chooses by itself). many reports
-// the second case.
-func (db *DB) searchWaitlist(ctx context.Context, f WaitlistFilter) (q listQuery, many bool, err error) {
-	q = waitlistQuery(f, db.dialect)
-	text := strings.ToLower(strings.TrimSpace(f.Q))
-	if text == "" {
-		return q, false, nil
-	}
-	cond, args := db.prefixSearch(text, false)
-	var n int
-	if err := db.QueryRow(ctx, `SELECT COUNT(*) FROM (SELECT 1 FROM waitlist_signups WHERE `+cond+` LIMIT `+
-		strconv.Itoa(sparseMatches+1)+`) AS m`, args...).Scan(&n); err != nil {
-		return q, false, err
-	}
-	many = n > sparseMatches
-	if many {
-		cond, args = db.prefixSearch(text, true)
-	}
-	q.add(cond, args...)
-	return q, many, nil
-}
-
-// prefixSearch is the condition "the address, or its domain, starts with
-// text" in the engine's SQL, on the expressions migrations 0025 and 0030 index;
-// noIndex writes it so that SQLite uses no index for it.
-func (db *DB) prefixSearch(text string, noIndex bool) (string, []any) {
-	addr, domain := `email COLLATE "C"`, `split_part(email, '@', 2) COLLATE "C"`
-	if db.dialect == SQLite {
-		col := "email"
-		if noIndex {
-			col = "+email"
-		}
-		addr, domain = col, "substr("+col+", instr("+col+", '@') + 1)"
-	}
-	within := func(expr string) (string, []any) {
-		if end := prefixEnd(text); end != "" {
-			return "(" + expr + " >= ? AND " + expr + " < ?)", []any{text, end}
-		}
-		return expr + " >= ?", []any{text}
-	}
-	a, aArgs := within(addr)
-	d, dArgs := within(domain)
-	return "(" + a + " OR " + d + ")", append(aArgs, dArgs...)
-}
-
-// prefixEnd is the least string greater than every string starting with
-// prefix, in code point order, "" when there is none.
-func prefixEnd(prefix string) string {
-	r := []rune(prefix)
-	for i := len(r) - 1; i >= 0; i-- {
-		switch {
-		case r[i] == 0xD7FF:
-			r[i] = 0xE000 // past the surrogates, which are no characters
-		case r[i] < unicode.MaxRune:
-			r[i]++
-		default:
-			continue
-		}
-		return string(r[:i+1])
-	}
-	return ""
-}
+// waitlistSearch is what the waitlist's search compares: the address and
+// its domain (migration 0025).
+var waitlistSearch = []searchTable{{name: "waitlist_signups", key: "id",
+	columns: []searchColumn{{"email", searchAddress}, {"email", searchDomain}}}}
 
 // CountWaitlist is how many sign-ups match f: exact from the waitlist's
 // counters (waitlistcounts.go) when f searches no text, else counted up to
 // CountCap.
 func (db *DB) CountWaitlist(ctx context.Context, f WaitlistFilter) (Total, error) {
 	if strings.TrimSpace(f.Q) != "" {
-		q, many, err := db.searchWaitlist(ctx, f)
-		if err != nil || many && f.Program == "" && f.Status == "" {
-			return Total{N: sparseMatches, AtLeast: true}, err
+		q := waitlistQuery(f, db.dialect)
+		many, err := db.search(ctx, &q, waitlistSearch, f.Q)
+		if err != nil {
+			return Total{}, err
 		}
-		return q.count(ctx, db)
+		return q.countSearched(ctx, db, many)
 	}
 	q, args := `SELECT COALESCE(SUM(subscribed), 0), COALESCE(SUM(unsubscribed), 0) FROM waitlist_counts`, []any{}
 	if f.Program != "" {
@@ -203,8 +133,9 @@ func (db *DB) CountWaitlist(ctx context.Context, f WaitlistFilter) (Total, error
 	return Total{N: subscribed + unsubscribed}, nil
 }
 
-// MessageFilter narrows the inbox: Subject and Status (exact), Q a text
-// searched in the e-mail and names.
+// MessageFilter narrows the inbox: Subject and Status (exact), Q the start
+// of the address, of its domain, of the first name or of the last name
+// (any letter case; see search).
 type MessageFilter struct {
 	Subject, Status, Q string
 }
@@ -239,9 +170,13 @@ func messageQuery(f MessageFilter) listQuery {
 	if f.Subject != "" {
 		q.add(`subject = ?`, f.Subject)
 	}
-	q.searchAny(f.Q, "email", "first_name", "last_name")
 	return q
 }
+
+// messageSearch is what the inbox's search compares: the address, its
+// domain, the first name and the last name (migration 0033).
+var messageSearch = []searchTable{{name: "contact_messages", key: "id", columns: []searchColumn{
+	{"email", searchAddress}, {"email", searchDomain}, {"first_name", searchName}, {"last_name", searchName}}}}
 
 func scanInboxMessage(row interface{ Scan(...any) error }) (InboxMessage, error) {
 	var m InboxMessage
@@ -255,13 +190,22 @@ func scanInboxMessage(row interface{ Scan(...any) error }) (InboxMessage, error)
 // ListMessages calls fn with each contact message matching f, in the order
 // o (ties broken by id).
 func (db *DB) ListMessages(ctx context.Context, f MessageFilter, o ListOrder, fn func(InboxMessage) error) error {
-	return each(ctx, db, messageQuery(f), o, func(rows *sql.Rows) (InboxMessage, error) { return scanInboxMessage(rows) }, fn)
+	q := messageQuery(f)
+	if _, err := db.search(ctx, &q, messageSearch, f.Q); err != nil {
+		return err
+	}
+	return each(ctx, db, q, o, func(rows *sql.Rows) (InboxMessage, error) { return scanInboxMessage(rows) }, fn)
 }
 
-// CountMessages is how many contact messages match f, up to CountCap.
+// CountMessages is how many contact messages match f, up to CountCap (a
+// search matching many: see countSearched).
 func (db *DB) CountMessages(ctx context.Context, f MessageFilter) (Total, error) {
 	q := messageQuery(f)
-	return q.count(ctx, db)
+	many, err := db.search(ctx, &q, messageSearch, f.Q)
+	if err != nil {
+		return Total{}, err
+	}
+	return q.countSearched(ctx, db, many)
 }
 
 // InboxMessageForUpdate reads message id inside tx, ErrNotFound when there
@@ -285,8 +229,9 @@ func (t *Tx) SetInboxState(ctx context.Context, id, status, note string, handled
 }
 
 // PeopleFilter narrows the people list: Role a profile role, or NoRole
-// for accounts without a profile; Q a text searched in the e-mail and full
-// name; WithProfile keeps only accounts that have a profile.
+// for accounts without a profile; Q the start of the address, of its
+// domain, of the full name or of its last word (any letter case; see
+// search); WithProfile keeps only accounts that have a profile.
 type PeopleFilter struct {
 	Role, Q     string
 	WithProfile bool
@@ -333,8 +278,15 @@ func peopleQuery(f PeopleFilter) listQuery {
 	if f.WithProfile {
 		q.add(`p.user_id IS NOT NULL`)
 	}
-	q.searchAny(f.Q, "u.email", "p.full_name")
 	return q
+}
+
+// peopleSearch is what the people list's search compares: the account's
+// address and its domain, the profile's full name and its last word
+// (migration 0033).
+var peopleSearch = []searchTable{
+	{name: "users", alias: "u", key: "id", columns: []searchColumn{{"email", searchAddress}, {"email", searchDomain}}},
+	{name: "profiles", alias: "p", key: "user_id", columns: []searchColumn{{"full_name", searchName}, {"full_name", searchLastWord}}},
 }
 
 // profileTimes reads the profile's created_at and updated_at (the 20th and
@@ -372,13 +324,22 @@ func scanPersonRow(row interface{ Scan(...any) error }) (PersonRow, error) {
 // ListPeople calls fn with each account matching f with its profile, in
 // the order o (ties broken by id).
 func (db *DB) ListPeople(ctx context.Context, f PeopleFilter, o ListOrder, fn func(PersonRow) error) error {
-	return each(ctx, db, peopleQuery(f), o, func(rows *sql.Rows) (PersonRow, error) { return scanPersonRow(rows) }, fn)
+	q := peopleQuery(f)
+	if _, err := db.search(ctx, &q, peopleSearch, f.Q); err != nil {
+		return err
+	}
+	return each(ctx, db, q, o, func(rows *sql.Rows) (PersonRow, error) { return scanPersonRow(rows) }, fn)
 }
 
-// CountPeople is how many accounts match f, up to CountCap.
+// CountPeople is how many accounts match f, up to CountCap (a search
+// matching many: see countSearched).
 func (db *DB) CountPeople(ctx context.Context, f PeopleFilter) (Total, error) {
 	q := peopleQuery(f)
-	return q.count(ctx, db)
+	many, err := db.search(ctx, &q, peopleSearch, f.Q)
+	if err != nil {
+		return Total{}, err
+	}
+	return q.countSearched(ctx, db, many)
 }
 
 // PersonByID is account id with its profile, ErrNotFound when there is none.
@@ -402,22 +363,63 @@ func (db *DB) CountActiveSessions(ctx context.Context, userID string) (int, erro
 // roll-ups: the caller recounts them (RecountWaitlist) in the same
 // transaction. It is for filling a database quickly (tests, benchmarks).
 func (t *Tx) ImportWaitlist(ctx context.Context, signups []WaitlistSignup) error {
-	const batch = 500
-	for start := 0; start < len(signups); start += batch {
-		end := min(start+batch, len(signups))
-		var sb strings.Builder
-		args := make([]any, 0, (end-start)*13)
-		sb.WriteString(`INSERT INTO waitlist_signups (` + waitlistColumns + `) VALUES `)
-		for i := start; i < end; i++ {
-			if i > start {
-				sb.WriteByte(',')
-			}
-			sb.WriteString("(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
-			s := &signups[i]
-			args = append(args, s.ID, s.Email, s.Program, s.PagePath, s.Referrer, s.UTMSource, s.UTMMedium, s.UTMCampaign,
-				s.UTMTerm, s.UTMContent, s.UnsubscribeTokenHash, s.UnsubscribedAt, s.CreatedAt)
+	return t.importRows(ctx, `waitlist_signups (`+waitlistColumns+`)`, 13, len(signups), func(i int) []any {
+		s := &signups[i]
+		return []any{s.ID, s.Email, s.Program, s.PagePath, s.Referrer, s.UTMSource, s.UTMMedium, s.UTMCampaign,
+			s.UTMTerm, s.UTMContent, s.UnsubscribeTokenHash, s.UnsubscribedAt, s.CreatedAt}
+	})
+}
+
+// ImportMessages stores contact messages as they are (ids, times), open,
+// several to a statement, without announcing them. It is for filling a
+// database quickly (tests, benchmarks).
+func (t *Tx) ImportMessages(ctx context.Context, msgs []ContactMessage) error {
+	return t.importRows(ctx, `contact_messages (id, first_name, last_name, email, phone_number, subject, message, created_at)`, 8,
+		len(msgs), func(i int) []any {
+			m := &msgs[i]
+			return []any{m.ID, m.FirstName, m.LastName, m.Email, m.PhoneNumber, m.Subject, m.Message, m.CreatedAt}
+		})
+}
+
+// ImportPeople stores accounts as they are (ids, addresses, password
+// hashes, times) and then profiles (each of one of the accounts, or of one
+// already stored), several to a statement, without announcing them. It is
+// for filling a database quickly (tests, benchmarks): signing up hashes a
+// password, a few milliseconds an account.
+func (t *Tx) ImportPeople(ctx context.Context, users []User, profiles []Profile) error {
+	err := t.importRows(ctx, `users (`+userColumns+`)`, 10, len(users), func(i int) []any {
+		u := &users[i]
+		meta := u.UserMetadata
+		if meta == "" {
+			meta = "{}"
 		}
-		if _, err := t.Exec(ctx, sb.String(), args...); err != nil {
+		return []any{u.ID, u.Email, u.PasswordHash, u.IsAdmin, u.EmailConfirmedAt, u.EmailProvenAt, meta, u.LastSignInAt,
+			u.CreatedAt, u.UpdatedAt}
+	})
+	if err != nil {
+		return err
+	}
+	return t.importRows(ctx, `profiles (`+profileColumns+`)`, 21, len(profiles), func(i int) []any {
+		p := &profiles[i]
+		return []any{p.UserID, p.Role, p.FullName, p.Location, p.Age, p.PhoneNumber, p.Gender, p.Height, p.WaistSize,
+			p.StyleDescription, jsonList(p.ClothingAesthetics), p.Inspiration, p.WantsClearanceProgram, jsonList(p.BodyPhotoURLs),
+			p.ProfilePicURL, p.BusinessName, p.RegistrationNumber, p.BusinessMode, jsonList(p.LogoURLs), p.CreatedAt, p.UpdatedAt}
+	})
+}
+
+// importRows inserts n rows into into (a table and its columns), row(i)
+// giving the width values of the i-th, up to 500 rows to a statement.
+func (t *Tx) importRows(ctx context.Context, into string, width, n int, row func(i int) []any) error {
+	const batch = 500
+	one := "(" + strings.TrimSuffix(strings.Repeat("?, ", width), ", ") + ")"
+	for start := 0; start < n; start += batch {
+		end := min(start+batch, n)
+		args := make([]any, 0, (end-start)*width)
+		for i := start; i < end; i++ {
+			args = append(args, row(i)...)
+		}
+		values := strings.TrimSuffix(strings.Repeat(one+",", end-start), ",")
+		if _, err := t.Exec(ctx, `INSERT INTO `+into+` VALUES `+values, args...); err != nil {
 			return err
 		}
 	}

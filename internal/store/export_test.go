@@ -62,11 +62,18 @@ func (db *DB) WaitlistListSQL(f WaitlistFilter, o ListOrder) (string, []any, err
 	return q.sql(o)
 }
 
-// WaitlistSearchSQL is the query ListWaitlist runs for a search f in the
-// order o, so tests can read its plan.
-func (db *DB) WaitlistSearchSQL(ctx context.Context, f WaitlistFilter, o ListOrder) (string, []any, error) {
-	q, _, err := db.searchWaitlist(ctx, f)
-	if err != nil {
+// SearchSQL is the query the console's list ("waitlist", "messages" or
+// "people") runs for a search of text in the order o, so tests can read
+// its plan.
+func (db *DB) SearchSQL(ctx context.Context, list, text string, o ListOrder) (string, []any, error) {
+	q, s := waitlistQuery(WaitlistFilter{}, db.dialect), waitlistSearch
+	switch list {
+	case "messages":
+		q, s = messageQuery(MessageFilter{}), messageSearch
+	case "people":
+		q, s = peopleQuery(PeopleFilter{}), peopleSearch
+	}
+	if _, err := db.search(ctx, &q, s, text); err != nil {
 		return "", nil, err
 	}
 	return q.sql(o)

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
 )
 
 // ListOrder is how one of the console's lists is read: sorted by Key
@@ -68,25 +69,170 @@ func (q *listQuery) whereSQL(extra string) string {
 	return " WHERE " + strings.Join(conds, " AND ")
 }
 
-// likePattern makes a case-insensitive "contains" pattern for LIKE ... ESCAPE '\'.
-func likePattern(s string) string {
-	r := strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`)
-	return "%" + r.Replace(strings.ToLower(strings.TrimSpace(s))) + "%"
+// A list's search finds the rows where one of a few texts starts with what
+// is typed, any letter case: an address, its domain (after the '@'), a
+// name or its last word. Each text is an expression of a column with an
+// index of its own (migrations 0025 and 0033: byte-ordered on
+// PostgreSQL), so that the rows starting with a text are one range of it,
+// however many rows there are. The text is lower-cased in Go and the
+// names by the engine's lower(), which on SQLite folds only A to Z.
+
+// searchKind is what a searched column holds, and so the expression the
+// search compares.
+type searchKind int
+
+const (
+	searchAddress  searchKind = iota // an e-mail address (stored lower-cased)
+	searchDomain                     // the address's domain, after its '@'
+	searchName                       // a name, lower-cased
+	searchLastWord                   // a name's last word, after its last space, lower-cased
+)
+
+// searchColumn is a column a search compares as kind.
+type searchColumn struct {
+	name string
+	kind searchKind
 }
 
-// searchAny adds "any of cols contains text" (case-insensitive).
-func (q *listQuery) searchAny(text string, cols ...string) {
-	text = strings.TrimSpace(text)
+// searchTable is a table a list's search reads: its name, its alias in the
+// list's FROM clause ("" for none), its column naming the list's row, and
+// the columns whose start the search compares. A table holds at most one
+// row for each row of the list.
+type searchTable struct {
+	name, alias, key string
+	columns          []searchColumn
+}
+
+// col is column c of t as the list's query names it.
+func (t searchTable) col(c string) string {
+	if t.alias == "" {
+		return c
+	}
+	return t.alias + "." + c
+}
+
+// match is the condition "one of t's columns starts with text" on engine
+// d, each a range of its index; noIndex writes it so that SQLite uses no
+// index for it.
+func (t searchTable) match(text string, d Dialect, noIndex bool) (string, []any) {
+	parts := make([]string, len(t.columns))
+	var args []any
+	for i, c := range t.columns {
+		expr := searchExpr(t.col(c.name), c.kind, d, noIndex)
+		if end := prefixEnd(text); end != "" {
+			parts[i] = "(" + expr + " >= ? AND " + expr + " < ?)"
+			args = append(args, text, end)
+		} else {
+			parts[i] = expr + " >= ?"
+			args = append(args, text)
+		}
+	}
+	return "(" + strings.Join(parts, " OR ") + ")", args
+}
+
+// searchExpr is the expression a search compares for column col holding
+// kind, written as the migrations index it on engine d; noIndex sets the
+// index aside on SQLite (a unary + on the column).
+func searchExpr(col string, kind searchKind, d Dialect, noIndex bool) string {
+	if d == SQLite && noIndex {
+		col = "+" + col
+	}
+	var e string
+	switch kind {
+	case searchAddress:
+		e = col
+	case searchDomain:
+		e = "split_part(" + col + ", '@', 2)"
+		if d == SQLite {
+			e = "substr(" + col + ", instr(" + col + ", '@') + 1)"
+		}
+	case searchName:
+		e = "lower(" + col + ")"
+	case searchLastWord: // what rtrim leaves of the name without its last word, replaced by nothing
+		e = "lower(replace(" + col + ", rtrim(" + col + ", replace(" + col + ", ' ', '')), ''))"
+	}
+	if d == Postgres {
+		e += ` COLLATE "C"`
+	}
+	return e
+}
+
+// prefixEnd is the least string greater than every string starting with
+// prefix, in code point order, "" when there is none.
+func prefixEnd(prefix string) string {
+	r := []rune(prefix)
+	for i := len(r) - 1; i >= 0; i-- {
+		switch {
+		case r[i] == 0xD7FF:
+			r[i] = 0xE000 // past the surrogates, which are no characters
+		case r[i] < unicode.MaxRune:
+			r[i]++
+		default:
+			continue
+		}
+		return string(r[:i+1])
+	}
+	return ""
+}
+
+// sparseMatches is how many rows a search may match for the list to read
+// just those through the search's indexes (see search).
+const sparseMatches = 1000
+
+// search adds to q the search of text (trimmed, any letter case) over the
+// tables s; an empty text adds nothing. It counts the matches in the
+// search's index ranges first, up to sparseMatches for each table (a row
+// found in two tables counts twice). When they are few the list reads
+// just them and sorts them: through the ranges themselves when the search
+// reads one table, else as q.id IN the union of each table's matches (an
+// OR over two tables of a join can use no index). When they are many
+// (then more than sparseMatches rows match), the list reads its rows in
+// its own order and keeps the matching ones, which soon fills a page (on
+// SQLite the search's indexes are then set aside with a unary +;
+// PostgreSQL's planner chooses by itself). many reports the second case.
+func (db *DB) search(ctx context.Context, q *listQuery, s []searchTable, text string) (many bool, err error) {
+	text = strings.ToLower(strings.TrimSpace(text))
 	if text == "" {
-		return
+		return false, nil
 	}
-	parts := make([]string, len(cols))
-	pat := likePattern(text)
-	for i, c := range cols {
-		parts[i] = "LOWER(" + c + `) LIKE ? ESCAPE '\'`
-		q.args = append(q.args, pat)
+	matches, entries := make([]string, len(s)), make([]string, len(s))
+	var args []any
+	for i, t := range s {
+		cond, a := t.match(text, db.dialect, false)
+		from := " FROM " + strings.TrimSpace(t.name+" "+t.alias) + " WHERE " + cond
+		matches[i], entries[i] = "SELECT "+t.col(t.key)+from, "SELECT 1"+from
+		args = append(args, a...)
 	}
-	q.where = append(q.where, "("+strings.Join(parts, " OR ")+")")
+	most := sparseMatches * len(s)
+	var n int
+	if err := db.QueryRow(ctx, `SELECT COUNT(*) FROM (`+strings.Join(entries, " UNION ALL ")+` LIMIT `+strconv.Itoa(most+1)+`) AS m`,
+		args...).Scan(&n); err != nil {
+		return false, err
+	}
+	many = n > most
+	if !many && len(s) > 1 {
+		q.add(q.id+" IN ("+strings.Join(matches, " UNION ")+")", args...)
+		return false, nil
+	}
+	conds := make([]string, len(s))
+	args = nil
+	for i, t := range s {
+		cond, a := t.match(text, db.dialect, many)
+		conds[i] = cond
+		args = append(args, a...)
+	}
+	q.add("("+strings.Join(conds, " OR ")+")", args...)
+	return many, nil
+}
+
+// countSearched is how many rows match q, whose search found many when
+// many: then, with no other filter, more than sparseMatches without
+// counting them, else counted up to CountCap.
+func (q *listQuery) countSearched(ctx context.Context, db *DB, many bool) (Total, error) {
+	if many && len(q.where) == 1 {
+		return Total{N: sparseMatches, AtLeast: true}, nil
+	}
+	return q.count(ctx, db)
 }
 
 // Total is how many rows a list's filters match: N exactly, or, when

@@ -93,7 +93,7 @@ func TestListQueriesUseIndexesAt100000Rows(t *testing.T) {
 				t.Fatal(err)
 			}
 			if c.search != "" {
-				sqlText, args, err = db.WaitlistSearchSQL(ctx, store.WaitlistFilter{Q: c.search}, c.o)
+				sqlText, args, err = db.SearchSQL(ctx, "waitlist", c.search, c.o)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -114,6 +114,75 @@ func TestListQueriesUseIndexesAt100000Rows(t *testing.T) {
 				if strings.Contains(plan, bad) {
 					t.Errorf("%s: the plan has %q:\n%s", c.name, bad, plan)
 				}
+			}
+		}
+	})
+}
+
+// fullScan reports whether a plan reads a whole table: SQLite's SCAN of a
+// table without an index, PostgreSQL's Seq Scan.
+func fullScan(plan string) bool {
+	for _, line := range strings.Split(plan, "\n") {
+		line = strings.TrimSpace(line)
+		if strings.Contains(line, "Seq Scan") || strings.HasPrefix(line, "SCAN ") && !strings.Contains(line, " USING ") {
+			return true
+		}
+	}
+	return false
+}
+
+// TestMessagesAndPeopleSearchesUseIndexes reads the first page of a search
+// of 100,000 contact messages and of 100,000 people on both engines through
+// the search's indexes: one matching few reads every index of the search
+// (address, domain, names) and no table whole; one matching many walks
+// the list's order, unsorted.
+func TestMessagesAndPeopleSearchesUseIndexes(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		ctx := context.Background()
+		const n = 100_000
+		if err := consoletest.ScaleMessages(ctx, db, n); err != nil {
+			t.Fatal(err)
+		}
+		if err := consoletest.ScalePeople(ctx, db, n); err != nil {
+			t.Fatal(err)
+		}
+		messageIndexes := []string{"contact_messages_email_id|contact_messages_email_bytes", "contact_messages_domain",
+			"contact_messages_first_name", "contact_messages_last_name"}
+		peopleIndexes := []string{"sqlite_autoindex_users_2|users_email_bytes", "users_domain", "profiles_full_name", "profiles_last_word"}
+		cases := []struct {
+			name, list, q string
+			indexes       []string // each must serve (any of a|b)
+			sorted        bool     // the few matches are sorted
+		}{
+			{"messages, few by address", "messages", "seed00001", messageIndexes, true},
+			{"messages, few by name", "messages", "banda00001", messageIndexes, true},
+			{"messages, a hundred by domain", "messages", consoletest.HundredDomain, messageIndexes, true},
+			{"messages, many", "messages", "example.com", []string{"contact_messages_created_id"}, false},
+			{"people, few by address", "people", "seed00001", peopleIndexes, true},
+			{"people, few by last word", "people", "banda00001", peopleIndexes, true},
+			{"people, a hundred by domain", "people", consoletest.HundredDomain, peopleIndexes, true},
+			{"people, many", "people", "example.com", []string{"users_created_id"}, false},
+		}
+		for _, c := range cases {
+			sqlText, args, err := db.SearchSQL(ctx, c.list, c.q, store.ListOrder{Key: "created_at", Desc: true, Limit: 51})
+			if err != nil {
+				t.Fatal(err)
+			}
+			plan := explain(t, db, sqlText, args...)
+			for _, index := range c.indexes {
+				used := false
+				for _, name := range strings.Split(index, "|") {
+					used = used || strings.Contains(plan, "INDEX "+name) || strings.Contains(plan, " on "+name) || strings.Contains(plan, "using "+name)
+				}
+				if !used {
+					t.Errorf("%s: the plan does not use %s:\n%s", c.name, index, plan)
+				}
+			}
+			if fullScan(plan) {
+				t.Errorf("%s: the plan reads a table whole:\n%s", c.name, plan)
+			}
+			if !c.sorted && (strings.Contains(plan, "Sort") || strings.Contains(plan, "TEMP B-TREE")) {
+				t.Errorf("%s: the plan sorts:\n%s", c.name, plan)
 			}
 		}
 	})

@@ -47,7 +47,7 @@ func SeedWaitlist(tb testing.TB, db *store.DB, n int) {
 
 // signup is the i-th seeded sign-up.
 func signup(i int) store.WaitlistSignup {
-	at := SeedStart.Add(time.Duration(i-i%3/2) * time.Second)
+	at := seedTime(i)
 	var unsub *time.Time
 	if i%10 == 9 {
 		u := at.Add(time.Hour)
@@ -88,9 +88,8 @@ func SeedScale(tb testing.TB, db *store.DB, n int) {
 // waitlist's roll-up and refreshes the planner's statistics. A million
 // takes a few minutes. cmd/salaula-bench seeds its scale scenario with it.
 func Scale(ctx context.Context, db *store.DB, n int) error {
-	const chunk = 10_000
-	for start := 0; start < n; start += chunk {
-		end := min(start+chunk, n)
+	for start := 0; start < n; start += scaleChunk {
+		end := min(start+scaleChunk, n)
 		signups := make([]store.WaitlistSignup, 0, end-start)
 		emails := make([]store.OutboxEmail, 0, end-start)
 		places := make([]store.LineImport, 0, end-start)
@@ -148,3 +147,64 @@ func ScaleEmail(i, n int) string {
 	}
 	return fmt.Sprintf("seed%06d@example.com", i)
 }
+
+// scaleFirstNames are the first names ScaleMessages and ScalePeople give,
+// in turn.
+var scaleFirstNames = []string{"Chipo", "Mwila", "Ruth", "Bwalya", "Natasha", "Mutale", "Kondwani", "Thandiwe"}
+
+// ScaleLastName is the last name ScaleMessages and ScalePeople give record
+// i, one of its own: a search for "banda00001" matches ten of them.
+func ScaleLastName(i int) string { return fmt.Sprintf("Banda%06d", i) }
+
+// scaleChunk is how many records a seeding transaction holds.
+const scaleChunk = 10_000
+
+// ScaleMessages inserts n open contact messages from the addresses Scale
+// gives (ScaleEmail(i, n)), by first names in turn and ScaleLastName(i),
+// subjects in turn, at the seeded times; in transactions of 10,000, then
+// refreshes the planner's statistics.
+func ScaleMessages(ctx context.Context, db *store.DB, n int) error {
+	for start := 0; start < n; start += scaleChunk {
+		end := min(start+scaleChunk, n)
+		msgs := make([]store.ContactMessage, 0, end-start)
+		for i := start; i < end; i++ {
+			msgs = append(msgs, store.ContactMessage{ID: fmt.Sprintf("00000000-0000-4000-9000-%012d", i),
+				FirstName: scaleFirstNames[i%len(scaleFirstNames)], LastName: ScaleLastName(i), Email: ScaleEmail(i, n),
+				Subject: validate.ContactSubjects[i%len(validate.ContactSubjects)], Message: "A seeded message.", CreatedAt: seedTime(i)})
+		}
+		if err := db.InTx(ctx, func(tx *store.Tx) error { return tx.ImportMessages(ctx, msgs) }); err != nil {
+			return fmt.Errorf("seed messages %d to %d: %w", start, end, err)
+		}
+	}
+	return db.Analyze(ctx)
+}
+
+// ScalePeople inserts n accounts at the addresses Scale gives
+// (ScaleEmail(i, n)), with no password, all but every tenth (i%10 == 5)
+// with a profile named a first name in turn and ScaleLastName(i), roles
+// in turn, at the seeded times; in transactions of 10,000, then refreshes
+// the planner's statistics.
+func ScalePeople(ctx context.Context, db *store.DB, n int) error {
+	for start := 0; start < n; start += scaleChunk {
+		end := min(start+scaleChunk, n)
+		users := make([]store.User, 0, end-start)
+		profiles := make([]store.Profile, 0, end-start)
+		for i := start; i < end; i++ {
+			at := seedTime(i)
+			u := store.User{ID: fmt.Sprintf("00000000-0000-4000-a000-%012d", i), Email: ScaleEmail(i, n), CreatedAt: at, UpdatedAt: at}
+			users = append(users, u)
+			if i%10 != 5 {
+				role := validate.Roles[i%len(validate.Roles)]
+				profiles = append(profiles, store.Profile{UserID: u.ID, Role: &role,
+					FullName: scaleFirstNames[i%len(scaleFirstNames)] + " " + ScaleLastName(i), Location: "Lusaka", CreatedAt: at, UpdatedAt: at})
+			}
+		}
+		if err := db.InTx(ctx, func(tx *store.Tx) error { return tx.ImportPeople(ctx, users, profiles) }); err != nil {
+			return fmt.Errorf("seed people %d to %d: %w", start, end, err)
+		}
+	}
+	return db.Analyze(ctx)
+}
+
+// seedTime is the time of seeded record i (see SeedStart).
+func seedTime(i int) time.Time { return SeedStart.Add(time.Duration(i-i%3/2) * time.Second) }

@@ -136,6 +136,7 @@ export function ListView<T>({ title, endpoint, filters = [], sorts = [], search,
               value={text}
               onChange={(e) => setText(e.target.value)}
               helperText={searchHint}
+              slotProps={{ htmlInput: { maxLength: 254 } }}
             />
             <Button type="submit" variant="outlined">
               Search

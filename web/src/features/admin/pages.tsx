@@ -59,7 +59,7 @@ export function MessagesPage() {
       ]}
       sorts={newestFirst}
       search="Search e-mail or name"
-      searchHint="Finds any part of the address or name, letter case ignored."
+      searchHint="Finds messages whose address, its domain (after the @), first name or last name starts with what you type."
       rowKey={(m) => m.id}
       columns={[
         { label: 'Received', render: (m) => when(m.createdAt) },
@@ -139,7 +139,7 @@ export function PeoplePage() {
       ]}
       sorts={newestFirst}
       search="Search e-mail or name"
-      searchHint="Finds any part of the address or name, letter case ignored."
+      searchHint="Finds people whose address, its domain (after the @), full name or the name's last word starts with what you type."
       rowKey={(p) => p.id}
       columns={[
         { label: 'Joined', render: (p) => when(p.createdAt) },
