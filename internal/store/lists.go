@@ -180,7 +180,8 @@ func prefixEnd(prefix string) string {
 const sparseMatches = 1000
 
 // search adds to q the search of text (trimmed, any letter case) over the
-// tables s; an empty text adds nothing. It counts the matches in the
+// tables s; an empty text adds nothing, and a text starting with '@'
+// searches the domains alone for the rest ("@" alone: no search). It counts the matches in the
 // search's index ranges first, up to sparseMatches for each table (a row
 // found in two tables counts twice). When they are few the list reads
 // just them and sorts them: through the ranges themselves when the search
@@ -192,6 +193,9 @@ const sparseMatches = 1000
 // PostgreSQL's planner chooses by itself). many reports the second case.
 func (db *DB) search(ctx context.Context, q *listQuery, s []searchTable, text string) (many bool, err error) {
 	text = strings.ToLower(strings.TrimSpace(text))
+	if domain, ok := strings.CutPrefix(text, "@"); ok { // "@gmail": the domain alone
+		text, s = domain, domainsOnly(s)
+	}
 	if text == "" {
 		return false, nil
 	}
@@ -223,6 +227,24 @@ func (db *DB) search(ctx context.Context, q *listQuery, s []searchTable, text st
 	}
 	q.add("("+strings.Join(conds, " OR ")+")", args...)
 	return many, nil
+}
+
+// domainsOnly is s with only its address domains searched.
+func domainsOnly(s []searchTable) []searchTable {
+	var out []searchTable
+	for _, t := range s {
+		var cols []searchColumn
+		for _, c := range t.columns {
+			if c.kind == searchDomain {
+				cols = append(cols, c)
+			}
+		}
+		if len(cols) > 0 {
+			t.columns = cols
+			out = append(out, t)
+		}
+	}
+	return out
 }
 
 // countSearched is how many rows match q, whose search found many when

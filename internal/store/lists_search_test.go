@@ -47,6 +47,13 @@ func TestWaitlistSearch(t *testing.T) {
 		if p := search("EXAMPLE.COM"); len(p.Items) != 200 {
 			t.Errorf("EXAMPLE.COM: %d items", len(p.Items))
 		}
+		// '@' first searches the domains alone.
+		if p := search("@EXAMPLE.COM"); len(p.Items) != 200 {
+			t.Errorf("@EXAMPLE.COM: %d items", len(p.Items))
+		}
+		if p := search("@seed0001"); p.Total != 0 || len(p.Items) != 0 {
+			t.Errorf("@seed0001: total %d, %d items, want none (no domain starts so)", p.Total, len(p.Items))
+		}
 		if _, err := db.Exec(ctx, `DELETE FROM waitlist_signups WHERE email = ?`, "seed000150@example.com"); err != nil {
 			t.Fatal(err)
 		}
@@ -136,7 +143,9 @@ func TestMessagesSearch(t *testing.T) {
 			{q: "ulenga", want: none}, {q: "mail.com", want: none}, {q: "race", want: none}, // the middle of a text
 			{q: "jl_", want: []string{"jl_2024@zamtel.co.zm"}}, {q: "jl%", want: none}, {q: "j_", want: none},
 			{q: "100%", want: []string{"100%real@mail.zm"}}, {q: "1%", want: none}, {q: "%", want: none}, {q: "_", want: none},
-			{q: "@", want: none}, {q: "nobody-here", want: none}, {q: strings.Repeat("a", 300), want: none},
+			{q: "nobody-here", want: none}, {q: strings.Repeat("a", 300), want: none},
+			{q: "@GMAIL", want: []string{"agnes.mulenga@gmail.com"}}, {q: "@agnes", want: none}, // '@' first: the domain alone
+			{q: "@", total: 3004}, // the domain alone, of any text: no search
 			{q: consoletest.TenthDomain, total: 300},
 			{q: consoletest.HundredDomain, total: 100},
 			{q: "banda00001", total: 10}, // last names
@@ -204,7 +213,9 @@ func TestPeopleSearch(t *testing.T) {
 			{q: "gmail", want: []string{"agnes@gmail.com"}},
 			{q: "gnes", want: none}, {q: "mail.com", want: none}, {q: "ungu", want: none},
 			{q: "jl_", want: []string{"jl_2024@zamtel.co.zm"}}, {q: "jl%", want: none}, {q: "j_", want: none},
-			{q: "%", want: none}, {q: "_", want: none}, {q: "@", want: none}, {q: strings.Repeat("a", 300), want: none},
+			{q: "%", want: none}, {q: "_", want: none}, {q: strings.Repeat("a", 300), want: none},
+			{q: "@zamtel.co", want: []string{"lurker@zamtel.co.zm", "jl_2024@zamtel.co.zm"}}, {q: "@agnes", want: none},
+			{q: "@", total: 3004},
 			{q: consoletest.TenthDomain, total: 300},
 			{q: consoletest.HundredDomain, total: 100},
 			{q: "banda00001", total: 9}, // last words; the tenth of each ten has no profile

@@ -16,18 +16,18 @@ afterEach(() => {
 
 describe('the console lists', () => {
   it.each([
-    ['waitlist', <WaitlistPage />, 'Search e-mail', 'Finds addresses that start with what you type, or whose domain (after the @) does.'],
+    ['waitlist', <WaitlistPage />, 'Search e-mail', 'Finds addresses that start with what you type, or whose domain (after the @) does; start with @ to search domains only.'],
     [
       'messages',
       <MessagesPage />,
       'Search e-mail or name',
-      'Finds messages whose address, its domain (after the @), first name or last name starts with what you type.',
+      'Finds messages whose address, its domain (after the @), first name or last name starts with what you type; start with @ to search domains only.',
     ],
     [
       'people',
       <PeoplePage />,
       'Search e-mail or name',
-      "Finds people whose address, its domain (after the @), full name or the name's last word starts with what you type.",
+      "Finds people whose address, its domain (after the @), full name or the name's last word starts with what you type; start with @ to search domains only.",
     ],
   ])('say under the %s search box what a search matches', async (_, page, label, hint) => {
     render(<MemoryRouter>{page}</MemoryRouter>);

@@ -33,7 +33,7 @@ export function WaitlistPage() {
       ]}
       sorts={newestFirst}
       search="Search e-mail"
-      searchHint="Finds addresses that start with what you type, or whose domain (after the @) does."
+      searchHint="Finds addresses that start with what you type, or whose domain (after the @) does; start with @ to search domains only."
       rowKey={(s) => s.id}
       columns={[
         { label: 'Signed up', render: (s) => when(s.createdAt) },
@@ -59,7 +59,7 @@ export function MessagesPage() {
       ]}
       sorts={newestFirst}
       search="Search e-mail or name"
-      searchHint="Finds messages whose address, its domain (after the @), first name or last name starts with what you type."
+      searchHint="Finds messages whose address, its domain (after the @), first name or last name starts with what you type; start with @ to search domains only."
       rowKey={(m) => m.id}
       columns={[
         { label: 'Received', render: (m) => when(m.createdAt) },
@@ -139,7 +139,7 @@ export function PeoplePage() {
       ]}
       sorts={newestFirst}
       search="Search e-mail or name"
-      searchHint="Finds people whose address, its domain (after the @), full name or the name's last word starts with what you type."
+      searchHint="Finds people whose address, its domain (after the @), full name or the name's last word starts with what you type; start with @ to search domains only."
       rowKey={(p) => p.id}
       columns={[
         { label: 'Joined', render: (p) => when(p.createdAt) },
