@@ -79,15 +79,18 @@ func (t *Tx) enterLine(ctx context.Context, e LineEntry, rule ReferralRule) (str
 // address at the same moment took it first), recording the referral of
 // e.RefCode.
 func (t *Tx) newPlace(ctx context.Context, id string, e LineEntry, rule ReferralRule) (*LinePlace, error) {
-	// The next order of joining and the line's new length, from the
-	// program's counter row (one row lock, no read of the line). A new
-	// place's line_key (its seq, the highest) is above every other
-	// place's, so its place is the line's length.
+	// The next order of joining, one more than the last any writer lane
+	// handed out for the program, kept in the lane's own counter row with
+	// the places it counted (no other lane waits on that row; migration
+	// 0035). A new place's line_key (its seq, the highest) is above every
+	// other place's, so its place is the line's length: the sum of the
+	// lanes' counts.
 	p := LinePlace{SignupID: id, Program: e.Program, Code: e.Code}
 	var seq int64
-	if err := t.QueryRow(ctx, `INSERT INTO waitlist_line_counts (program, n, last_seq) VALUES (?, 1, 1)
-		ON CONFLICT (program) DO UPDATE SET n = waitlist_line_counts.n + 1, last_seq = waitlist_line_counts.last_seq + 1
-		RETURNING n, last_seq`, e.Program).Scan(&p.Position, &seq); err != nil {
+	if err := t.QueryRow(ctx, `INSERT INTO waitlist_line_counts (program, lane, n, last_seq)
+		SELECT ?, ?, 1, COALESCE(MAX(last_seq), 0) + 1 FROM waitlist_line_counts WHERE program = ?
+		ON CONFLICT (program, lane) DO UPDATE SET n = waitlist_line_counts.n + 1, last_seq = excluded.last_seq
+		RETURNING last_seq`, e.Program, t.Lane(), e.Program).Scan(&seq); err != nil {
 		return nil, err
 	}
 	res, err := t.Exec(ctx, `INSERT INTO waitlist_line (signup_id, program, code, seq, credits, line_key, ip_hash, created_at)
@@ -96,7 +99,10 @@ func (t *Tx) newPlace(ctx context.Context, id string, e LineEntry, rule Referral
 		return nil, err
 	}
 	if n, _ := res.RowsAffected(); n == 0 { // a join of the same address at the same moment took it
-		_, err := t.Exec(ctx, `UPDATE waitlist_line_counts SET n = n - 1 WHERE program = ?`, e.Program)
+		_, err := t.Exec(ctx, `UPDATE waitlist_line_counts SET n = n - 1 WHERE program = ? AND lane = ?`, e.Program, t.Lane())
+		return nil, err
+	}
+	if err := t.QueryRow(ctx, `SELECT SUM(n) FROM waitlist_line_counts WHERE program = ?`, e.Program).Scan(&p.Position); err != nil {
 		return nil, err
 	}
 	if e.RefCode != "" && rule.Judge != nil {
@@ -161,11 +167,13 @@ func (db *DB) PlaceInLine(ctx context.Context, signupID string) (*LinePlace, err
 	}
 	// Two range counts on the (program, line_key, seq) index: the keys
 	// before, and the equal keys sorted before (an OR of both is not one
-	// range, and was read as a scan of the whole program).
+	// range, and was read as a scan of the whole program). Two places
+	// given the same seq by lanes committing at once go by sign-up id.
 	var ties int
 	if err := db.QueryRow(ctx, `SELECT (SELECT COUNT(*) FROM waitlist_line WHERE program = ? AND line_key < ?),
-		(SELECT COUNT(*) FROM waitlist_line WHERE program = ? AND line_key = ? AND (credits > ? OR (credits = ? AND seq < ?)))`,
-		p.Program, key, p.Program, key, p.Credits, p.Credits, seq).Scan(&p.Position, &ties); err != nil {
+		(SELECT COUNT(*) FROM waitlist_line WHERE program = ? AND line_key = ?
+			AND (credits > ? OR (credits = ? AND (seq < ? OR (seq = ? AND signup_id < ?)))))`,
+		p.Program, key, p.Program, key, p.Credits, p.Credits, seq, seq, signupID).Scan(&p.Position, &ties); err != nil {
 		return nil, err
 	}
 	p.Position += ties
@@ -188,8 +196,9 @@ func (t *Tx) forgetReferrals(ctx context.Context, where string, args ...any) err
 		append(append([]any{}, args...), args...)...); err != nil {
 		return err
 	}
-	if _, err := t.Exec(ctx, `UPDATE waitlist_line_counts SET n = n - (SELECT COUNT(*) FROM waitlist_line l
-		WHERE l.program = waitlist_line_counts.program AND l.signup_id IN (`+ids+`))`, args...); err != nil {
+	if _, err := t.Exec(ctx, `INSERT INTO waitlist_line_counts (program, lane, n, last_seq)
+		SELECT program, ?, -COUNT(*), 0 FROM waitlist_line WHERE signup_id IN (`+ids+`) GROUP BY program
+		ON CONFLICT (program, lane) DO UPDATE SET n = waitlist_line_counts.n + excluded.n`, append([]any{t.Lane()}, args...)...); err != nil {
 		return err
 	}
 	_, err := t.Exec(ctx, `DELETE FROM waitlist_line WHERE signup_id IN (`+ids+`)`, args...)
@@ -380,8 +389,8 @@ func (t *Tx) ImportLine(ctx context.Context, places []LineImport) error {
 	return nil
 }
 
-// RecountLine sets each program's line counter (waitlist_line_counts) from
-// the places its line holds, inside tx.
+// RecountLine sets each program's line counter (waitlist_line_counts, in
+// lane 0) from the places its line holds, inside tx.
 func RecountLine(ctx context.Context, tx *Tx) error {
 	if _, err := tx.Exec(ctx, `DELETE FROM waitlist_line_counts`); err != nil {
 		return err

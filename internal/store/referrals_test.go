@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync"
 	"testing"
 	"time"
 
@@ -109,6 +110,67 @@ func TestSignupAndPlaceAreOneWrite(t *testing.T) {
 		joined, p, err = db.JoinWaitlistInLine(ctx, su, store.WaitlistJoin{Email: mail}, store.LineEntry{Code: "freecode01"}, credit)
 		if err != nil || !joined || p.Position != 2 || p.Code != "freecode01" {
 			t.Fatalf("join with a free code = %v, %+v, %v; want joined at place 2", joined, p, err)
+		}
+	})
+}
+
+// Sign-ups joining at once (on PostgreSQL through every writer lane) each
+// get a place, and the line read afterwards holds every place from 1 to N
+// once: the lanes' counters add up to the line's length, and two places
+// handed the same order of joining by lanes committing together are told
+// apart by their sign-ups' ids.
+func TestConcurrentJoinsFillTheLineWithoutGapsOrRepeats(t *testing.T) {
+	t.Parallel()
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		ctx := context.Background()
+		const n = 200
+		ids := make(chan string, n)
+		errs := make(chan error, n)
+		var wg sync.WaitGroup
+		for i := range n {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				su := &store.WaitlistSignup{Email: fmt.Sprintf("c%03d@example.com", i), Program: "Upcycling Initiative", UnsubscribeTokenHash: fmt.Sprint(i)}
+				_, p, err := db.JoinWaitlistInLine(ctx, su, store.WaitlistJoin{}, store.LineEntry{Code: fmt.Sprintf("conc%06d", i)}, credit)
+				if err == nil && (p.Position < 1 || p.Position > n) {
+					err = fmt.Errorf("%s: place %d out of 1..%d", su.Email, p.Position, n)
+				}
+				if err == nil {
+					ids <- p.SignupID
+				}
+				errs <- err
+			}()
+		}
+		wg.Wait()
+		close(errs)
+		close(ids)
+		for err := range errs {
+			if err != nil {
+				t.Fatal(err)
+			}
+		}
+		seen := map[int]string{}
+		for id := range ids {
+			p, err := db.PlaceInLine(ctx, id)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if other, ok := seen[p.Position]; ok {
+				t.Fatalf("place %d held by %s and %s", p.Position, other, id)
+			}
+			seen[p.Position] = id
+		}
+		if len(seen) != n {
+			t.Fatalf("%d places for %d sign-ups", len(seen), n)
+		}
+		if sum := storetest.Count(t, db, `SELECT SUM(n) FROM waitlist_line_counts WHERE program = 'Upcycling Initiative'`); sum != n {
+			t.Fatalf("the counters add up to %d, want %d", sum, n)
+		}
+		// One more joins after them all: the end of the line.
+		last := join(t, db, "late@example.com", "latecode01", "")
+		if last.Position != n+1 {
+			t.Fatalf("the late sign-up's place %d, want %d", last.Position, n+1)
 		}
 	})
 }
