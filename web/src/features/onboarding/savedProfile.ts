@@ -6,7 +6,7 @@
 import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { ACCOUNT_PATH, FUNCTIONS, PHONE_PREFIX } from '../../config/constants';
-import { getSupabase } from '../../lib/supabase';
+import { getSupabase, mayHaveSession } from '../../lib/supabase';
 import { functionErrorReason } from '../auth/api';
 import { EMPTY_BUYER } from './components/OnboardingForm';
 import type { BuyerFields, SellerFields } from './validation';
@@ -142,7 +142,9 @@ export interface FinishedProfileState {
 export function useFinishedProfileGoesToAccount(skip = false): void {
   const navigate = useNavigate();
   useEffect(() => {
-    if (skip) return;
+    // Without a session there is no profile to ask for (the page sends the
+    // visitor to sign in): no request, and supabase-js is not loaded.
+    if (skip || !mayHaveSession()) return;
     let cancelled = false;
     fetchSavedProfile()
       .then((p) => {
