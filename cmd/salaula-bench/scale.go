@@ -55,6 +55,7 @@ func scaleCases(n int) []scaleCase {
 	for _, list := range []string{"messages", "people"} {
 		cases = append(cases,
 			scaleCase{name: list + ": first page", list: list, least: min(console50, n/scaleInbox)},
+			scaleCase{name: list + ": page by cursor", list: list, salaula: "cursor", least: min(console50, n/scaleInbox)},
 			scaleCase{name: list + ": search, no match", list: list, salaula: "q=" + consoletest.AbsentDomain},
 			scaleCase{name: list + ": search, ~100 matches", list: list, salaula: "q=" + consoletest.HundredDomain, least: min(console50, n/scaleInbox/1000)},
 			scaleCase{name: list + ": search, a tenth match", list: list, salaula: "q=" + consoletest.TenthDomain, least: min(console50, n/scaleInbox/10)})
@@ -330,7 +331,7 @@ func (s *system) seedInbox(ctx context.Context, n int) error {
 	return consoletest.ScalePeople(ctx, db, n)
 }
 
-// deepCursor walks salaula's waitlist three pages in and returns the query
+// deepCursor walks one of salaula's lists three pages in and returns the query
 // of the next page: a page by cursor costs the same at any depth.
 func (s *system) deepCursor(path, token string) (string, error) {
 	query := ""
