@@ -170,7 +170,7 @@ func (db *DB) joinWaitlist(ctx context.Context, s *WaitlistSignup, join Waitlist
 		var n int
 		var err error
 		if db.dialect == Postgres {
-			n, err = tx.joinPostgres(ctx, s, join)
+			n, place, err = tx.joinPostgres(ctx, s, join, line)
 		} else {
 			n, err = tx.join(ctx, s, join)
 		}
@@ -181,8 +181,12 @@ func (db *DB) joinWaitlist(ctx context.Context, s *WaitlistSignup, join Waitlist
 			if join.AfterCommit != nil {
 				tx.AfterCommit(join.AfterCommit)
 			}
-			if line != nil {
+			switch {
+			case line == nil:
+			case place == nil: // SQLite: the place's writes one by one
 				place, err = tx.newPlace(ctx, s.ID, *line, rule)
+			case line.RefCode != "" && rule.Judge != nil:
+				err = tx.referral(ctx, s.ID, *line, rule)
 			}
 			return err
 		}
@@ -251,13 +255,15 @@ func (t *Tx) join(ctx context.Context, s *WaitlistSignup, join WaitlistJoin) (in
 
 // joinPostgres is join in one statement: data-modifying WITH parts
 // insert the sign-up and, each only when it was inserted, bump its
-// roll-ups, write its e-mail and event, and announce it by key (listeners
-// read the row).
-func (t *Tx) joinPostgres(ctx context.Context, s *WaitlistSignup, join WaitlistJoin) (int, error) {
+// roll-ups, write its e-mail and event, take its place in line (when line
+// is set; newPlace's writes, the referral left to the caller), and
+// announce it by key (listeners read the row). It returns how many
+// sign-ups it inserted (0 or 1) and the new place.
+func (t *Tx) joinPostgres(ctx context.Context, s *WaitlistSignup, join WaitlistJoin, line *LineEntry) (int, *LinePlace, error) {
 	day := s.CreatedAt.UTC().Format(time.DateOnly)
 	notice, err := json.Marshal([]notice{{Change: Change{Table: TableWaitlist, Type: "INSERT", CommitTimestamp: time.Now().UTC()}, Key: s.ID}})
 	if err != nil {
-		return 0, err
+		return 0, nil, err
 	}
 	q := `WITH s AS (` + waitlistInsert + ` RETURNING id
 		), daily AS (
@@ -277,10 +283,33 @@ func (t *Tx) joinPostgres(ctx context.Context, s *WaitlistSignup, join WaitlistJ
 		q += `, event AS (INSERT INTO analytics_events (day, name) SELECT ?, ? FROM s)`
 		args = append(args, join.EventDay, join.Event)
 	}
-	q += ` SELECT COUNT(pg_notify(?, ?)) FROM s`
-	var n int
-	err = t.QueryRow(ctx, q, append(args, notifyChannel, string(notice))...).Scan(&n)
-	return n, err
+	// The place, as newPlace takes it: the statement reads the lanes'
+	// counters as they were before it, so the line's new length is their
+	// sum and one.
+	position := `0`
+	if line != nil {
+		q += `, counted AS (
+			INSERT INTO waitlist_line_counts (program, lane, n, last_seq)
+			SELECT ?, ?::int, 1, COALESCE((SELECT MAX(last_seq) FROM waitlist_line_counts WHERE program = ?), 0) + 1 FROM s
+			ON CONFLICT (program, lane) DO UPDATE SET n = waitlist_line_counts.n + 1, last_seq = excluded.last_seq
+			RETURNING last_seq
+		), placed AS (
+			INSERT INTO waitlist_line (signup_id, program, code, seq, credits, line_key, ip_hash, created_at)
+			SELECT s.id, ?, ?, c.last_seq, 0, c.last_seq, ?, ?::timestamp FROM s, counted c
+		)`
+		args = append(args, s.Program, t.Lane(), s.Program, s.Program, line.Code, line.IPHash, line.At)
+		position = `(SELECT COALESCE(SUM(n), 0) FROM waitlist_line_counts WHERE program = ?) + 1`
+	}
+	q += ` SELECT COUNT(pg_notify(?, ?)), ` + position + ` FROM s`
+	args = append(args, notifyChannel, string(notice))
+	if line != nil {
+		args = append(args, s.Program)
+	}
+	var n, at int
+	if err := t.QueryRow(ctx, q, args...).Scan(&n, &at); err != nil || n == 0 || line == nil {
+		return n, nil, err
+	}
+	return n, &LinePlace{SignupID: s.ID, Program: s.Program, Code: line.Code, Position: at}, nil
 }
 
 // UnsubscribeWaitlist marks the sign-up with this ID and token hash as
