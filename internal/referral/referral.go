@@ -56,13 +56,14 @@ func ValidCode(s string) bool {
 }
 
 // HashIP is what is kept of the IP address a sign-up came from: enough to
-// tell the same device again, not the address itself.
+// tell the same device again, not the address itself. 64 bits (16 hex
+// characters) tell apart far more addresses than there are.
 func HashIP(ip string) string {
 	if ip == "" {
 		return ""
 	}
 	h := sha256.Sum256([]byte("salaula referral ip\x00" + ip))
-	return hex.EncodeToString(h[:16])
+	return hex.EncodeToString(h[:8])
 }
 
 // Rule is the self-referral rule the store applies to a sign-up through a

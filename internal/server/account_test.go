@@ -115,7 +115,6 @@ var ownRows = map[string]string{
 	"users": "id = ?", "sessions": "user_id = ?", "refresh_tokens": "user_id = ?", "one_time_tokens": "user_id = ?",
 	"consents": "user_id = ?", "profiles": "user_id = ?", "media_objects": "owner_id = ?",
 	"waitlist_signups": "email = ?", "contact_messages": "email = ?", "outbox_emails": "to_address = ?",
-	"waitlist_line": "signup_id IN (SELECT id FROM waitlist_signups WHERE email = ?)",
 }
 
 // counts returns the rows of every table, in all and of each person.

@@ -359,14 +359,20 @@ func (db *DB) CountActiveSessions(ctx context.Context, userID string) (int, erro
 }
 
 // ImportWaitlist stores sign-ups as they are (ids, times, unsubscribed or
-// not), several to a statement, without counting them in the overview's
-// roll-ups: the caller recounts them (RecountWaitlist) in the same
-// transaction. It is for filling a database quickly (tests, benchmarks).
-func (t *Tx) ImportWaitlist(ctx context.Context, signups []WaitlistSignup) error {
-	return t.importRows(ctx, `waitlist_signups (`+waitlistColumns+`)`, 13, len(signups), func(i int) []any {
+// not), several to a statement, with sign-up i's place in line lines[i]
+// (lines nil, or an entry without a code, for none), without counting them
+// in the overview's roll-ups or the line's counters: the caller recounts
+// them (RecountWaitlist, RecountLine) in the same transaction. It is for
+// filling a database quickly (tests, benchmarks).
+func (t *Tx) ImportWaitlist(ctx context.Context, signups []WaitlistSignup, lines []LineImport) error {
+	return t.importRows(ctx, `waitlist_signups (`+waitlistColumns+`, line_code, line_seq, line_key, ip_hash)`, 17, len(signups), func(i int) []any {
 		s := &signups[i]
-		return []any{s.ID, s.Email, s.Program, s.PagePath, s.Referrer, s.UTMSource, s.UTMMedium, s.UTMCampaign,
-			s.UTMTerm, s.UTMContent, s.UnsubscribeTokenHash, s.UnsubscribedAt, s.CreatedAt}
+		row := []any{s.ID, s.Email, s.Program, s.PagePath, s.Referrer, s.UTMSource, s.UTMMedium, s.UTMCampaign,
+			s.UTMTerm, s.UTMContent, s.UnsubscribeTokenHash, s.UnsubscribedAt, s.CreatedAt, nil, nil, nil, ""}
+		if i < len(lines) && lines[i].Code != "" {
+			row[13], row[14], row[15], row[16] = lines[i].Code, lines[i].Seq, lines[i].Seq, lines[i].IPHash
+		}
+		return row
 	})
 }
 

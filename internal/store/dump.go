@@ -345,11 +345,35 @@ func (db *DB) HasTables(ctx context.Context) (bool, error) {
 	return n > 0, nil
 }
 
+// retiredTable is a table of archives made by an earlier version that the
+// schema no longer has: Load puts its rows in a temporary table of that
+// name (create), then moves them to where they are kept now (apply).
+type retiredTable struct {
+	create, apply string
+	columns       DumpTable
+}
+
+// retiredTables are the tables Load still reads from older archives.
+var retiredTables = map[string]retiredTable{
+	// Migration 0036 moved the place in line into the sign-up's row.
+	"waitlist_line": {
+		create: `CREATE TEMPORARY TABLE waitlist_line (signup_id TEXT, program TEXT, code TEXT, seq INTEGER, credits INTEGER,
+			line_key INTEGER, ip_hash TEXT, created_at TIMESTAMP)`,
+		apply: `UPDATE waitlist_signups SET line_code = l.code, line_seq = l.seq, line_credits = l.credits, line_key = l.line_key,
+			ip_hash = l.ip_hash FROM waitlist_line l WHERE l.signup_id = waitlist_signups.id`,
+		columns: DumpTable{Name: "waitlist_line",
+			Columns: []string{"signup_id", "program", "code", "seq", "credits", "line_key", "ip_hash", "created_at"},
+			Kinds:   []ColumnKind{KindText, KindText, KindText, KindInteger, KindInteger, KindInteger, KindText, KindTime}},
+	},
+}
+
 // Load writes a dump into this newly migrated database in one transaction:
 // for each table of the dump it removes the rows the migrations seeded and
 // inserts the dump's, then counts every table and compares with want (the
-// dump's row counts). Any difference, or a table or column the schema lacks,
-// undoes everything. It returns the row count of each table loaded.
+// dump's row counts). A table of an older archive the schema moved
+// elsewhere (retiredTables) is read into its new place. Any difference, or
+// a table or column the schema lacks, undoes everything. It returns the row
+// count of each table loaded.
 func (db *DB) Load(ctx context.Context, r DumpReader, want map[string]int64) (map[string]int64, error) {
 	tx, err := db.sql.BeginTx(ctx, nil)
 	if err != nil {
@@ -370,6 +394,7 @@ func (db *DB) Load(ctx context.Context, r DumpReader, want map[string]int64) (ma
 		byName[t.Name] = t
 	}
 	got := map[string]int64{}
+	var retired []retiredTable
 	for {
 		name, cols, err := r.NextTable()
 		if errors.Is(err, io.EOF) {
@@ -379,6 +404,13 @@ func (db *DB) Load(ctx context.Context, r DumpReader, want map[string]int64) (ma
 			return nil, err
 		}
 		t, ok := byName[name]
+		if old, isOld := retiredTables[name]; !ok && isOld {
+			if _, err := tx.ExecContext(ctx, old.create); err != nil {
+				return nil, fmt.Errorf("load %s: %w", name, err)
+			}
+			t, ok = old.columns, true
+			retired = append(retired, old)
+		}
 		if !ok {
 			return nil, fmt.Errorf("load: table %s is not in this database's schema (an archive of a newer version?)", name)
 		}
@@ -399,7 +431,22 @@ func (db *DB) Load(ctx context.Context, r DumpReader, want map[string]int64) (ma
 		}
 		got[name] = n
 	}
+	for _, old := range retired {
+		name := old.columns.Name
+		if _, err := tx.ExecContext(ctx, old.apply); err != nil {
+			return nil, fmt.Errorf("load %s: %w", name, err)
+		}
+		if got[name] != want[name] {
+			return nil, fmt.Errorf("load: table %s has %d rows, the archive says %d: nothing restored", name, got[name], want[name])
+		}
+		if _, err := tx.ExecContext(ctx, "DROP TABLE "+quoteIdent(name)); err != nil {
+			return nil, fmt.Errorf("load %s: %w", name, err)
+		}
+	}
 	for name, w := range want {
+		if _, ok := retiredTables[name]; ok && got[name] == w {
+			continue // moved above
+		}
 		if _, ok := byName[name]; !ok {
 			return nil, fmt.Errorf("load: table %s is not in this database's schema", name)
 		}

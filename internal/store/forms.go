@@ -172,7 +172,7 @@ func (db *DB) joinWaitlist(ctx context.Context, s *WaitlistSignup, join Waitlist
 		if db.dialect == Postgres {
 			n, place, err = tx.joinPostgres(ctx, s, join, line)
 		} else {
-			n, err = tx.join(ctx, s, join)
+			n, place, err = tx.join(ctx, s, join, line)
 		}
 		if err != nil {
 			return err
@@ -181,11 +181,7 @@ func (db *DB) joinWaitlist(ctx context.Context, s *WaitlistSignup, join Waitlist
 			if join.AfterCommit != nil {
 				tx.AfterCommit(join.AfterCommit)
 			}
-			switch {
-			case line == nil:
-			case place == nil: // SQLite: the place's writes one by one
-				place, err = tx.newPlace(ctx, s.ID, *line, rule)
-			case line.RefCode != "" && rule.Judge != nil:
+			if line != nil && line.RefCode != "" && rule.Judge != nil {
 				err = tx.referral(ctx, s.ID, *line, rule)
 			}
 			return err
@@ -217,46 +213,72 @@ func (db *DB) joinWaitlist(ctx context.Context, s *WaitlistSignup, join Waitlist
 	return joined, place, err
 }
 
-// waitlistInsert inserts a sign-up (the values of waitlistValues) unless its
-// (e-mail, program) is on the list.
-const waitlistInsert = `INSERT INTO waitlist_signups (id, email, program, page_path, referrer, utm_source, utm_medium, utm_campaign,
-	utm_term, utm_content, unsubscribe_token_hash, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-	ON CONFLICT (email, program) DO NOTHING`
-
-// waitlistValues are s's values for waitlistInsert.
-func waitlistValues(s *WaitlistSignup) []any {
-	return []any{s.ID, s.Email, s.Program, s.PagePath, s.Referrer, s.UTMSource, s.UTMMedium, s.UTMCampaign, s.UTMTerm,
+// waitlistInsert returns the statement that inserts s unless its (e-mail,
+// program) is on the list, with its values. With line, the sign-up takes
+// its place in line in the same row: the next order of joining (one more
+// than the last any writer lane handed out for the program, as the
+// statement reads the lanes' counters) as its line_seq and line_key, the
+// entry's link code and IP hash; the caller counts the place in
+// waitlist_line_counts.
+func (t *Tx) waitlistInsert(s *WaitlistSignup, line *LineEntry) (string, []any) {
+	args := []any{s.ID, s.Email, s.Program, s.PagePath, s.Referrer, s.UTMSource, s.UTMMedium, s.UTMCampaign, s.UTMTerm,
 		s.UTMContent, s.UnsubscribeTokenHash, s.CreatedAt}
+	const columns = `id, email, program, page_path, referrer, utm_source, utm_medium, utm_campaign,
+		utm_term, utm_content, unsubscribe_token_hash, created_at`
+	if line == nil {
+		return `INSERT INTO waitlist_signups (` + columns + `) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+			ON CONFLICT (email, program) DO NOTHING`, args
+	}
+	at := `?`
+	if t.db.dialect == Postgres {
+		at = `?::timestamp` // a value of VALUES is text unless told
+	}
+	return `INSERT INTO waitlist_signups (` + columns + `, line_code, ip_hash, line_seq, line_key)
+		SELECT v.*, c.seq, c.seq FROM (VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ` + at + `, ?, ?)) v,
+		(SELECT COALESCE(MAX(last_seq), 0) + 1 AS seq FROM waitlist_line_counts WHERE program = ?) c WHERE true
+		ON CONFLICT (email, program) DO NOTHING`, append(args, line.Code, line.IPHash, s.Program)
 }
 
-// join inserts s unless it is on the list and, when it was inserted,
-// announces it and writes its roll-ups and what join holds, statement by
-// statement. It returns how many sign-ups it inserted (0 or 1).
-func (t *Tx) join(ctx context.Context, s *WaitlistSignup, join WaitlistJoin) (int, error) {
-	n, err := t.insertAnnounced(ctx, TableWaitlist, waitlistInsert, waitlistValues(s)...)
+// join inserts s (with its place in line, when line is set) unless it is
+// on the list and, when it was inserted, announces it and writes its
+// roll-ups and what join holds, statement by statement. It returns how
+// many sign-ups it inserted (0 or 1) and the new place.
+func (t *Tx) join(ctx context.Context, s *WaitlistSignup, join WaitlistJoin, line *LineEntry) (int, *LinePlace, error) {
+	q, args := t.waitlistInsert(s, line)
+	n, err := t.insertAnnounced(ctx, TableWaitlist, q, args...)
 	if err != nil || n == 0 {
-		return n, err
+		return n, nil, err
 	}
 	if err := countWaitlistJoin(ctx, t, s); err != nil {
-		return 0, err
+		return 0, nil, err
 	}
 	if join.Email != nil {
 		if err := t.WriteEmail(ctx, join.Email); err != nil {
-			return 0, err
+			return 0, nil, err
 		}
 	}
 	if join.Event != "" {
 		if _, err := t.Exec(ctx, `INSERT INTO analytics_events (day, name) VALUES (?, ?)`, join.EventDay, join.Event); err != nil {
-			return 0, err
+			return 0, nil, err
 		}
 	}
-	return 1, nil
+	if line == nil {
+		return 1, nil, nil
+	}
+	p := LinePlace{SignupID: s.ID, Program: s.Program, Code: line.Code}
+	if _, err := t.Exec(ctx, `INSERT INTO waitlist_line_counts (program, lane, n, last_seq)
+		SELECT program, ?, 1, line_seq FROM waitlist_signups WHERE id = ?
+		ON CONFLICT (program, lane) DO UPDATE SET n = waitlist_line_counts.n + 1, last_seq = excluded.last_seq`, t.Lane(), s.ID); err != nil {
+		return 0, nil, err
+	}
+	err = t.QueryRow(ctx, `SELECT SUM(n) FROM waitlist_line_counts WHERE program = ?`, s.Program).Scan(&p.Position)
+	return 1, &p, err
 }
 
 // joinPostgres is join in one statement: data-modifying WITH parts
 // insert the sign-up and, each only when it was inserted, bump its
-// roll-ups, write its e-mail and event, take its place in line (when line
-// is set; newPlace's writes, the referral left to the caller), and
+// roll-ups, write its e-mail and event, count its place in line (when line
+// is set; the referral left to the caller), and
 // announce it by key (listeners read the row). It returns how many
 // sign-ups it inserted (0 or 1) and the new place.
 func (t *Tx) joinPostgres(ctx context.Context, s *WaitlistSignup, join WaitlistJoin, line *LineEntry) (int, *LinePlace, error) {
@@ -265,7 +287,10 @@ func (t *Tx) joinPostgres(ctx context.Context, s *WaitlistSignup, join WaitlistJ
 	if err != nil {
 		return 0, nil, err
 	}
-	q := `WITH s AS (` + waitlistInsert + ` RETURNING id
+	// The place: the statement reads the lanes' counters as they were
+	// before it, so the line's new length is their sum and one.
+	insert, args := t.waitlistInsert(s, line)
+	q := `WITH s AS (` + insert + ` RETURNING id, program, line_seq
 		), daily AS (
 			INSERT INTO waitlist_daily (day, program, lane, signups) SELECT ?, ?, ?, 1 FROM s
 			ON CONFLICT (day, program, lane) DO UPDATE SET signups = waitlist_daily.signups + 1
@@ -273,7 +298,7 @@ func (t *Tx) joinPostgres(ctx context.Context, s *WaitlistSignup, join WaitlistJ
 			INSERT INTO waitlist_counts (` + waitlistKey + `, lane, subscribed, unsubscribed) SELECT ?, ?, ?, ?, ?, ?, 1, 0 FROM s
 			ON CONFLICT (` + waitlistKey + `, lane) DO UPDATE SET subscribed = waitlist_counts.subscribed + 1
 		)`
-	args := append(waitlistValues(s), day, s.Program, t.Lane(), s.Program, s.UTMSource, s.UTMCampaign, s.Referrer, s.PagePath, t.Lane())
+	args = append(args, day, s.Program, t.Lane(), s.Program, s.UTMSource, s.UTMCampaign, s.Referrer, s.PagePath, t.Lane())
 	if join.Email != nil {
 		q += `, email AS (INSERT INTO outbox_emails (` + emailColumns + `) SELECT ?, ?, ?, ?, ?, ?, ?::timestamp, ?, ?::int,
 			?::timestamp, ?::timestamp, ? FROM s)`
@@ -283,21 +308,13 @@ func (t *Tx) joinPostgres(ctx context.Context, s *WaitlistSignup, join WaitlistJ
 		q += `, event AS (INSERT INTO analytics_events (day, name) SELECT ?, ? FROM s)`
 		args = append(args, join.EventDay, join.Event)
 	}
-	// The place, as newPlace takes it: the statement reads the lanes'
-	// counters as they were before it, so the line's new length is their
-	// sum and one.
 	position := `0`
 	if line != nil {
 		q += `, counted AS (
-			INSERT INTO waitlist_line_counts (program, lane, n, last_seq)
-			SELECT ?, ?::int, 1, COALESCE((SELECT MAX(last_seq) FROM waitlist_line_counts WHERE program = ?), 0) + 1 FROM s
+			INSERT INTO waitlist_line_counts (program, lane, n, last_seq) SELECT ?, ?::int, 1, s.line_seq FROM s
 			ON CONFLICT (program, lane) DO UPDATE SET n = waitlist_line_counts.n + 1, last_seq = excluded.last_seq
-			RETURNING last_seq
-		), placed AS (
-			INSERT INTO waitlist_line (signup_id, program, code, seq, credits, line_key, ip_hash, created_at)
-			SELECT s.id, ?, ?, c.last_seq, 0, c.last_seq, ?, ?::timestamp FROM s, counted c
 		)`
-		args = append(args, s.Program, t.Lane(), s.Program, s.Program, line.Code, line.IPHash, line.At)
+		args = append(args, s.Program, t.Lane())
 		position = `(SELECT COALESCE(SUM(n), 0) FROM waitlist_line_counts WHERE program = ?) + 1`
 	}
 	q += ` SELECT COUNT(pg_notify(?, ?)), ` + position + ` FROM s`

@@ -127,3 +127,51 @@ func TestMigration0019KeepsEverySignUp(t *testing.T) {
 		})
 	}
 }
+
+// Migration 0036 moves every place in line into its sign-up's row: the
+// place, its code and credits are the same after it, a sign-up without a
+// place has none, and a new sign-up joins behind them.
+func TestMigration0036KeepsEveryPlaceInLine(t *testing.T) {
+	for _, engine := range []store.Dialect{store.SQLite, store.Postgres} {
+		t.Run(string(engine), func(t *testing.T) {
+			ctx := context.Background()
+			db, _, _ := openEmpty(t, engine)
+			if err := db.MigrateUpTo(ctx, 3500); err != nil {
+				t.Fatal(err)
+			}
+			created := store.Now().Add(-time.Hour)
+			for i, id := range []string{"s1", "s2", "s3"} {
+				if _, err := db.Exec(ctx, `INSERT INTO waitlist_signups (id, email, program, unsubscribe_token_hash, created_at)
+					VALUES (?, ?, 'Upcycling Initiative', 'h', ?)`, id, id+"@example.com", created.Add(time.Duration(i)*time.Minute)); err != nil {
+					t.Fatal(err)
+				}
+			}
+			// s1 joined first, s2 second with one credited referral (key 2 - 10): ahead of s1; s3 has no place.
+			if _, err := db.Exec(ctx, `INSERT INTO waitlist_line (signup_id, program, code, seq, credits, line_key, ip_hash, created_at)
+				VALUES ('s1', 'Upcycling Initiative', 'abcdefghij', 1, 0, 1, 'ip1', ?), ('s2', 'Upcycling Initiative', 'bcdefghijk', 2, 1, -8, 'ip2', ?)`,
+				created, created); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := db.Exec(ctx, `INSERT INTO waitlist_line_counts (program, lane, n, last_seq) VALUES ('Upcycling Initiative', 0, 2, 2)`); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := db.Migrate(ctx); err != nil {
+				t.Fatal(err)
+			}
+			for _, want := range []store.LinePlace{{SignupID: "s2", Code: "bcdefghijk", Position: 1, Credits: 1}, {SignupID: "s1", Code: "abcdefghij", Position: 2}} {
+				p, err := db.PlaceInLine(ctx, want.SignupID)
+				if err != nil || p.Code != want.Code || p.Position != want.Position || p.Credits != want.Credits {
+					t.Fatalf("place of %s = %+v, %v; want %+v", want.SignupID, p, err, want)
+				}
+			}
+			if _, err := db.PlaceInLine(ctx, "s3"); err == nil {
+				t.Fatal("s3 has a place after the migration; it had none")
+			}
+			_, p, err := db.JoinWaitlistInLine(ctx, &store.WaitlistSignup{Email: "s4@example.com", Program: "Upcycling Initiative", UnsubscribeTokenHash: "h"},
+				store.WaitlistJoin{}, store.LineEntry{Code: "cdefghijkm"}, store.ReferralRule{})
+			if err != nil || p.Position != 3 {
+				t.Fatalf("a new sign-up's place = %+v, %v; want 3", p, err)
+			}
+		})
+	}
+}

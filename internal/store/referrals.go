@@ -4,7 +4,6 @@ import (
 	"context"
 	"database/sql"
 	"errors"
-	"strings"
 	"time"
 )
 
@@ -58,16 +57,13 @@ type LinePlace struct {
 // when the address has no subscribed sign-up for the program.
 func (t *Tx) enterLine(ctx context.Context, e LineEntry, rule ReferralRule) (string, *LinePlace, error) {
 	var id string
-	err := t.QueryRow(ctx, `SELECT id FROM waitlist_signups WHERE email = ? AND program = ? AND unsubscribed_at IS NULL`,
-		e.Email, e.Program).Scan(&id)
+	var held bool
+	err := t.QueryRow(ctx, `SELECT id, line_key IS NOT NULL FROM waitlist_signups WHERE email = ? AND program = ? AND unsubscribed_at IS NULL`,
+		e.Email, e.Program).Scan(&id, &held)
 	if errors.Is(err, sql.ErrNoRows) {
 		return "", nil, ErrNotFound
 	}
-	if err != nil {
-		return "", nil, err
-	}
-	var held int
-	if err := t.QueryRow(ctx, `SELECT COUNT(*) FROM waitlist_line WHERE signup_id = ?`, id).Scan(&held); err != nil || held > 0 {
+	if err != nil || held {
 		return id, nil, err // a repeated join keeps its place
 	}
 	p, err := t.newPlace(ctx, id, e, rule)
@@ -93,8 +89,8 @@ func (t *Tx) newPlace(ctx context.Context, id string, e LineEntry, rule Referral
 		RETURNING last_seq`, e.Program, t.Lane(), e.Program).Scan(&seq); err != nil {
 		return nil, err
 	}
-	res, err := t.Exec(ctx, `INSERT INTO waitlist_line (signup_id, program, code, seq, credits, line_key, ip_hash, created_at)
-		VALUES (?, ?, ?, ?, 0, ?, ?, ?) ON CONFLICT (signup_id) DO NOTHING`, id, e.Program, e.Code, seq, seq, e.IPHash, e.At)
+	res, err := t.Exec(ctx, `UPDATE waitlist_signups SET line_code = ?, line_seq = ?, line_credits = 0, line_key = ?, ip_hash = ?
+		WHERE id = ? AND line_key IS NULL`, e.Code, seq, seq, e.IPHash, id)
 	if err != nil {
 		return nil, err
 	}
@@ -117,8 +113,8 @@ func (t *Tx) newPlace(ctx context.Context, id string, e LineEntry, rule Referral
 func (t *Tx) referral(ctx context.Context, id string, e LineEntry, rule ReferralRule) error {
 	var f ReferralFacts
 	var referrer string
-	err := t.QueryRow(ctx, `SELECT l.signup_id, s.email, l.ip_hash, l.created_at FROM waitlist_line l
-		JOIN waitlist_signups s ON s.id = l.signup_id WHERE l.code = ? AND l.program = ?`, e.RefCode, e.Program).
+	err := t.QueryRow(ctx, `SELECT id, email, ip_hash, created_at FROM waitlist_signups
+		WHERE line_code = ? AND program = ?`, e.RefCode, e.Program).
 		Scan(&referrer, &f.ReferrerEmail, &f.ReferrerIPHash, &f.ReferrerAt)
 	if errors.Is(err, sql.ErrNoRows) || referrer == id {
 		return nil // an unknown code, one of another program, or their own
@@ -146,33 +142,34 @@ func (t *Tx) referral(ctx context.Context, id string, e LineEntry, rule Referral
 	if !credited {
 		return nil
 	}
-	_, err = t.Exec(ctx, `UPDATE waitlist_line SET credits = credits + 1, line_key = line_key - ? WHERE signup_id = ?`, LineStep, referrer)
+	_, err = t.Exec(ctx, `UPDATE waitlist_signups SET line_credits = line_credits + 1, line_key = line_key - ?
+		WHERE id = ? AND line_key IS NOT NULL`, LineStep, referrer)
 	return err
 }
 
 // PlaceInLine returns the place of the sign-up with this id: one more than
 // the places of its program sorted before it by line_key, then by more
-// credits, then by seq.
+// credits, then by line_seq.
 // ErrNotFound when it has none (unsubscribed, or not entered yet).
 func (db *DB) PlaceInLine(ctx context.Context, signupID string) (*LinePlace, error) {
 	p := LinePlace{SignupID: signupID}
 	var key, seq int64
-	err := db.QueryRow(ctx, `SELECT program, code, credits, line_key, seq FROM waitlist_line WHERE signup_id = ?`, signupID).
-		Scan(&p.Program, &p.Code, &p.Credits, &key, &seq)
+	err := db.QueryRow(ctx, `SELECT program, line_code, line_credits, line_key, line_seq FROM waitlist_signups
+		WHERE id = ? AND line_key IS NOT NULL`, signupID).Scan(&p.Program, &p.Code, &p.Credits, &key, &seq)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, ErrNotFound
 	}
 	if err != nil {
 		return nil, err
 	}
-	// Two range counts on the (program, line_key, seq) index: the keys
+	// Two range counts on the (program, line_key, line_seq) index: the keys
 	// before, and the equal keys sorted before (an OR of both is not one
 	// range, and was read as a scan of the whole program). Two places
 	// given the same seq by lanes committing at once go by sign-up id.
 	var ties int
-	if err := db.QueryRow(ctx, `SELECT (SELECT COUNT(*) FROM waitlist_line WHERE program = ? AND line_key < ?),
-		(SELECT COUNT(*) FROM waitlist_line WHERE program = ? AND line_key = ?
-			AND (credits > ? OR (credits = ? AND (seq < ? OR (seq = ? AND signup_id < ?)))))`,
+	if err := db.QueryRow(ctx, `SELECT (SELECT COUNT(*) FROM waitlist_signups WHERE program = ? AND line_key < ?),
+		(SELECT COUNT(*) FROM waitlist_signups WHERE program = ? AND line_key = ?
+			AND (line_credits > ? OR (line_credits = ? AND (line_seq < ? OR (line_seq = ? AND id < ?)))))`,
 		p.Program, key, p.Program, key, p.Credits, p.Credits, seq, seq, signupID).Scan(&p.Position, &ties); err != nil {
 		return nil, err
 	}
@@ -187,8 +184,8 @@ func (db *DB) PlaceInLine(ctx context.Context, signupID string) (*LinePlace, err
 // credited referral the sign-up made is taken back from its referrer.
 func (t *Tx) forgetReferrals(ctx context.Context, where string, args ...any) error {
 	ids := `SELECT id FROM waitlist_signups WHERE ` + where
-	if _, err := t.Exec(ctx, `UPDATE waitlist_line SET credits = credits - 1, line_key = line_key + ?
-		WHERE signup_id IN (SELECT referrer_id FROM waitlist_referrals WHERE credited = 1 AND signup_id IN (`+ids+`))`,
+	if _, err := t.Exec(ctx, `UPDATE waitlist_signups SET line_credits = line_credits - 1, line_key = line_key + ?
+		WHERE line_key IS NOT NULL AND id IN (SELECT referrer_id FROM waitlist_referrals WHERE credited = 1 AND signup_id IN (`+ids+`))`,
 		append([]any{LineStep}, args...)...); err != nil {
 		return err
 	}
@@ -197,11 +194,12 @@ func (t *Tx) forgetReferrals(ctx context.Context, where string, args ...any) err
 		return err
 	}
 	if _, err := t.Exec(ctx, `INSERT INTO waitlist_line_counts (program, lane, n, last_seq)
-		SELECT program, ?, -COUNT(*), 0 FROM waitlist_line WHERE signup_id IN (`+ids+`) GROUP BY program
+		SELECT program, ?, -COUNT(*), 0 FROM waitlist_signups WHERE line_key IS NOT NULL AND id IN (`+ids+`) GROUP BY program
 		ON CONFLICT (program, lane) DO UPDATE SET n = waitlist_line_counts.n + excluded.n`, append([]any{t.Lane()}, args...)...); err != nil {
 		return err
 	}
-	_, err := t.Exec(ctx, `DELETE FROM waitlist_line WHERE signup_id IN (`+ids+`)`, args...)
+	_, err := t.Exec(ctx, `UPDATE waitlist_signups SET line_code = NULL, line_seq = NULL, line_credits = 0, line_key = NULL, ip_hash = ''
+		WHERE line_key IS NOT NULL AND id IN (`+ids+`)`, args...)
 	return err
 }
 
@@ -357,36 +355,11 @@ func (db *DB) Bounces(ctx context.Context, limit int) ([]Bounce, error) {
 	return out, rows.Err()
 }
 
-// LineImport is a place in line as ImportLine stores it.
+// LineImport is a sign-up's place in line as ImportWaitlist stores it:
+// its link code (empty for none), IP hash and order of joining.
 type LineImport struct {
-	SignupID, Program, Code, IPHash string
-	Seq                             int64
-	At                              time.Time
-}
-
-// ImportLine stores places in line as they are (no credits), several to a
-// statement, without counting them: the caller recounts (RecountLine). It
-// is for filling a database quickly (tests, benchmarks), after
-// ImportWaitlist.
-func (t *Tx) ImportLine(ctx context.Context, places []LineImport) error {
-	const batch = 500
-	for start := 0; start < len(places); start += batch {
-		end := min(start+batch, len(places))
-		var sb strings.Builder
-		args := make([]any, 0, (end-start)*8)
-		sb.WriteString(`INSERT INTO waitlist_line (signup_id, program, code, seq, credits, line_key, ip_hash, created_at) VALUES `)
-		for i, p := range places[start:end] {
-			if i > 0 {
-				sb.WriteByte(',')
-			}
-			sb.WriteString("(?, ?, ?, ?, 0, ?, ?, ?)")
-			args = append(args, p.SignupID, p.Program, p.Code, p.Seq, p.Seq, p.IPHash, p.At)
-		}
-		if _, err := t.Exec(ctx, sb.String(), args...); err != nil {
-			return err
-		}
-	}
-	return nil
+	Code, IPHash string
+	Seq          int64
 }
 
 // RecountLine sets each program's line counter (waitlist_line_counts, in
@@ -396,6 +369,6 @@ func RecountLine(ctx context.Context, tx *Tx) error {
 		return err
 	}
 	_, err := tx.Exec(ctx, `INSERT INTO waitlist_line_counts (program, n, last_seq)
-		SELECT program, COUNT(*), MAX(seq) FROM waitlist_line GROUP BY program`)
+		SELECT program, COUNT(*), MAX(line_seq) FROM waitlist_signups WHERE line_key IS NOT NULL GROUP BY program`)
 	return err
 }

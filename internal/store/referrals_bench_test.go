@@ -26,13 +26,15 @@ func BenchmarkPlaceInLine(b *testing.B) {
 		db := storetest.Open(b, engine)
 		ctx := context.Background()
 		if _, err := db.Exec(ctx, `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?)
-			INSERT INTO waitlist_line (signup_id, program, code, seq, credits, line_key, ip_hash, created_at)
-			SELECT 's' || i, 'Upcycling Initiative', 'c' || i, i, i % 3, i - 10 * (i % 3), '', ? FROM n`, n, store.Now()); err != nil {
+			INSERT INTO waitlist_signups (id, email, program, unsubscribe_token_hash, created_at,
+				line_code, line_seq, line_credits, line_key)
+			SELECT 's' || i, 's' || i || '@example.com', 'Upcycling Initiative', '', ?, 'c' || i, i, i % 3, i - 10 * (i % 3) FROM n`,
+			n, store.Now()); err != nil {
 			b.Fatal(err)
 		}
 		if engine == store.Postgres {
 			// As autovacuum would: the index-only scans need the visibility map.
-			rows, err := db.Query(ctx, `VACUUM ANALYZE waitlist_line`)
+			rows, err := db.Query(ctx, `VACUUM ANALYZE waitlist_signups`)
 			if err != nil {
 				b.Fatal(err)
 			}

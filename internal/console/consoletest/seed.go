@@ -30,7 +30,7 @@ func SeedWaitlist(tb testing.TB, db *store.DB, n int) {
 		signups[i] = signup(i)
 	}
 	err := db.InTx(ctx, func(tx *store.Tx) error {
-		if err := tx.ImportWaitlist(ctx, signups); err != nil {
+		if err := tx.ImportWaitlist(ctx, signups, nil); err != nil {
 			return err
 		}
 		return store.RecountWaitlist(ctx, tx)
@@ -99,22 +99,20 @@ func Scale(ctx context.Context, db *store.DB, n int) error {
 			// As a sign-up through the API has them: the SHA-256 (hex) of
 			// its unsubscribe token, and (while subscribed) a place in its
 			// program's line with a 10-character link code and the
-			// 32-character hash of the address it came from.
+			// 16-character hash of the address it came from.
 			s.UnsubscribeTokenHash = fmt.Sprintf("%x", sha256.Sum256([]byte(s.ID)))
 			signups = append(signups, s)
 			sent := s.CreatedAt
 			emails = append(emails, store.OutboxEmail{ID: store.NewOrderedID(), To: s.Email, Subject: "You're on the Salaula waitlist",
 				Kind: "waitlist", Status: store.EmailSent, Via: "smtp", Attempts: 1, SentAt: &sent, CreatedAt: s.CreatedAt})
+			var place store.LineImport
 			if s.UnsubscribedAt == nil {
-				places = append(places, store.LineImport{SignupID: s.ID, Program: s.Program, Code: fmt.Sprintf("c%09d", i),
-					IPHash: s.UnsubscribeTokenHash[:32], Seq: int64(i/2 + 1), At: s.CreatedAt})
+				place = store.LineImport{Code: fmt.Sprintf("c%09d", i), IPHash: s.UnsubscribeTokenHash[:16], Seq: int64(i/2 + 1)}
 			}
+			places = append(places, place)
 		}
 		err := db.InTx(ctx, func(tx *store.Tx) error {
-			if err := tx.ImportWaitlist(ctx, signups); err != nil {
-				return err
-			}
-			if err := tx.ImportLine(ctx, places); err != nil {
+			if err := tx.ImportWaitlist(ctx, signups, places); err != nil {
 				return err
 			}
 			return tx.ImportEmails(ctx, emails)
