@@ -439,6 +439,8 @@ func jsonValue(typ string, v any) any {
 		switch x := v.(type) {
 		case time.Time:
 			return x.UTC().Format(time.RFC3339Nano)
+		case int64: // SQLite's microseconds, read without the column's type
+			return time.UnixMicro(x).UTC().Format(time.RFC3339Nano)
 		case string:
 			if tm, err := parseStoredTime(x); err == nil {
 				return tm.UTC().Format(time.RFC3339Nano)

@@ -136,6 +136,11 @@ func (db *DB) migrationProvider(ctx context.Context) (*goose.Provider, map[int64
 					return fmt.Errorf("migration %s: %w in: %s", name, err, stmt)
 				}
 			}
+			if step := migrationSteps[name]; step != nil && db.dialect == SQLite {
+				if err := step(ctx, tx); err != nil {
+					return fmt.Errorf("migration %s: %w", name, err)
+				}
+			}
 			return nil
 		}}
 		gos = append(gos, goose.NewGoMigration(m.Version, up, nil))
@@ -160,6 +165,91 @@ func (db *DB) migrationProvider(ctx context.Context) (*goose.Provider, map[int64
 		return nil, nil, fmt.Errorf("migrations: %w", err)
 	}
 	return p, names, nil
+}
+
+// migrationSteps are the SQLite migrations that SQL alone cannot write,
+// run after the file's statements, in its transaction.
+var migrationSteps = map[string]func(context.Context, *sql.Tx) error{
+	"0037_sqlite_times_as_integers.sql": timesAsIntegers,
+}
+
+// timesAsIntegers rewrites every time stored as text in a TIMESTAMP column
+// of SQLite (Go's time.Time.String, as the driver used to write it) into
+// the microseconds since 1970 in UTC, as the driver writes times now.
+func timesAsIntegers(ctx context.Context, tx *sql.Tx) error {
+	rows, err := tx.QueryContext(ctx, `SELECT t.name, c.name FROM sqlite_master t, pragma_table_info(t.name) c
+		WHERE t.type = 'table' AND (c.type LIKE '%TIMESTAMP%' OR c.type LIKE '%DATE%') ORDER BY t.name, c.cid`)
+	if err != nil {
+		return err
+	}
+	var columns [][2]string
+	for rows.Next() {
+		var table, col string
+		if err := rows.Scan(&table, &col); err != nil {
+			rows.Close()
+			return err
+		}
+		if !bookkeeping(table) {
+			columns = append(columns, [2]string{table, col})
+		}
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	for _, c := range columns {
+		table, col := quoteIdent(c[0]), quoteIdent(c[1])
+		var texts []storedTime
+		rows, err := tx.QueryContext(ctx, `SELECT rowid, CAST(`+col+` AS TEXT) FROM `+table+` WHERE typeof(`+col+`) = 'text'`)
+		if err != nil {
+			return fmt.Errorf("%s.%s: %w", c[0], c[1], err)
+		}
+		for rows.Next() {
+			var s storedTime
+			if err := rows.Scan(&s.rowid, &s.text); err != nil {
+				rows.Close()
+				return err
+			}
+			texts = append(texts, s)
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return err
+		}
+		if err := setMicros(ctx, tx, table, col, texts); err != nil {
+			return fmt.Errorf("%s.%s: %w", c[0], c[1], err)
+		}
+	}
+	return nil
+}
+
+// storedTime is a time SQLite holds as text, and its row.
+type storedTime struct {
+	rowid int64
+	text  string
+}
+
+// setMicros writes each of times back into its row's col of table as
+// microseconds since 1970.
+func setMicros(ctx context.Context, tx *sql.Tx, table, col string, times []storedTime) error {
+	if len(times) == 0 {
+		return nil
+	}
+	stmt, err := tx.PrepareContext(ctx, `UPDATE `+table+` SET `+col+` = ? WHERE rowid = ?`)
+	if err != nil {
+		return err
+	}
+	defer stmt.Close()
+	for _, s := range times {
+		t, err := parseTime(s.text)
+		if err != nil {
+			return fmt.Errorf("row %d: %w", s.rowid, err)
+		}
+		if _, err := stmt.ExecContext(ctx, t.UnixMicro(), s.rowid); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // legacyMigrations returns the names the earlier runner recorded in

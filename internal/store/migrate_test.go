@@ -2,6 +2,7 @@ package store_test
 
 import (
 	"context"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -173,5 +174,62 @@ func TestMigration0036KeepsEveryPlaceInLine(t *testing.T) {
 				t.Fatalf("a new sign-up's place = %+v, %v; want 3", p, err)
 			}
 		})
+	}
+}
+
+// Migration 0037 rewrites the times SQLite held as text (Go's form, with
+// any zone and a monotonic clock reading) into microseconds since 1970:
+// every one reads back as the same instant, and sorts among times written
+// after it.
+func TestMigration0037KeepsEveryTimeOnSQLite(t *testing.T) {
+	ctx := context.Background()
+	db, _, _ := openEmpty(t, store.SQLite)
+	if err := db.MigrateUpTo(ctx, 3600); err != nil {
+		t.Fatal(err)
+	}
+	cat := time.FixedZone("CAT", 2*3600)
+	old := map[string]struct {
+		text string
+		want time.Time
+	}{
+		"a@example.com": {"2026-11-27 08:00:00.123456 +0000 UTC", time.Date(2026, 11, 27, 8, 0, 0, 123456000, time.UTC)},
+		"b@example.com": {"2026-11-27 10:00:01.5 +0200 CAT m=+0.000123", time.Date(2026, 11, 27, 10, 0, 1, 500000000, cat)},
+		"c@example.com": {"2026-11-27 08:00:02 +0000 UTC", time.Date(2026, 11, 27, 8, 0, 2, 0, time.UTC)},
+	}
+	for email, o := range old {
+		if _, err := db.Exec(ctx, `INSERT INTO waitlist_signups (id, email, program, unsubscribe_token_hash, created_at, unsubscribed_at)
+			VALUES (?, ?, 'Upcycling Initiative', 'h', ?, ?)`, "id-"+email, email, o.text, o.text); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := db.Migrate(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if n := storetest.Count(t, db, `SELECT COUNT(*) FROM waitlist_signups WHERE typeof(created_at) <> 'integer' OR typeof(unsubscribed_at) <> 'integer'`); n != 0 {
+		t.Fatalf("%d sign-ups still hold a time as text", n)
+	}
+	for email, o := range old {
+		s, err := db.WaitlistSignupByEmail(ctx, email, "Upcycling Initiative")
+		if err != nil || !s.CreatedAt.Equal(o.want) || s.UnsubscribedAt == nil || !s.UnsubscribedAt.Equal(o.want) {
+			t.Fatalf("%s after the migration: %+v, %v; want the time %v", email, s, err, o.want)
+		}
+	}
+	if _, err := db.Exec(ctx, `INSERT INTO waitlist_signups (id, email, program, unsubscribe_token_hash, created_at)
+		VALUES ('id-d', 'd@example.com', 'Upcycling Initiative', 'h', ?)`, time.Date(2026, 11, 27, 8, 0, 1, 0, time.UTC)); err != nil {
+		t.Fatal(err)
+	}
+	var order []string
+	rows, err := db.Query(ctx, `SELECT email FROM waitlist_signups ORDER BY created_at`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var e string
+		rows.Scan(&e)
+		order = append(order, e)
+	}
+	if want := []string{"a@example.com", "d@example.com", "b@example.com", "c@example.com"}; !slices.Equal(order, want) {
+		t.Fatalf("order by time = %v, want %v", order, want)
 	}
 }

@@ -10,10 +10,10 @@ import (
 // other tables are small or read through their created_at index.
 
 // dayOf is the SQL expression of the UTC date (YYYY-MM-DD) of a timestamp
-// column (stored in UTC; SQLite keeps it as text starting with the date).
+// column (SQLite keeps it as microseconds since 1970).
 func (db *DB) dayOf(col string) string {
 	if db.dialect == SQLite {
-		return "substr(" + col + ", 1, 10)"
+		return "date(" + col + " / 1000000, 'unixepoch')"
 	}
 	return "to_char(" + col + ", 'YYYY-MM-DD')"
 }

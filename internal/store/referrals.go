@@ -239,11 +239,14 @@ func (db *DB) TopReferrers(ctx context.Context, program string, limit int) ([]Re
 	return out, rows.Err()
 }
 
-// anyTime reads a MAX(timestamp), which SQLite hands back as text.
+// anyTime reads a MAX(timestamp), which SQLite hands back as the
+// microseconds it keeps (text in a database from before migration 0037).
 func anyTime(v any) time.Time {
 	switch x := v.(type) {
 	case time.Time:
 		return x.UTC()
+	case int64:
+		return time.UnixMicro(x).UTC()
 	case string:
 		for _, layout := range []string{"2006-01-02 15:04:05.999999999-07:00", time.RFC3339Nano, "2006-01-02 15:04:05.999999999"} {
 			if t, err := time.Parse(layout, x); err == nil {

@@ -14,10 +14,6 @@ import "context"
 // waitlistKey is the roll-up's key, in the order of its primary key.
 const waitlistKey = `program, utm_source, utm_campaign, referrer, page_path`
 
-// waitlistDay is the SQL of a sign-up's UTC day (YYYY-MM-DD), the same on
-// both engines (timestamps are stored in UTC).
-const waitlistDay = `substr(CAST(created_at AS TEXT), 1, 10)`
-
 // countWaitlistJoin counts s, just inserted (subscribed).
 func countWaitlistJoin(ctx context.Context, tx *Tx, s *WaitlistSignup) error {
 	return addWaitlistCounts(ctx, tx, s.CreatedAt.UTC().Format("2006-01-02"),
@@ -65,7 +61,7 @@ func deleteWaitlistCounted(ctx context.Context, tx *Tx, email string) (int64, er
 		return 0, err
 	}
 	rows, err := tx.Query(ctx, `DELETE FROM waitlist_signups WHERE email = ?
-		RETURNING `+waitlistKey+`, CASE WHEN unsubscribed_at IS NULL THEN 1 ELSE 0 END, `+waitlistDay, email)
+		RETURNING `+waitlistKey+`, CASE WHEN unsubscribed_at IS NULL THEN 1 ELSE 0 END, `+tx.db.dayOf("created_at"), email)
 	if err != nil {
 		return 0, err
 	}
@@ -111,7 +107,8 @@ func RecountWaitlist(ctx context.Context, tx *Tx) error {
 	if _, err := tx.Exec(ctx, `DELETE FROM waitlist_daily`); err != nil {
 		return err
 	}
+	day := tx.db.dayOf("created_at")
 	_, err := tx.Exec(ctx, `INSERT INTO waitlist_daily (day, program, lane, signups)
-		SELECT `+waitlistDay+`, program, 0, COUNT(*) FROM waitlist_signups GROUP BY `+waitlistDay+`, program`)
+		SELECT `+day+`, program, 0, COUNT(*) FROM waitlist_signups GROUP BY `+day+`, program`)
 	return err
 }

@@ -1,0 +1,8 @@
+-- SQLite keeps every time as the microseconds since 1970 in UTC (an
+-- integer of 8 bytes) instead of Go's text form of it ("2026-11-27
+-- 08:00:00.123456 +0000 UTC", 36 characters), which each sign-up carried
+-- in its row and its (created_at, id) index entry, and each e-mail record
+-- twice (docs/decisions/0209-sqlite-times-as-integers.md). The driver
+-- writes the new form and reads both. This file has no statements: the
+-- step timesAsIntegers (migrate.go) rewrites the times stored as text,
+-- table by table, on SQLite only. PostgreSQL keeps its timestamp type.
