@@ -167,7 +167,8 @@ func TestWriteSectionReplacesOnlyBetweenTheMarkers(t *testing.T) {
 	}
 }
 
-// The scale table has a row per request and one of bytes per sign-up,
+// The scale table has a row per request and two of bytes per sign-up
+// (with and without the e-mail's record),
 // with a column per system in the order given; PocketBase's column has
 // "-" on the messages and people rows, which it is not asked.
 func TestRenderScale(t *testing.T) {
@@ -182,7 +183,7 @@ func TestRenderScale(t *testing.T) {
 		return m
 	}
 	got := renderScale(5000, systems, map[string]*scaleResult{
-		"sqlite":     {bytesPerSignup: 706.4, ms: ms(1.25, "waitlist", "messages", "people")},
+		"sqlite":     {bytesPerSignup: 706.4, emailBytes: 200.2, ms: ms(1.25, "waitlist", "messages", "people")},
 		"pocketbase": {bytesPerSignup: 269, ms: ms(3, "waitlist")},
 	})
 	for _, want := range []string{
@@ -192,6 +193,7 @@ func TestRenderScale(t *testing.T) {
 		"| messages: first page | 1.2 ms | - |\n",
 		"| people: search, a tenth match | 1.2 ms | - |\n",
 		"| database bytes per sign-up | 706 | 269 |\n",
+		"| database bytes per sign-up, its e-mail's record gone | 506 | 269 |\n",
 	} {
 		if !strings.Contains(got, want) {
 			t.Errorf("missing %q in\n%s", want, got)

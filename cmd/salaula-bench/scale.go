@@ -70,6 +70,7 @@ const console50 = 50
 // scaleResult is one system's figures.
 type scaleResult struct {
 	bytesPerSignup float64
+	emailBytes     float64 // of bytesPerSignup, the sent e-mail's record
 	seed           time.Duration
 	ms             map[string]float64 // case name -> median latency
 }
@@ -114,6 +115,10 @@ func (s *system) scale(o options) (*scaleResult, error) {
 	if err != nil {
 		return nil, err
 	}
+	emailsBefore, err := s.emailBytes(ctx)
+	if err != nil {
+		return nil, err
+	}
 	began := time.Now()
 	if err := s.seed(ctx, o.scale); err != nil {
 		return nil, fmt.Errorf("seed: %w", err)
@@ -124,6 +129,11 @@ func (s *system) scale(o options) (*scaleResult, error) {
 		return nil, err
 	}
 	r.bytesPerSignup = float64(after-before) / float64(o.scale)
+	emailsAfter, err := s.emailBytes(ctx)
+	if err != nil {
+		return nil, err
+	}
+	r.emailBytes = float64(emailsAfter-emailsBefore) / float64(o.scale)
 	fmt.Fprintf(os.Stderr, "scale %-22s %d sign-ups seeded in %s, %.0f bytes per sign-up\n", s.name, o.scale, r.seed.Round(time.Second), r.bytesPerSignup)
 	if s.kind == "salaula" {
 		if err := s.seedInbox(ctx, o.scale/scaleInbox); err != nil {
@@ -266,6 +276,20 @@ func (s *system) size(ctx context.Context) (int64, error) {
 	return pages * size, err
 }
 
+// emailBytes is what the stopped system's outbox takes (its table and
+// indexes); 0 for PocketBase, which keeps no e-mail.
+func (s *system) emailBytes(ctx context.Context) (int64, error) {
+	if s.kind != "salaula" {
+		return 0, nil
+	}
+	db, err := store.Open(ctx, s.pgURL, s.dir)
+	if err != nil {
+		return 0, err
+	}
+	defer db.Close()
+	return db.TableBytes(ctx, "outbox_emails")
+}
+
 // seed puts n sign-ups straight into the stopped system's database:
 // salaula's through its store as consoletest.Scale makes them (each with
 // its sent confirmation e-mail, body cleared), PocketBase's as rows of its
@@ -391,7 +415,9 @@ func renderScale(n int, systems []*system, results map[string]*scaleResult) stri
 		"The messages and people rows are salaula's `GET /admin/v1/messages` and `GET /admin/v1/people` with %d contact messages and %d people "+
 		"(accounts, nine in ten with a profile) seeded after the sign-ups at addresses of the same domains "+
 		"(search: prefix of the address, of its domain or of a name); PocketBase has no such collections in the bench (-). "+
-		"Bytes per sign-up: the database's growth (pages in use; PostgreSQL: `pg_database_size`) over the sign-ups, measured before the messages and people.\n\n",
+		"Bytes per sign-up: the database's growth (pages in use; PostgreSQL: `pg_database_size`) over the sign-ups, measured before the messages and people; "+
+		"once the e-mails' records are gone (`SALAULA_EMAIL_RETENTION` after sending): the same less the outbox's growth (its table and indexes: SQLite's `dbstat`, "+
+		"PostgreSQL's `pg_total_relation_size`).\n\n",
 		n, n, n, scaleTimings, n/scaleInbox, n/scaleInbox)
 	b.WriteString("| request |")
 	for _, s := range systems {
@@ -412,6 +438,10 @@ func renderScale(n int, systems []*system, results map[string]*scaleResult) stri
 	b.WriteString("| database bytes per sign-up |")
 	for _, s := range systems {
 		fmt.Fprintf(&b, " %.0f |", results[s.id].bytesPerSignup)
+	}
+	b.WriteString("\n| database bytes per sign-up, its e-mail's record gone |")
+	for _, s := range systems {
+		fmt.Fprintf(&b, " %.0f |", results[s.id].bytesPerSignup-results[s.id].emailBytes)
 	}
 	b.WriteString("\n")
 	return b.String()

@@ -13,7 +13,7 @@ import (
 )
 
 // BenchmarkWaitlistAtScale seeds SALAULA_BENCH_SIGNUPS waitlist sign-ups
-// (20,000 when unset; issue 42 asks for 1,000,000), each with its sent
+// (20,000 when unset; make bench uses 1,000,000), each with its sent
 // confirmation e-mail whose body the retention sweep has cleared, and
 // times the console's waitlist list on each engine: the first page, a page
 // by cursor from the middle, and searches matching no address, a hundred

@@ -348,3 +348,15 @@ func (db *DB) Size(ctx context.Context) (int64, error) {
 	err := db.QueryRow(ctx, q).Scan(&n, &size)
 	return n * size, err
 }
+
+// TableBytes returns the bytes that table and its indexes take: the pages
+// SQLite gives them (dbstat), or PostgreSQL's pg_total_relation_size.
+func (db *DB) TableBytes(ctx context.Context, table string) (int64, error) {
+	q := `SELECT COALESCE(SUM(pgsize), 0) FROM dbstat WHERE name IN (SELECT name FROM sqlite_schema WHERE tbl_name = ?)`
+	if db.dialect == Postgres {
+		q = `SELECT pg_total_relation_size(CAST(? AS regclass))`
+	}
+	var n int64
+	err := db.QueryRow(ctx, q, table).Scan(&n)
+	return n, err
+}

@@ -126,3 +126,38 @@ func TestClaimEmailsTakesTheEarliestDueOfEitherState(t *testing.T) {
 		}
 	})
 }
+
+// TableBytes counts what a table and its indexes take: the outbox grows by
+// at least each e-mail's address and subject for 2,000 e-mails, and the
+// other tables do not count.
+func TestTableBytesCountsATableAndItsIndexes(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		ctx := context.Background()
+		before, err := db.TableBytes(ctx, "outbox_emails")
+		if err != nil {
+			t.Fatal(err)
+		}
+		users, err := db.TableBytes(ctx, "users")
+		if err != nil {
+			t.Fatal(err)
+		}
+		emails := make([]store.OutboxEmail, 2000)
+		for i := range emails {
+			emails[i] = store.OutboxEmail{ID: store.NewOrderedID(), To: fmt.Sprintf("reader%04d@example.com", i), Subject: "You're on the Salaula waitlist",
+				Kind: "waitlist", Status: store.EmailSent, CreatedAt: store.Now()}
+		}
+		if err := db.InTx(ctx, func(tx *store.Tx) error { return tx.ImportEmails(ctx, emails) }); err != nil {
+			t.Fatal(err)
+		}
+		after, err := db.TableBytes(ctx, "outbox_emails")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if grown := after - before; grown < 2000*(21+30) {
+			t.Errorf("the outbox grew by %d bytes for 2,000 e-mails", grown)
+		}
+		if again, err := db.TableBytes(ctx, "users"); err != nil || again != users {
+			t.Errorf("users: %d bytes, then %d (%v)", users, again, err)
+		}
+	})
+}
