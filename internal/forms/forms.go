@@ -220,7 +220,7 @@ func (s *Service) JoinWaitlist(ctx context.Context, in Signup, ip string) (Sent,
 		UTMCampaign:          clip(in.UTMCampaign, maxUTM),
 		UTMTerm:              clip(in.UTMTerm, maxUTM),
 		UTMContent:           clip(in.UTMContent, maxUTM),
-		UnsubscribeTokenHash: token.Hash(tok),
+		UnsubscribeTokenHash: unsubscribeHash(tok),
 	}
 	code, err := referral.NewCode()
 	if err != nil {
@@ -283,21 +283,29 @@ func newUnsubscribeToken(id string) (string, error) {
 	return id + "." + tok, nil
 }
 
+// unsubscribeHash is what a sign-up keeps of its unsubscribe token: the
+// first 128 bits of its SHA-256, in hex (32 characters). The token's
+// secret is random, so no one finds a token for a hash, and 32 characters
+// fewer per sign-up add up over a large waitlist.
+func unsubscribeHash(tok string) string { return token.Hash(tok)[:32] }
+
 // unsubscribeKey returns the sign-up ID an unsubscribe token names and the
-// hash the database keeps of it. Tokens from before the ID was in them
-// name no ID (""): those of 24 November 2026 ("<12 hex digits of the
-// time>.<opaque>") kept the time prefix, the dot and then the SHA-256 of
-// the whole token; the first ones (no dot) the bare SHA-256.
-func unsubscribeKey(tok string) (id, hash string) {
+// hashes the database may keep of it, the likeliest first. A token with
+// the ID ("<id>.<secret>") has unsubscribeHash, or the whole SHA-256 when
+// the sign-up was made before that was cut. Tokens from before the ID
+// was in them name no ID (""): those of 24 November 2026 ("<12 hex digits
+// of the time>.<opaque>") kept the time prefix, the dot and then the
+// SHA-256 of the whole token; the first ones (no dot) the bare SHA-256.
+func unsubscribeKey(tok string) (id string, hashes []string) {
 	if i := strings.IndexByte(tok, '.'); i == 36 {
 		if _, err := uuid.Parse(tok[:i]); err == nil {
-			return tok[:i], token.Hash(tok)
+			return tok[:i], []string{unsubscribeHash(tok), token.Hash(tok)}
 		}
 	}
 	if i := strings.IndexByte(tok, '.'); i > 0 {
-		return "", tok[:i+1] + token.Hash(tok)
+		return "", []string{tok[:i+1] + token.Hash(tok)}
 	}
-	return "", token.Hash(tok)
+	return "", []string{token.Hash(tok)}
 }
 
 // UnsubscribePath is the unsubscribe link's path for the token.
@@ -324,13 +332,18 @@ func (s *Service) Unsubscribe(ctx context.Context, tok string, confirm bool) (*U
 	if tok == "" || len(tok) > 200 {
 		return nil, ErrUnknownLink
 	}
-	id, hash := unsubscribeKey(tok)
+	id, hashes := unsubscribeKey(tok)
 	var su *store.WaitlistSignup
-	var err error
-	if confirm {
-		su, err = s.DB.UnsubscribeWaitlist(ctx, id, hash)
-	} else {
-		su, err = s.DB.WaitlistSignupByLink(ctx, id, hash)
+	err := store.ErrNotFound
+	for _, hash := range hashes {
+		if !errors.Is(err, store.ErrNotFound) {
+			break
+		}
+		if confirm {
+			su, err = s.DB.UnsubscribeWaitlist(ctx, id, hash)
+		} else {
+			su, err = s.DB.WaitlistSignupByLink(ctx, id, hash)
+		}
 	}
 	if errors.Is(err, store.ErrNotFound) {
 		return nil, ErrUnknownLink

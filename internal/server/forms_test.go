@@ -453,15 +453,22 @@ func TestMailLogShowsLinksNotBodies(t *testing.T) {
 // Unsubscribe links from before the sign-up's ID was in them still
 // unsubscribe: the first ones (only the bare SHA-256 of the token stored)
 // and those of 24 November 2026 ("<time>.<opaque>", the time prefix kept
-// before the hash). New sign-ups keep only the SHA-256 of their token.
+// before the hash); so do links with the ID whose sign-up kept the whole
+// SHA-256. New sign-ups keep only the first 32 hex characters of the
+// SHA-256 of their token.
 func TestWaitlistUnsubscribeKeepsOldLinksWorking(t *testing.T) {
 	eachEngine(t, func(c *config.Config) { c.FormRateLimit = config.Rate{} }, func(t *testing.T, env *testEnv) {
 		ctx := context.Background()
 		const second = "019ab5c0d1e2.Secnd-Style_token"
-		for email, tok := range map[string]string{"old@example.com": "OldStyleToken_abc-123", "second@example.com": second} {
+		withID := store.NewOrderedID()
+		for email, tok := range map[string]string{"old@example.com": "OldStyleToken_abc-123", "second@example.com": second,
+			"whole@example.com": withID + ".Whole-SHA256_secret"} {
 			old := &store.WaitlistSignup{Email: email, Program: "Upcycling Initiative", UnsubscribeTokenHash: hashToken(tok)}
 			if tok == second {
 				old.UnsubscribeTokenHash = "019ab5c0d1e2." + hashToken(tok)
+			}
+			if email == "whole@example.com" {
+				old.ID = withID
 			}
 			if _, err := env.DB.JoinWaitlist(ctx, old, store.WaitlistJoin{}); err != nil {
 				t.Fatal(err)
@@ -482,7 +489,7 @@ func TestWaitlistUnsubscribeKeepsOldLinksWorking(t *testing.T) {
 		}
 		sent, _ := mail.Recent(ctx, env.DB, "new@example.com", 1)
 		tok := strings.TrimPrefix(unsubscribeLink.FindString(sent[0].Body), env.Config.PublicURL+"/functions/v1/waitlist-unsubscribe?token=")
-		if su.UnsubscribeTokenHash != hashToken(tok) || strings.Contains(sent[0].Body, su.UnsubscribeTokenHash) {
+		if su.UnsubscribeTokenHash != hashToken(tok)[:32] || strings.Contains(sent[0].Body, su.UnsubscribeTokenHash) {
 			t.Fatalf("stored %q for the token %q", su.UnsubscribeTokenHash, tok)
 		}
 	})

@@ -90,8 +90,9 @@ type WaitlistSignup struct {
 	UTMCampaign string
 	UTMTerm     string
 	UTMContent  string
-	// UnsubscribeTokenHash is the SHA-256 (hex) of the token in the
-	// confirmation e-mail's unsubscribe link.
+	// UnsubscribeTokenHash is a hash of the token in the confirmation
+	// e-mail's unsubscribe link (the first 32 hex characters of its
+	// SHA-256; the whole 64 for sign-ups made before that was cut).
 	UnsubscribeTokenHash string
 	UnsubscribedAt       *time.Time
 	CreatedAt            time.Time

@@ -96,11 +96,12 @@ func Scale(ctx context.Context, db *store.DB, n int) error {
 		for i := start; i < end; i++ {
 			s := signup(i)
 			s.Email = ScaleEmail(i, n)
-			// As a sign-up through the API has them: the SHA-256 (hex) of
-			// its unsubscribe token, and (while subscribed) a place in its
-			// program's line with a 10-character link code and the
-			// 16-character hash of the address it came from.
-			s.UnsubscribeTokenHash = fmt.Sprintf("%x", sha256.Sum256([]byte(s.ID)))
+			// As a sign-up through the API has them: the first 32 hex
+			// characters of the SHA-256 of its unsubscribe token, and
+			// (while subscribed) a place in its program's line with a
+			// 10-character link code and the 16-character hash of the
+			// address it came from.
+			s.UnsubscribeTokenHash = fmt.Sprintf("%x", sha256.Sum256([]byte(s.ID)))[:32]
 			signups = append(signups, s)
 			sent := s.CreatedAt
 			emails = append(emails, store.OutboxEmail{ID: store.NewOrderedID(), To: s.Email, Subject: "You're on the Salaula waitlist",
