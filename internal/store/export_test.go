@@ -78,3 +78,7 @@ func (db *DB) SearchSQL(ctx context.Context, list, text string, o ListOrder) (st
 	}
 	return q.sql(o)
 }
+
+// DueEmailsSQL is the claim's query of the e-mails in status that are due
+// (arguments: now, limit), so a test can read its plan.
+func DueEmailsSQL(status string) string { return dueEmails(status, "") }

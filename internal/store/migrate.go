@@ -199,14 +199,18 @@ func timesAsIntegers(ctx context.Context, tx *sql.Tx) error {
 	}
 	for _, c := range columns {
 		table, col := quoteIdent(c[0]), quoteIdent(c[1])
+		key, err := rowKey(ctx, tx, c[0])
+		if err != nil {
+			return fmt.Errorf("%s: %w", c[0], err)
+		}
 		var texts []storedTime
-		rows, err := tx.QueryContext(ctx, `SELECT rowid, CAST(`+col+` AS TEXT) FROM `+table+` WHERE typeof(`+col+`) = 'text'`)
+		rows, err := tx.QueryContext(ctx, `SELECT `+key+`, CAST(`+col+` AS TEXT) FROM `+table+` WHERE typeof(`+col+`) = 'text'`)
 		if err != nil {
 			return fmt.Errorf("%s.%s: %w", c[0], c[1], err)
 		}
 		for rows.Next() {
 			var s storedTime
-			if err := rows.Scan(&s.rowid, &s.text); err != nil {
+			if err := rows.Scan(&s.key, &s.text); err != nil {
 				rows.Close()
 				return err
 			}
@@ -216,26 +220,35 @@ func timesAsIntegers(ctx context.Context, tx *sql.Tx) error {
 		if err := rows.Err(); err != nil {
 			return err
 		}
-		if err := setMicros(ctx, tx, table, col, texts); err != nil {
+		if err := setMicros(ctx, tx, table, col, key, texts); err != nil {
 			return fmt.Errorf("%s.%s: %w", c[0], c[1], err)
 		}
 	}
 	return nil
 }
 
-// storedTime is a time SQLite holds as text, and its row.
-type storedTime struct {
-	rowid int64
-	text  string
+// rowKey is the column that names a row of table: its rowid, or for a
+// table without one (the outbox since migration 0039) its primary key.
+func rowKey(ctx context.Context, tx *sql.Tx, table string) (string, error) {
+	var key string
+	err := tx.QueryRowContext(ctx, `SELECT CASE WHEN t.sql LIKE '%WITHOUT ROWID%' THEN c.name ELSE 'rowid' END
+		FROM sqlite_master t, pragma_table_info(t.name) c WHERE t.name = ? AND t.type = 'table' ORDER BY c.pk DESC LIMIT 1`, table).Scan(&key)
+	return quoteIdent(key), err
 }
 
-// setMicros writes each of times back into its row's col of table as
-// microseconds since 1970.
-func setMicros(ctx context.Context, tx *sql.Tx, table, col string, times []storedTime) error {
+// storedTime is a time SQLite holds as text, and its row's key.
+type storedTime struct {
+	key  any
+	text string
+}
+
+// setMicros writes each of times back into its row's col of table (the
+// row named by key) as microseconds since 1970.
+func setMicros(ctx context.Context, tx *sql.Tx, table, col, key string, times []storedTime) error {
 	if len(times) == 0 {
 		return nil
 	}
-	stmt, err := tx.PrepareContext(ctx, `UPDATE `+table+` SET `+col+` = ? WHERE rowid = ?`)
+	stmt, err := tx.PrepareContext(ctx, `UPDATE `+table+` SET `+col+` = ? WHERE `+key+` = ?`)
 	if err != nil {
 		return err
 	}
@@ -243,9 +256,9 @@ func setMicros(ctx context.Context, tx *sql.Tx, table, col string, times []store
 	for _, s := range times {
 		t, err := parseTime(s.text)
 		if err != nil {
-			return fmt.Errorf("row %d: %w", s.rowid, err)
+			return fmt.Errorf("row %v: %w", s.key, err)
 		}
-		if _, err := stmt.ExecContext(ctx, t.UnixMicro(), s.rowid); err != nil {
+		if _, err := stmt.ExecContext(ctx, t.UnixMicro(), s.key); err != nil {
 			return err
 		}
 	}

@@ -233,3 +233,62 @@ func TestMigration0037KeepsEveryTimeOnSQLite(t *testing.T) {
 		t.Fatalf("order by time = %v, want %v", order, want)
 	}
 }
+
+// Migration 0039 rebuilds SQLite's outbox without a rowid and keeps only
+// e-mails with a next attempt in the due index: every e-mail, in every
+// state, reads back as it was, and the due ones are still claimed.
+func TestMigration0039KeepsEveryEmail(t *testing.T) {
+	for _, engine := range []store.Dialect{store.SQLite, store.Postgres} {
+		t.Run(string(engine), func(t *testing.T) {
+			ctx := context.Background()
+			db, _, _ := openEmpty(t, engine)
+			if err := db.MigrateUpTo(ctx, 3800); err != nil {
+				t.Fatal(err)
+			}
+			now := store.Now()
+			due, sent := now.Add(-time.Minute), now.Add(-time.Hour)
+			later := now.Add(time.Hour)
+			before := []store.OutboxEmail{
+				{ID: "e1", To: "queued@example.com", Subject: "Queued", Body: "b1", Kind: "waitlist", Status: store.EmailQueued,
+					ListUnsubscribe: "https://example.com/u", NextAttemptAt: &due, CreatedAt: due},
+				{ID: "e2", To: "failing@example.com", Subject: "Failing", Body: "b2", Kind: "signup", Status: store.EmailFailing,
+					Attempts: 2, LastError: "451 try later", NextAttemptAt: &later, CreatedAt: sent},
+				{ID: "e3", To: "sent@example.com", Subject: "Sent", Kind: "waitlist", Status: store.EmailSent, Via: "smtp",
+					Attempts: 1, SentAt: &sent, CreatedAt: sent},
+				{ID: "e4", To: "failed@example.com", Subject: "Failed", Body: "b4", Kind: "recovery", Status: store.EmailFailed,
+					Attempts: 5, LastError: "550 no such user", CreatedAt: sent},
+			}
+			if err := db.InTx(ctx, func(tx *store.Tx) error { return tx.ImportEmails(ctx, before) }); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := db.Migrate(ctx); err != nil {
+				t.Fatal(err)
+			}
+			for _, want := range before {
+				got, err := db.EmailsTo(ctx, want.To, 10)
+				if err != nil || len(got) != 1 {
+					t.Fatalf("e-mails to %s: %d, %v", want.To, len(got), err)
+				}
+				g := got[0]
+				if g.ID != want.ID || g.Subject != want.Subject || g.Body != want.Body || g.Kind != want.Kind || g.Status != want.Status ||
+					g.Via != want.Via || g.Attempts != want.Attempts || g.LastError != want.LastError || g.ListUnsubscribe != want.ListUnsubscribe ||
+					!sameTime(g.NextAttemptAt, want.NextAttemptAt) || !sameTime(g.SentAt, want.SentAt) || !g.CreatedAt.Equal(want.CreatedAt) {
+					t.Errorf("after the migration %+v; want %+v", g, want)
+				}
+			}
+			claimed, err := db.ClaimEmails(ctx, now, time.Minute, 10)
+			if err != nil || len(claimed) != 1 || claimed[0].ID != "e1" {
+				t.Fatalf("claimed %+v, %v; want e1 alone", claimed, err)
+			}
+		})
+	}
+}
+
+// sameTime reports whether two optional times are both absent or the same
+// instant.
+func sameTime(a, b *time.Time) bool {
+	if a == nil || b == nil {
+		return a == b
+	}
+	return a.Equal(*b)
+}

@@ -139,22 +139,10 @@ func (db *DB) claimEmails(ctx context.Context, set string, setArgs []any, now ti
 	if db.dialect == Postgres {
 		lock = " FOR UPDATE SKIP LOCKED"
 	}
-	// The due e-mails of each state are read in the order of the
-	// (status, next_attempt_at) index, each up to the limit, and the
-	// earliest taken: on PostgreSQL an index scan in order marks the
-	// entries of e-mails sent since as dead as it passes them, so later
-	// scans skip them, where a scan of both states at once (a bitmap scan
-	// and a sort) visited every e-mail ever sent whose row was not yet
-	// vacuumed (33,000 table pages, 9 ms a claim, after 30 s of sign-ups
-	// with autovacuum off, and growing).
-	due := func(status string) string {
-		return `SELECT id, next_attempt_at FROM (SELECT id, next_attempt_at FROM outbox_emails
-			WHERE status = '` + status + `' AND next_attempt_at <= ? ORDER BY next_attempt_at LIMIT ?` + lock + `) ` + status
-	}
 	var out []OutboxEmail
 	err := db.InTx(ctx, func(tx *Tx) error {
 		rows, err := tx.Query(ctx, `UPDATE outbox_emails SET attempts = attempts + 1, `+set+`
-			WHERE id IN (SELECT id FROM (`+due(EmailQueued)+` UNION ALL `+due(EmailFailing)+`) due ORDER BY next_attempt_at LIMIT ?)
+			WHERE id IN (SELECT id FROM (`+dueEmails(EmailQueued, lock)+` UNION ALL `+dueEmails(EmailFailing, lock)+`) due ORDER BY next_attempt_at LIMIT ?)
 			RETURNING `+outboxColumns, append(setArgs, now, limit, now, limit, limit)...)
 		if err != nil {
 			return err
@@ -163,6 +151,21 @@ func (db *DB) claimEmails(ctx context.Context, set string, setArgs []any, now ti
 		return err
 	})
 	return out, err
+}
+
+// dueEmails selects the ids of the e-mails in status due at or before now
+// (its first argument), earliest first, up to a limit (its second), with
+// the row lock lock. They are read in the order of the due index
+// (outbox_emails_due: status, next_attempt_at, for the e-mails with a next
+// attempt, which the condition here implies): on PostgreSQL an index scan
+// in order marks the entries of e-mails sent since as dead as it passes
+// them, so later scans skip them, where a scan of both states at once (a
+// bitmap scan and a sort) visited every e-mail ever sent whose row was not
+// yet vacuumed (33,000 table pages, 9 ms a claim, after 30 s of sign-ups
+// with autovacuum off, and growing).
+func dueEmails(status, lock string) string {
+	return `SELECT id, next_attempt_at FROM (SELECT id, next_attempt_at FROM outbox_emails
+		WHERE status = '` + status + `' AND next_attempt_at <= ? ORDER BY next_attempt_at LIMIT ?` + lock + `) ` + status
 }
 
 // MarkEmailSent records that the e-mail with this id was delivered via

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -158,6 +159,48 @@ func TestTableBytesCountsATableAndItsIndexes(t *testing.T) {
 		}
 		if again, err := db.TableBytes(ctx, "users"); err != nil || again != users {
 			t.Errorf("users: %d bytes, then %d (%v)", users, again, err)
+		}
+	})
+}
+
+// The claim finds the few due e-mails among 20,000 sent ones through the
+// due index, which holds only e-mails with a next attempt: no read of the
+// whole outbox, and exactly the due ones come back.
+func TestClaimFindsTheDueAmongManySentThroughTheDueIndex(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		ctx := context.Background()
+		now := store.Now()
+		var emails []store.OutboxEmail
+		for i := range 20_000 {
+			sent := now.Add(-time.Duration(i) * time.Second)
+			emails = append(emails, store.OutboxEmail{ID: store.NewOrderedID(), To: fmt.Sprintf("s%d@example.com", i), Subject: "s",
+				Kind: "waitlist", Status: store.EmailSent, Via: "smtp", Attempts: 1, SentAt: &sent, CreatedAt: sent})
+		}
+		due := now.Add(-time.Minute)
+		for i := range 5 {
+			emails = append(emails, store.OutboxEmail{ID: store.NewOrderedID(), To: fmt.Sprintf("q%d@example.com", i), Subject: "q",
+				Kind: "waitlist", Status: store.EmailQueued, NextAttemptAt: &due, CreatedAt: due})
+		}
+		if err := db.InTx(ctx, func(tx *store.Tx) error { return tx.ImportEmails(ctx, emails) }); err != nil {
+			t.Fatal(err)
+		}
+		if err := db.Analyze(ctx); err != nil {
+			t.Fatal(err)
+		}
+		for _, status := range []string{store.EmailQueued, store.EmailFailing} {
+			plan := explain(t, db, store.DueEmailsSQL(status), now, 100)
+			if !strings.Contains(plan, "outbox_emails_due") || fullScan(plan) {
+				t.Errorf("%s: the plan does not read the due index alone:\n%s", status, plan)
+			}
+		}
+		got, err := db.ClaimEmails(ctx, now, time.Minute, 100)
+		if err != nil || len(got) != 5 {
+			t.Fatalf("claimed %d, %v; want the 5 queued", len(got), err)
+		}
+		for _, e := range got {
+			if e.Subject != "q" {
+				t.Errorf("claimed %s (%s); only the queued are due", e.To, e.Status)
+			}
 		}
 	})
 }
