@@ -82,7 +82,7 @@ func TestAnnouncementPacedSkipsBouncingAndUnsubscribes(t *testing.T) {
 		ctx := context.Background()
 		logger := slog.New(slog.NewTextHandler(io.Discard, nil))
 		seed(t, db, 7)
-		if err := db.MarkEmailBounced(ctx, "none", "w6@example.com", "550 no such user"); err != nil {
+		if err := db.MarkEmailBounced(ctx, store.NewID(), "w6@example.com", "550 no such user"); err != nil {
 			t.Fatal(err)
 		}
 		svc := announce.New(db, "http://localhost:8080", logger, nil)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/url"
 	"slices"
@@ -140,7 +141,9 @@ func list[T any](ctx context.Context, read lister[T], count func(context.Context
 	if err := read(ctx, o, func(item T) error {
 		page.Items = append(page.Items, item)
 		return nil
-	}); err != nil {
+	}); errors.Is(err, store.ErrBadCursor) {
+		return nil, badInput(msgBadCursor)
+	} else if err != nil {
 		return nil, err
 	}
 	if len(page.Items) > p.Limit {

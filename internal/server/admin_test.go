@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"encoding/base64"
 	"encoding/csv"
 	"fmt"
 	"io"
@@ -255,13 +256,14 @@ func TestAdminWaitlistFiltersSortsAndRefusesBadInput(t *testing.T) {
 		oldest := env.adminGet(t, "/admin/v1/waitlist?limit=1&sort=created_at", op)
 		cursor := oldest["nextCursor"].(string)
 		for path, want := range map[string]string{
-			"/admin/v1/waitlist?program=Free+Shoes":                "Unknown program \"Free Shoes\": use one of \"Upcycling Initiative\", \"Wardrobe Clearance Program\"",
-			"/admin/v1/waitlist?status=maybe":                      "Unknown status",
-			"/admin/v1/waitlist?sort=name":                         "Unknown sort \"name\"",
-			"/admin/v1/waitlist?limit=0":                           "limit must be a whole number from 1 to 200",
-			"/admin/v1/waitlist?limit=201":                         "limit must be a whole number from 1 to 200",
-			"/admin/v1/waitlist?limit=ten":                         "limit must be a whole number from 1 to 200",
-			"/admin/v1/waitlist?cursor=garbage":                    "The cursor is not valid",
+			"/admin/v1/waitlist?program=Free+Shoes": "Unknown program \"Free Shoes\": use one of \"Upcycling Initiative\", \"Wardrobe Clearance Program\"",
+			"/admin/v1/waitlist?status=maybe":       "Unknown status",
+			"/admin/v1/waitlist?sort=name":          "Unknown sort \"name\"",
+			"/admin/v1/waitlist?limit=0":            "limit must be a whole number from 1 to 200",
+			"/admin/v1/waitlist?limit=201":          "limit must be a whole number from 1 to 200",
+			"/admin/v1/waitlist?limit=ten":          "limit must be a whole number from 1 to 200",
+			"/admin/v1/waitlist?cursor=garbage":     "The cursor is not valid",
+			"/admin/v1/waitlist?cursor=" + base64.RawURLEncoding.EncodeToString([]byte(`{"s":"-created_at","k":"2026-11-27T08:00:00Z","i":"not-an-id"}`)): "The cursor is not valid",
 			"/admin/v1/waitlist?cursor=" + url.QueryEscape(cursor): "another sort order",
 			"/admin/v1/waitlist?subject=careers":                   "Unknown parameter \"subject\"",
 			"/admin/v1/waitlist?q=a&q=b":                           "more than once",

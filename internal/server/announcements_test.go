@@ -83,6 +83,12 @@ func TestAdminAnnouncementsAPI(t *testing.T) {
 		if of := items(env.adminGet(t, "/admin/v1/referrals/"+ownerID, op)); len(of) != 1 || of[0]["email"] != "friend@example.com" {
 			t.Fatalf("referrals of the owner %v", of)
 		}
+		// A path that names no sign-up (not an id at all) has no referrals.
+		for _, other := range []string{"not-an-id", strings.ToUpper(ownerID)} {
+			if of := items(env.adminGet(t, "/admin/v1/referrals/"+other, op)); len(of) != 0 {
+				t.Fatalf("referrals of %q: %v", other, of)
+			}
+		}
 		wantStatus(t, env.admin(t, "GET", "/admin/v1/referrals?limit=0", nil, op), http.StatusBadRequest)
 		wantStatus(t, env.admin(t, "GET", "/admin/v1/announcements", nil, ""), http.StatusUnauthorized)
 		wantStatus(t, env.admin(t, "POST", "/admin/v1/announcements/"+id+"/cancel", nil, ""), http.StatusUnauthorized)

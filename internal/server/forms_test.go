@@ -350,7 +350,7 @@ func TestUnsubscribeLinkActsOnlyOnTheButton(t *testing.T) {
 		}
 		for _, bad := range []string{"/functions/v1/waitlist-unsubscribe", base + "deadbeef", base + strings.Repeat("x", 5000),
 			base + flip(id, 35) + "." + secret, base + id + "." + flip(secret, len(secret)/2), base + otherSU.ID + "." + secret,
-			base + id + ".", base + id} {
+			base + id + ".", base + id, base + "not-an-id." + secret, base + strings.ToUpper(id) + "." + secret} {
 			for _, method := range []string{"GET", "POST"} {
 				res := env.do(t, method, bad, "List-Unsubscribe=One-Click", unsubscribeForm)
 				wantStatus(t, res, http.StatusNotFound)

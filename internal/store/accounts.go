@@ -49,6 +49,21 @@ var ErrEmailTaken = errors.New("email already registered")
 // NewID returns a new random UUID string.
 func NewID() string { return uuid.NewString() }
 
+// IsID reports whether s is an id as NewID and NewOrderedID write them: a
+// UUID in its 36-character form, in lower case. On PostgreSQL the sign-ups' and the
+// outbox's ids are of type uuid (migration 0040), which refuses any other
+// text with an error; the store answers such an id from outside (a link, a
+// path, a cursor) as one that names nothing.
+func IsID(s string) bool {
+	u, err := uuid.Parse(s)
+	return err == nil && u.String() == s // 36 characters, lower case
+}
+
+// lowestID is below every id NewID and NewOrderedID return, in the order
+// of both stores (text on SQLite, uuid on PostgreSQL): where a walk by id
+// starts.
+const lowestID = "00000000-0000-0000-0000-000000000000"
+
 // NewOrderedID returns a new time-ordered UUID (version 7) for rows of the
 // busy write tables (sign-ups, messages, outbox, sessions): consecutive
 // inserts land on the same last page of the primary-key index instead of a

@@ -236,9 +236,13 @@ func (db *DB) QueueAnnouncementBatch(ctx context.Context, id string, limit int, 
 		if err != nil || status != AnnouncementSending {
 			return err
 		}
+		after := cursor
+		if after == "" { // none queued yet: from the lowest id
+			after = lowestID
+		}
 		rows, err := tx.Query(ctx, `SELECT s.id, s.email, CASE WHEN b.email IS NULL THEN 0 ELSE 1 END FROM waitlist_signups s
 			LEFT JOIN email_bounces b ON b.email = s.email
-			WHERE s.program = ? AND s.unsubscribed_at IS NULL AND s.id > ? ORDER BY s.id LIMIT ?`, program, cursor, limit)
+			WHERE s.program = ? AND s.unsubscribed_at IS NULL AND s.id > ? ORDER BY s.id LIMIT ?`, program, after, limit)
 		if err != nil {
 			return err
 		}
@@ -380,6 +384,9 @@ func (db *DB) SaveAnnouncementCounts(ctx context.Context, id string, c Announcem
 // announcement to a sign-up whose unsubscribe token has this hash, or
 // ErrNotFound.
 func (db *DB) AnnouncementDelivery(ctx context.Context, announcementID, signupID, tokenHash string) error {
+	if !IsID(signupID) {
+		return ErrNotFound
+	}
 	var n int
 	if err := db.QueryRow(ctx, `SELECT COUNT(*) FROM announcement_deliveries WHERE announcement_id = ? AND signup_id = ?
 		AND unsubscribe_token_hash = ?`, announcementID, signupID, tokenHash).Scan(&n); err != nil {
@@ -393,6 +400,9 @@ func (db *DB) AnnouncementDelivery(ctx context.Context, announcementID, signupID
 
 // WaitlistSignupByID returns the sign-up with this id, or ErrNotFound.
 func (db *DB) WaitlistSignupByID(ctx context.Context, id string) (*WaitlistSignup, error) {
+	if !IsID(id) {
+		return nil, ErrNotFound
+	}
 	return scanWaitlist(db.QueryRow(ctx, `SELECT `+waitlistColumns+` FROM waitlist_signups WHERE id = ?`, id))
 }
 

@@ -67,6 +67,7 @@ func waitlistQuery(f WaitlistFilter, d Dialect) listQuery {
 		from:     `waitlist_signups`,
 		keys:     map[string]string{"created_at": "created_at", "email": email},
 		id:       "id",
+		uuidID:   true,
 		emailTie: "program",
 	}
 	if f.Program != "" {

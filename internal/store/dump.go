@@ -360,7 +360,7 @@ var retiredTables = map[string]retiredTable{
 		create: `CREATE TEMPORARY TABLE waitlist_line (signup_id TEXT, program TEXT, code TEXT, seq INTEGER, credits INTEGER,
 			line_key INTEGER, ip_hash TEXT, created_at TIMESTAMP)`,
 		apply: `UPDATE waitlist_signups SET line_code = l.code, line_seq = l.seq, line_credits = l.credits, line_key = l.line_key,
-			ip_hash = l.ip_hash FROM waitlist_line l WHERE l.signup_id = waitlist_signups.id`,
+			ip_hash = l.ip_hash FROM waitlist_line l WHERE l.signup_id = CAST(waitlist_signups.id AS TEXT)`,
 		columns: DumpTable{Name: "waitlist_line",
 			Columns: []string{"signup_id", "program", "code", "seq", "credits", "line_key", "ip_hash", "created_at"},
 			Kinds:   []ColumnKind{KindText, KindText, KindText, KindInteger, KindInteger, KindInteger, KindText, KindTime}},

@@ -167,11 +167,11 @@ func TestLoadMovesAnOldArchivesLineIntoTheSignups(t *testing.T) {
 				cols: [][]string{{"signup_id", "program", "code", "seq", "credits", "line_key", "ip_hash", "created_at"},
 					{"id", "email", "program", "unsubscribe_token_hash", "created_at"}},
 				rows: [][]string{lineRows, {
-					`["s1","a@example.com","Upcycling Initiative","h1","2026-11-27T08:00:00Z"]`,
-					`["s2","b@example.com","Upcycling Initiative","h2","2026-11-27T08:01:00Z"]`}},
+					`["00000000-0000-4000-8000-000000000001","a@example.com","Upcycling Initiative","h1","2026-11-27T08:00:00Z"]`,
+					`["00000000-0000-4000-8000-000000000002","b@example.com","Upcycling Initiative","h2","2026-11-27T08:01:00Z"]`}},
 			}
 		}
-		short := old(`["s1","Upcycling Initiative","abcdefghij",1,0,1,"ip1","2026-11-27T08:00:00Z"]`)
+		short := old(`["00000000-0000-4000-8000-000000000001","Upcycling Initiative","abcdefghij",1,0,1,"ip1","2026-11-27T08:00:00Z"]`)
 		if _, err := db.Load(ctx, short, map[string]int64{"waitlist_line": 2, "waitlist_signups": 2}); err == nil ||
 			!strings.Contains(err.Error(), "waitlist_line has 1 rows, the archive says 2") {
 			t.Fatalf("load of a short line: %v", err)
@@ -179,16 +179,16 @@ func TestLoadMovesAnOldArchivesLineIntoTheSignups(t *testing.T) {
 		if n := storetest.Count(t, db, `SELECT COUNT(*) FROM waitlist_signups`); n != 0 {
 			t.Fatalf("%d sign-ups left behind", n)
 		}
-		full := old(`["s1","Upcycling Initiative","abcdefghij",1,0,1,"ip1","2026-11-27T08:00:00Z"]`,
-			`["s2","Upcycling Initiative","bcdefghijk",2,1,-8,"ip2","2026-11-27T08:01:00Z"]`)
+		full := old(`["00000000-0000-4000-8000-000000000001","Upcycling Initiative","abcdefghij",1,0,1,"ip1","2026-11-27T08:00:00Z"]`,
+			`["00000000-0000-4000-8000-000000000002","Upcycling Initiative","bcdefghijk",2,1,-8,"ip2","2026-11-27T08:01:00Z"]`)
 		if _, err := db.Load(ctx, full, full.counts()); err != nil {
 			t.Fatal(err)
 		}
-		p, err := db.PlaceInLine(ctx, "s2")
+		p, err := db.PlaceInLine(ctx, "00000000-0000-4000-8000-000000000002")
 		if err != nil || p.Position != 1 || p.Code != "bcdefghijk" || p.Credits != 1 {
 			t.Fatalf("place of s2 = %+v, %v; want the front, its code and one credit", p, err)
 		}
-		if p, err := db.PlaceInLine(ctx, "s1"); err != nil || p.Position != 2 || p.Code != "abcdefghij" {
+		if p, err := db.PlaceInLine(ctx, "00000000-0000-4000-8000-000000000001"); err != nil || p.Position != 2 || p.Code != "abcdefghij" {
 			t.Fatalf("place of s1 = %+v, %v; want second", p, err)
 		}
 	})

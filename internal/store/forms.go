@@ -230,12 +230,12 @@ func (t *Tx) waitlistInsert(s *WaitlistSignup, line *LineEntry) (string, []any) 
 		return `INSERT INTO waitlist_signups (` + columns + `) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 			ON CONFLICT (email, program) DO NOTHING`, args
 	}
-	at := `?`
+	id, at := `?`, `?`
 	if t.db.dialect == Postgres {
-		at = `?::timestamp` // a value of VALUES is text unless told
+		id, at = `?::uuid`, `?::timestamp` // a value of VALUES is text unless told
 	}
 	return `INSERT INTO waitlist_signups (` + columns + `, line_code, ip_hash, line_seq, line_key)
-		SELECT v.*, c.seq, c.seq FROM (VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ` + at + `, ?, ?)) v,
+		SELECT v.*, c.seq, c.seq FROM (VALUES (` + id + `, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ` + at + `, ?, ?)) v,
 		(SELECT COALESCE(MAX(last_seq), 0) + 1 AS seq FROM waitlist_line_counts WHERE program = ?) c WHERE true
 		ON CONFLICT (email, program) DO NOTHING`, append(args, line.Code, line.IPHash, s.Program)
 }
@@ -301,7 +301,7 @@ func (t *Tx) joinPostgres(ctx context.Context, s *WaitlistSignup, join WaitlistJ
 		)`
 	args = append(args, day, s.Program, t.Lane(), s.Program, s.UTMSource, s.UTMCampaign, s.Referrer, s.PagePath, t.Lane())
 	if join.Email != nil {
-		q += `, email AS (INSERT INTO outbox_emails (` + emailColumns + `) SELECT ?, ?, ?, ?, ?, ?, ?::timestamp, ?, ?::int,
+		q += `, email AS (INSERT INTO outbox_emails (` + emailColumns + `) SELECT ?::uuid, ?, ?, ?, ?, ?, ?::timestamp, ?, ?::int,
 			?::timestamp, ?::timestamp, ? FROM s)`
 		args = append(args, join.Email.row()...)
 	}
@@ -337,6 +337,9 @@ func (t *Tx) joinPostgres(ctx context.Context, s *WaitlistSignup, join WaitlistJ
 // found by the hash alone, which has no index any more, so it is read on a
 // reader, never in the writer.
 func (db *DB) UnsubscribeWaitlist(ctx context.Context, id, tokenHash string) (*WaitlistSignup, error) {
+	if id != "" && !IsID(id) {
+		return nil, ErrNotFound
+	}
 	if id == "" {
 		err := db.QueryRow(ctx, `SELECT id FROM waitlist_signups WHERE unsubscribe_token_hash = ?`, tokenHash).Scan(&id)
 		if errors.Is(err, sql.ErrNoRows) {

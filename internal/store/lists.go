@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -22,6 +23,10 @@ type ListOrder struct {
 	Limit int
 }
 
+// ErrBadCursor is the error of a list read after a position whose
+// tie-breaker cannot be a row's id.
+var ErrBadCursor = errors.New("store: the cursor names no row of this list")
+
 // ListAfter is the position a cursor stands for: the last row's sort key
 // (a time.Time for created_at, a string for email) and its tie-breaker
 // (see the list's Tie* function).
@@ -40,6 +45,9 @@ type listQuery struct {
 	// keys maps a sort name ("created_at", "email") to its column.
 	keys map[string]string
 	id   string // the unique tie-breaker column
+	// uuidID says the id column holds ids of IsID's form (uuid on
+	// PostgreSQL): a cursor's tie of another form is ErrBadCursor.
+	uuidID bool
 	// emailTie, when set, breaks ties of the e-mail sort instead of id: a
 	// column unique together with the e-mail, so that the sort reads the
 	// unique index on both and needs no index of its own.
@@ -290,6 +298,9 @@ func (q *listQuery) sql(o ListOrder) (string, []any, error) {
 		dir, op = " DESC", "<"
 	}
 	after, args := "", append([]any{}, q.args...)
+	if o.After != nil && q.uuidID && q.tie(o.Key) == q.id && !IsID(o.After.Tie) {
+		return "", nil, ErrBadCursor
+	}
 	if o.After != nil {
 		after = "(" + col + ", " + q.tie(o.Key) + ") " + op + " (?, ?)"
 		args = append(args, o.After.Key, o.After.Tie)

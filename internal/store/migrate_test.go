@@ -141,7 +141,7 @@ func TestMigration0036KeepsEveryPlaceInLine(t *testing.T) {
 				t.Fatal(err)
 			}
 			created := store.Now().Add(-time.Hour)
-			for i, id := range []string{"s1", "s2", "s3"} {
+			for i, id := range []string{"00000000-0000-4000-8000-000000000001", "00000000-0000-4000-8000-000000000002", "00000000-0000-4000-8000-000000000003"} {
 				if _, err := db.Exec(ctx, `INSERT INTO waitlist_signups (id, email, program, unsubscribe_token_hash, created_at)
 					VALUES (?, ?, 'Upcycling Initiative', 'h', ?)`, id, id+"@example.com", created.Add(time.Duration(i)*time.Minute)); err != nil {
 					t.Fatal(err)
@@ -149,7 +149,7 @@ func TestMigration0036KeepsEveryPlaceInLine(t *testing.T) {
 			}
 			// s1 joined first, s2 second with one credited referral (key 2 - 10): ahead of s1; s3 has no place.
 			if _, err := db.Exec(ctx, `INSERT INTO waitlist_line (signup_id, program, code, seq, credits, line_key, ip_hash, created_at)
-				VALUES ('s1', 'Upcycling Initiative', 'abcdefghij', 1, 0, 1, 'ip1', ?), ('s2', 'Upcycling Initiative', 'bcdefghijk', 2, 1, -8, 'ip2', ?)`,
+				VALUES ('00000000-0000-4000-8000-000000000001', 'Upcycling Initiative', 'abcdefghij', 1, 0, 1, 'ip1', ?), ('00000000-0000-4000-8000-000000000002', 'Upcycling Initiative', 'bcdefghijk', 2, 1, -8, 'ip2', ?)`,
 				created, created); err != nil {
 				t.Fatal(err)
 			}
@@ -159,13 +159,13 @@ func TestMigration0036KeepsEveryPlaceInLine(t *testing.T) {
 			if _, err := db.Migrate(ctx); err != nil {
 				t.Fatal(err)
 			}
-			for _, want := range []store.LinePlace{{SignupID: "s2", Code: "bcdefghijk", Position: 1, Credits: 1}, {SignupID: "s1", Code: "abcdefghij", Position: 2}} {
+			for _, want := range []store.LinePlace{{SignupID: "00000000-0000-4000-8000-000000000002", Code: "bcdefghijk", Position: 1, Credits: 1}, {SignupID: "00000000-0000-4000-8000-000000000001", Code: "abcdefghij", Position: 2}} {
 				p, err := db.PlaceInLine(ctx, want.SignupID)
 				if err != nil || p.Code != want.Code || p.Position != want.Position || p.Credits != want.Credits {
 					t.Fatalf("place of %s = %+v, %v; want %+v", want.SignupID, p, err, want)
 				}
 			}
-			if _, err := db.PlaceInLine(ctx, "s3"); err == nil {
+			if _, err := db.PlaceInLine(ctx, "00000000-0000-4000-8000-000000000003"); err == nil {
 				t.Fatal("s3 has a place after the migration; it had none")
 			}
 			_, p, err := db.JoinWaitlistInLine(ctx, &store.WaitlistSignup{Email: "s4@example.com", Program: "Upcycling Initiative", UnsubscribeTokenHash: "h"},
@@ -249,13 +249,13 @@ func TestMigration0039KeepsEveryEmail(t *testing.T) {
 			due, sent := now.Add(-time.Minute), now.Add(-time.Hour)
 			later := now.Add(time.Hour)
 			before := []store.OutboxEmail{
-				{ID: "e1", To: "queued@example.com", Subject: "Queued", Body: "b1", Kind: "waitlist", Status: store.EmailQueued,
+				{ID: "00000000-0000-4000-8000-000000000001", To: "queued@example.com", Subject: "Queued", Body: "b1", Kind: "waitlist", Status: store.EmailQueued,
 					ListUnsubscribe: "https://example.com/u", NextAttemptAt: &due, CreatedAt: due},
-				{ID: "e2", To: "failing@example.com", Subject: "Failing", Body: "b2", Kind: "signup", Status: store.EmailFailing,
+				{ID: "00000000-0000-4000-8000-000000000002", To: "failing@example.com", Subject: "Failing", Body: "b2", Kind: "signup", Status: store.EmailFailing,
 					Attempts: 2, LastError: "451 try later", NextAttemptAt: &later, CreatedAt: sent},
-				{ID: "e3", To: "sent@example.com", Subject: "Sent", Kind: "waitlist", Status: store.EmailSent, Via: "smtp",
+				{ID: "00000000-0000-4000-8000-000000000003", To: "sent@example.com", Subject: "Sent", Kind: "waitlist", Status: store.EmailSent, Via: "smtp",
 					Attempts: 1, SentAt: &sent, CreatedAt: sent},
-				{ID: "e4", To: "failed@example.com", Subject: "Failed", Body: "b4", Kind: "recovery", Status: store.EmailFailed,
+				{ID: "00000000-0000-4000-8000-000000000004", To: "failed@example.com", Subject: "Failed", Body: "b4", Kind: "recovery", Status: store.EmailFailed,
 					Attempts: 5, LastError: "550 no such user", CreatedAt: sent},
 			}
 			if err := db.InTx(ctx, func(tx *store.Tx) error { return tx.ImportEmails(ctx, before) }); err != nil {
@@ -277,8 +277,8 @@ func TestMigration0039KeepsEveryEmail(t *testing.T) {
 				}
 			}
 			claimed, err := db.ClaimEmails(ctx, now, time.Minute, 10)
-			if err != nil || len(claimed) != 1 || claimed[0].ID != "e1" {
-				t.Fatalf("claimed %+v, %v; want e1 alone", claimed, err)
+			if err != nil || len(claimed) != 1 || claimed[0].ID != "00000000-0000-4000-8000-000000000001" {
+				t.Fatalf("claimed %+v, %v; want the queued one alone", claimed, err)
 			}
 		})
 	}
@@ -291,4 +291,48 @@ func sameTime(a, b *time.Time) bool {
 		return a == b
 	}
 	return a.Equal(*b)
+}
+
+// Migration 0040 turns the sign-ups' and the outbox's ids, and the columns
+// naming them, into uuid on PostgreSQL: a sign-up, its referral and its
+// e-mail stored before read back by the same ids after.
+func TestMigration0040KeepsEveryIdOnPostgres(t *testing.T) {
+	ctx := context.Background()
+	db, _, _ := openEmpty(t, store.Postgres)
+	if err := db.MigrateUpTo(ctx, 3900); err != nil {
+		t.Fatal(err)
+	}
+	owner, friend, email := store.NewOrderedID(), store.NewOrderedID(), store.NewOrderedID()
+	at := store.Now().Add(-time.Hour)
+	for _, q := range []struct {
+		sql  string
+		args []any
+	}{
+		{`INSERT INTO waitlist_signups (id, email, program, unsubscribe_token_hash, created_at) VALUES (?, 'owner@example.com', 'Upcycling Initiative', 'h1', ?),
+			(?, 'friend@example.com', 'Upcycling Initiative', 'h2', ?)`, []any{owner, at, friend, at.Add(time.Minute)}},
+		{`INSERT INTO waitlist_referrals (signup_id, referrer_id, program, credited, created_at) VALUES (?, ?, 'Upcycling Initiative', 1, ?)`,
+			[]any{friend, owner, at.Add(time.Minute)}},
+		{`INSERT INTO outbox_emails (id, to_address, subject, body, kind, sent_via, created_at, status) VALUES (?, 'owner@example.com', 'Hi', '', 'waitlist', 'smtp', ?, 'sent')`,
+			[]any{email, at}},
+		{`INSERT INTO announcement_deliveries (announcement_id, signup_id, email_id, unsubscribe_token_hash) VALUES ('a1', ?, ?, 'th')`, []any{owner, email}},
+	} {
+		if _, err := db.Exec(ctx, q.sql, q.args...); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := db.Migrate(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if su, err := db.WaitlistSignupByID(ctx, owner); err != nil || su.ID != owner || su.Email != "owner@example.com" {
+		t.Fatalf("sign-up %+v, %v", su, err)
+	}
+	if refs, err := db.ReferralsOf(ctx, owner, 10); err != nil || len(refs) != 1 || refs[0].SignupID != friend || refs[0].Email != "friend@example.com" {
+		t.Fatalf("referrals %+v, %v", refs, err)
+	}
+	if sent, err := db.EmailsTo(ctx, "owner@example.com", 10); err != nil || len(sent) != 1 || sent[0].ID != email {
+		t.Fatalf("e-mails %+v, %v", sent, err)
+	}
+	if err := db.AnnouncementDelivery(ctx, "a1", owner, "th"); err != nil {
+		t.Fatalf("delivery: %v", err)
+	}
 }

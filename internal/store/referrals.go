@@ -152,6 +152,9 @@ func (t *Tx) referral(ctx context.Context, id string, e LineEntry, rule Referral
 // credits, then by line_seq.
 // ErrNotFound when it has none (unsubscribed, or not entered yet).
 func (db *DB) PlaceInLine(ctx context.Context, signupID string) (*LinePlace, error) {
+	if !IsID(signupID) {
+		return nil, ErrNotFound
+	}
 	p := LinePlace{SignupID: signupID}
 	var key, seq int64
 	err := db.QueryRow(ctx, `SELECT program, line_code, line_credits, line_key, line_seq FROM waitlist_signups
@@ -269,6 +272,9 @@ type Referral struct {
 // ReferralsOf lists the sign-ups made through the link of the sign-up
 // referrerID, newest first.
 func (db *DB) ReferralsOf(ctx context.Context, referrerID string, limit int) ([]Referral, error) {
+	if !IsID(referrerID) {
+		return []Referral{}, nil
+	}
 	rows, err := db.Query(ctx, `SELECT r.signup_id, COALESCE(s.email, ''), r.credited, r.reason, r.created_at
 		FROM waitlist_referrals r LEFT JOIN waitlist_signups s ON s.id = r.signup_id
 		WHERE r.referrer_id = ? ORDER BY r.created_at DESC, r.signup_id LIMIT ?`, referrerID, limit)
