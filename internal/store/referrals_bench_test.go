@@ -2,6 +2,7 @@ package store_test
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"strconv"
 	"testing"
@@ -25,10 +26,16 @@ func BenchmarkPlaceInLine(b *testing.B) {
 	storetest.EachBench(b, func(b *testing.B, engine store.Dialect) {
 		db := storetest.Open(b, engine)
 		ctx := context.Background()
+		// Ids as the store writes them (UUIDs; uuid on PostgreSQL):
+		// 00000000-0000-4000-8000-00000000000i.
+		id := `'00000000-0000-4000-8000-' || substr('000000000000' || i, length('000000000000' || i) - 11, 12)`
+		if engine == store.Postgres {
+			id = `CAST(` + id + ` AS uuid)`
+		}
 		if _, err := db.Exec(ctx, `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?)
 			INSERT INTO waitlist_signups (id, email, program, unsubscribe_token_hash, created_at,
 				line_code, line_seq, line_credits, line_key)
-			SELECT 's' || i, 's' || i || '@example.com', 'Upcycling Initiative', '', ?, 'c' || i, i, i % 3, i - 10 * (i % 3) FROM n`,
+			SELECT `+id+`, 's' || i || '@example.com', 'Upcycling Initiative', '', ?, 'c' || i, i, i % 3, i - 10 * (i % 3) FROM n`,
 			n, store.Now()); err != nil {
 			b.Fatal(err)
 		}
@@ -40,7 +47,7 @@ func BenchmarkPlaceInLine(b *testing.B) {
 			}
 			rows.Close()
 		}
-		last := "s" + strconv.Itoa(n)
+		last := fmt.Sprintf("00000000-0000-4000-8000-%012d", n)
 		b.ResetTimer()
 		for b.Loop() {
 			p, err := db.PlaceInLine(ctx, last)
