@@ -71,7 +71,15 @@ func waitlistQuery(f WaitlistFilter, d Dialect) listQuery {
 		emailTie: "program",
 	}
 	if f.Program != "" {
-		q.add(`program = ?`, f.Program)
+		// On SQLite "+program" is a term no index can serve: with the
+		// program's statistics (from the line index) the planner would read
+		// the whole table and sort it, where walking the created_at index
+		// and filtering reads a page's rows (migration 0041).
+		program := "program"
+		if d == SQLite {
+			program = "+program"
+		}
+		q.add(program+` = ?`, f.Program)
 	}
 	switch f.Status {
 	case WaitlistSubscribed:
