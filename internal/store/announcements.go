@@ -242,7 +242,7 @@ func (db *DB) QueueAnnouncementBatch(ctx context.Context, id string, limit int, 
 		}
 		rows, err := tx.Query(ctx, `SELECT s.id, s.email, CASE WHEN b.email IS NULL THEN 0 ELSE 1 END FROM waitlist_signups s
 			LEFT JOIN email_bounces b ON b.email = s.email
-			WHERE s.program = ? AND s.unsubscribed_at IS NULL AND s.id > ? ORDER BY s.id LIMIT ?`, program, after, limit)
+			WHERE s.program = ? AND s.unsubscribed_at IS NULL AND s.id > ? ORDER BY s.id LIMIT ?`, ProgramCode(program), after, limit)
 		if err != nil {
 			return err
 		}

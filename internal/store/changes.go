@@ -38,6 +38,9 @@ type ChangeColumn struct {
 type changeTable struct {
 	name, sql, key string
 	cols           []ChangeColumn
+	// exprs are the SQL expressions of the columns not read as they are
+	// stored, by name (a sign-up's program: its name from its code).
+	exprs map[string]string
 }
 
 // The tables realtime clients may follow, by public name.
@@ -60,7 +63,7 @@ func cols(spec string) []ChangeColumn {
 var changeTables = map[string]*changeTable{
 	TableWaitlist: {name: TableWaitlist, sql: "waitlist_signups", key: "id", cols: cols(`id:text email:text program:text
 		page_path:text referrer:text utm_source:text utm_medium:text utm_campaign:text utm_term:text utm_content:text
-		unsubscribed_at:timestamptz created_at:timestamptz`)},
+		unsubscribed_at:timestamptz created_at:timestamptz`), exprs: map[string]string{"program": programNameSQL("program")}},
 	TableMessages: {name: TableMessages, sql: "contact_messages", key: "id", cols: cols(`id:text first_name:text last_name:text
 		email:text phone_number:text subject:text message:text status:text note:text handled_at:timestamptz created_at:timestamptz`)},
 	TableProfiles: {name: TableProfiles, sql: "profiles", key: "user_id", cols: cols(`user_id:text role:text full_name:text
@@ -377,6 +380,9 @@ func (t *changeTable) colList() string {
 	names := make([]string, len(t.cols))
 	for i, c := range t.cols {
 		names[i] = c.Name
+		if e, ok := t.exprs[c.Name]; ok {
+			names[i] = e + " AS " + c.Name
+		}
 	}
 	return strings.Join(names, ", ")
 }

@@ -80,7 +80,8 @@ func TestChangesAreAnnouncedAfterCommitWithoutSecrets(t *testing.T) {
 			t.Fatal(err)
 		}
 		c := log.wait(t, "sign-up INSERT", func(c store.Change) bool { return c.Table == store.TableWaitlist && c.Type == "INSERT" })
-		if c.Record["email"] != "mutale@example.com" || c.Record["id"] != s.ID || c.Record["utm_source"] != "radio" || c.Record["unsubscribed_at"] != nil {
+		if c.Record["email"] != "mutale@example.com" || c.Record["id"] != s.ID || c.Record["program"] != "Upcycling Initiative" ||
+			c.Record["utm_source"] != "radio" || c.Record["unsubscribed_at"] != nil {
 			t.Fatalf("record = %v", c.Record)
 		}
 		if _, ok := c.Record["unsubscribe_token_hash"]; ok {
@@ -98,7 +99,7 @@ func TestChangesAreAnnouncedAfterCommitWithoutSecrets(t *testing.T) {
 			t.Fatal(err)
 		}
 		u := log.wait(t, "sign-up UPDATE", func(c store.Change) bool { return c.Table == store.TableWaitlist && c.Type == "UPDATE" })
-		if u.Record["unsubscribed_at"] == nil || u.OldRecord["id"] != s.ID || len(u.OldRecord) != 1 {
+		if u.Record["unsubscribed_at"] == nil || u.Record["program"] != "Upcycling Initiative" || u.OldRecord["id"] != s.ID || len(u.OldRecord) != 1 {
 			t.Fatalf("update = %+v", u)
 		}
 

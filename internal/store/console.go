@@ -69,6 +69,7 @@ func waitlistQuery(f WaitlistFilter, d Dialect) listQuery {
 		id:       "id",
 		uuidID:   true,
 		emailTie: "program",
+		tieArg:   func(tie string) any { return ProgramCode(tie) },
 	}
 	if f.Program != "" {
 		// On SQLite "+program" is a term no index can serve: with the
@@ -79,7 +80,7 @@ func waitlistQuery(f WaitlistFilter, d Dialect) listQuery {
 		if d == SQLite {
 			program = "+program"
 		}
-		q.add(program+` = ?`, f.Program)
+		q.add(program+` = ?`, ProgramCode(f.Program))
 	}
 	switch f.Status {
 	case WaitlistSubscribed:
@@ -93,7 +94,7 @@ func waitlistQuery(f WaitlistFilter, d Dialect) listQuery {
 func scanWaitlistItem(rows *sql.Rows) (WaitlistItem, error) {
 	var s WaitlistItem
 	var unsub sql.NullTime
-	err := rows.Scan(&s.ID, &s.Email, &s.Program, &s.PagePath, &s.Referrer, &s.UTMSource, &s.UTMMedium, &s.UTMCampaign,
+	err := rows.Scan(&s.ID, &s.Email, (*programName)(&s.Program), &s.PagePath, &s.Referrer, &s.UTMSource, &s.UTMMedium, &s.UTMCampaign,
 		&s.UTMTerm, &s.UTMContent, &unsub, &s.CreatedAt)
 	s.UnsubscribedAt, s.CreatedAt = nullTimeUTC(unsub), s.CreatedAt.UTC()
 	return s, err
@@ -376,7 +377,7 @@ func (db *DB) CountActiveSessions(ctx context.Context, userID string) (int, erro
 func (t *Tx) ImportWaitlist(ctx context.Context, signups []WaitlistSignup, lines []LineImport) error {
 	return t.importRows(ctx, `waitlist_signups (`+waitlistColumns+`, line_code, line_seq, line_key, ip_hash)`, 17, len(signups), func(i int) []any {
 		s := &signups[i]
-		row := []any{s.ID, s.Email, s.Program, s.PagePath, s.Referrer, s.UTMSource, s.UTMMedium, s.UTMCampaign,
+		row := []any{s.ID, s.Email, ProgramCode(s.Program), s.PagePath, s.Referrer, s.UTMSource, s.UTMMedium, s.UTMCampaign,
 			s.UTMTerm, s.UTMContent, s.UnsubscribeTokenHash, s.UnsubscribedAt, s.CreatedAt, nil, nil, nil, ""}
 		if i < len(lines) && lines[i].Code != "" {
 			row[13], row[14], row[15], row[16] = lines[i].Code, lines[i].Seq, lines[i].Seq, lines[i].IPHash

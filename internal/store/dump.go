@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -497,6 +498,13 @@ func (db *DB) loadRows(ctx context.Context, tx *sql.Tx, table string, cols []str
 			return n, fmt.Errorf("row %d has %d values for %d columns", n+int64(len(args)/len(cols))+1, len(row), len(cols))
 		}
 		for i, v := range row {
+			if name, ok := v.(string); ok && table == "waitlist_signups" && cols[i] == "program" {
+				// An archive made before migration 0042 holds the program's name.
+				if !IsProgram(name) {
+					return n, fmt.Errorf("column program: %q is not a waitlist program", name)
+				}
+				v = json.Number(strconv.FormatInt(codeOf(name), 10))
+			}
 			x, err := fromDump(kinds[i], v)
 			if err != nil {
 				return n, fmt.Errorf("column %s: %w", cols[i], err)

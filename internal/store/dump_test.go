@@ -185,11 +185,22 @@ func TestLoadMovesAnOldArchivesLineIntoTheSignups(t *testing.T) {
 			t.Fatal(err)
 		}
 		p, err := db.PlaceInLine(ctx, "00000000-0000-4000-8000-000000000002")
-		if err != nil || p.Position != 1 || p.Code != "bcdefghijk" || p.Credits != 1 {
-			t.Fatalf("place of s2 = %+v, %v; want the front, its code and one credit", p, err)
+		if err != nil || p.Position != 1 || p.Code != "bcdefghijk" || p.Credits != 1 || p.Program != "Upcycling Initiative" {
+			t.Fatalf("place of s2 = %+v, %v; want the front of Upcycling Initiative, its code and one credit", p, err)
 		}
 		if p, err := db.PlaceInLine(ctx, "00000000-0000-4000-8000-000000000001"); err != nil || p.Position != 2 || p.Code != "abcdefghij" {
 			t.Fatalf("place of s1 = %+v, %v; want second", p, err)
+		}
+		// The archive's program names become the sign-ups' codes (migration
+		// 0042); a name that is no program restores nothing.
+		unknown := &memDump{tables: []string{"waitlist_signups"}, cols: [][]string{{"id", "email", "program", "unsubscribe_token_hash", "created_at"}},
+			rows: [][]string{{`["00000000-0000-4000-8000-000000000003","c@example.com","Knitting Circle","h3","2026-11-27T08:02:00Z"]`}}}
+		other := storetest.Open(t, db.Dialect())
+		if _, err := other.Load(ctx, unknown, unknown.counts()); err == nil || !strings.Contains(err.Error(), `"Knitting Circle" is not a waitlist program`) {
+			t.Fatalf("load of an unknown program: %v", err)
+		}
+		if n := storetest.Count(t, other, `SELECT COUNT(*) FROM waitlist_signups`); n != 0 {
+			t.Fatalf("%d sign-ups stored from an archive with an unknown program", n)
 		}
 	})
 }

@@ -6,6 +6,7 @@ import (
 	"database/sql"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"time"
 )
 
@@ -104,7 +105,7 @@ const waitlistColumns = `id, email, program, page_path, referrer, utm_source, ut
 func scanWaitlist(row interface{ Scan(...any) error }) (*WaitlistSignup, error) {
 	var s WaitlistSignup
 	var unsub sql.NullTime
-	err := row.Scan(&s.ID, &s.Email, &s.Program, &s.PagePath, &s.Referrer, &s.UTMSource, &s.UTMMedium, &s.UTMCampaign,
+	err := row.Scan(&s.ID, &s.Email, (*programName)(&s.Program), &s.PagePath, &s.Referrer, &s.UTMSource, &s.UTMMedium, &s.UTMCampaign,
 		&s.UTMTerm, &s.UTMContent, &s.UnsubscribeTokenHash, &unsub, &s.CreatedAt)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, ErrNotFound
@@ -156,6 +157,9 @@ func (db *DB) JoinWaitlistInLine(ctx context.Context, s *WaitlistSignup, join Wa
 }
 
 func (db *DB) joinWaitlist(ctx context.Context, s *WaitlistSignup, join WaitlistJoin, line *LineEntry, rule ReferralRule) (joined bool, place *LinePlace, err error) {
+	if !IsProgram(s.Program) {
+		return false, nil, fmt.Errorf("store: %q is not a waitlist program", s.Program)
+	}
 	if s.ID == "" {
 		s.ID = NewOrderedID()
 	}
@@ -188,15 +192,15 @@ func (db *DB) joinWaitlist(ctx context.Context, s *WaitlistSignup, join Waitlist
 			return err
 		}
 		res, err := tx.Exec(ctx, `UPDATE waitlist_signups SET unsubscribed_at = NULL
-			WHERE email = ? AND program = ? AND unsubscribed_at IS NOT NULL`, s.Email, s.Program)
+			WHERE email = ? AND program = ? AND unsubscribed_at IS NOT NULL`, s.Email, ProgramCode(s.Program))
 		if err != nil {
 			return err
 		}
 		if n, _ := res.RowsAffected(); n == 1 {
-			if err := tx.Announce(ctx, TableWaitlist, "UPDATE", `email = ? AND program = ?`, s.Email, s.Program); err != nil {
+			if err := tx.Announce(ctx, TableWaitlist, "UPDATE", `email = ? AND program = ?`, s.Email, ProgramCode(s.Program)); err != nil {
 				return err
 			}
-			if err := countWaitlistMove(ctx, tx, 1, `email = ? AND program = ?`, s.Email, s.Program); err != nil {
+			if err := countWaitlistMove(ctx, tx, 1, `email = ? AND program = ?`, s.Email, ProgramCode(s.Program)); err != nil {
 				return err
 			}
 		}
@@ -222,7 +226,7 @@ func (db *DB) joinWaitlist(ctx context.Context, s *WaitlistSignup, join Waitlist
 // entry's link code and IP hash; the caller counts the place in
 // waitlist_line_counts.
 func (t *Tx) waitlistInsert(s *WaitlistSignup, line *LineEntry) (string, []any) {
-	args := []any{s.ID, s.Email, s.Program, s.PagePath, s.Referrer, s.UTMSource, s.UTMMedium, s.UTMCampaign, s.UTMTerm,
+	args := []any{s.ID, s.Email, ProgramCode(s.Program), s.PagePath, s.Referrer, s.UTMSource, s.UTMMedium, s.UTMCampaign, s.UTMTerm,
 		s.UTMContent, s.UnsubscribeTokenHash, s.CreatedAt}
 	const columns = `id, email, program, page_path, referrer, utm_source, utm_medium, utm_campaign,
 		utm_term, utm_content, unsubscribe_token_hash, created_at`
@@ -230,12 +234,12 @@ func (t *Tx) waitlistInsert(s *WaitlistSignup, line *LineEntry) (string, []any) 
 		return `INSERT INTO waitlist_signups (` + columns + `) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 			ON CONFLICT (email, program) DO NOTHING`, args
 	}
-	id, at := `?`, `?`
+	id, program, at := `?`, `?`, `?`
 	if t.db.dialect == Postgres {
-		id, at = `?::uuid`, `?::timestamp` // a value of VALUES is text unless told
+		id, program, at = `?::uuid`, `?::smallint`, `?::timestamp` // a value of VALUES is text unless told
 	}
 	return `INSERT INTO waitlist_signups (` + columns + `, line_code, ip_hash, line_seq, line_key)
-		SELECT v.*, c.seq, c.seq FROM (VALUES (` + id + `, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ` + at + `, ?, ?)) v,
+		SELECT v.*, c.seq, c.seq FROM (VALUES (` + id + `, ?, ` + program + `, ?, ?, ?, ?, ?, ?, ?, ?, ` + at + `, ?, ?)) v,
 		(SELECT COALESCE(MAX(last_seq), 0) + 1 AS seq FROM waitlist_line_counts WHERE program = ?) c WHERE true
 		ON CONFLICT (email, program) DO NOTHING`, append(args, line.Code, line.IPHash, s.Program)
 }
@@ -268,7 +272,7 @@ func (t *Tx) join(ctx context.Context, s *WaitlistSignup, join WaitlistJoin, lin
 	}
 	p := LinePlace{SignupID: s.ID, Program: s.Program, Code: line.Code}
 	if _, err := t.Exec(ctx, `INSERT INTO waitlist_line_counts (program, lane, n, last_seq)
-		SELECT program, ?, 1, line_seq FROM waitlist_signups WHERE id = ?
+		SELECT `+programNameSQL("program")+`, ?, 1, line_seq FROM waitlist_signups WHERE id = ?
 		ON CONFLICT (program, lane) DO UPDATE SET n = waitlist_line_counts.n + 1, last_seq = excluded.last_seq`, t.Lane(), s.ID); err != nil {
 		return 0, nil, err
 	}
@@ -383,7 +387,7 @@ func (db *DB) WaitlistSignupByLink(ctx context.Context, id, tokenHash string) (*
 
 // WaitlistSignupByEmail returns the sign-up of email for program, or ErrNotFound.
 func (db *DB) WaitlistSignupByEmail(ctx context.Context, email, program string) (*WaitlistSignup, error) {
-	return scanWaitlist(db.QueryRow(ctx, `SELECT `+waitlistColumns+` FROM waitlist_signups WHERE email = ? AND program = ?`, email, program))
+	return scanWaitlist(db.QueryRow(ctx, `SELECT `+waitlistColumns+` FROM waitlist_signups WHERE email = ? AND program = ?`, email, ProgramCode(program)))
 }
 
 // EachWaitlistSignup calls fn for every sign-up, oldest first, only those of
@@ -391,7 +395,7 @@ func (db *DB) WaitlistSignupByEmail(ctx context.Context, email, program string) 
 func (db *DB) EachWaitlistSignup(ctx context.Context, program string, fn func(*WaitlistSignup) error) error {
 	q, args := `SELECT `+waitlistColumns+` FROM waitlist_signups`, []any{}
 	if program != "" {
-		q, args = q+` WHERE program = ?`, append(args, program)
+		q, args = q+` WHERE program = ?`, append(args, ProgramCode(program))
 	}
 	rows, err := db.Query(ctx, q+` ORDER BY created_at, id`, args...)
 	if err != nil {

@@ -3,10 +3,12 @@ package store_test
 import (
 	"context"
 	"errors"
+	"strings"
 	"testing"
 
 	"salaula/internal/store"
 	"salaula/internal/store/storetest"
+	"salaula/internal/validate"
 )
 
 func TestContactMessagesRoundTrip(t *testing.T) {
@@ -103,6 +105,37 @@ func TestWaitlistJoinsOncePerProgramAndUnsubscribes(t *testing.T) {
 		db.EachWaitlistSignup(ctx, "", func(*store.WaitlistSignup) error { n++; return nil })
 		if n != 2 {
 			t.Fatalf("%d sign-ups in all", n)
+		}
+	})
+}
+
+// A sign-up keeps its program as a code (migration 0042): every program
+// the form offers has one, and a name that is none is refused with nothing
+// stored.
+func TestWaitlistProgramsHaveCodes(t *testing.T) {
+	for _, p := range validate.Programs {
+		if !store.IsProgram(p) {
+			t.Errorf("the form's program %q has no code", p)
+		}
+	}
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		ctx := context.Background()
+		joined, err := db.JoinWaitlist(ctx, &store.WaitlistSignup{Email: "k@example.com", Program: "Knitting Circle", UnsubscribeTokenHash: "h"}, store.WaitlistJoin{})
+		if joined || err == nil || !strings.Contains(err.Error(), `"Knitting Circle" is not a waitlist program`) {
+			t.Fatalf("join of an unknown program: %v, %v", joined, err)
+		}
+		if n := storetest.Count(t, db, `SELECT COUNT(*) FROM waitlist_signups`); n != 0 {
+			t.Fatalf("%d sign-ups stored", n)
+		}
+		for _, p := range validate.Programs {
+			s := &store.WaitlistSignup{Email: "k@example.com", Program: p, UnsubscribeTokenHash: "h-" + p}
+			if joined, err := db.JoinWaitlist(ctx, s, store.WaitlistJoin{}); !joined || err != nil {
+				t.Fatalf("join %s: %v, %v", p, joined, err)
+			}
+			got, err := db.WaitlistSignupByEmail(ctx, "k@example.com", p)
+			if err != nil || got.Program != p || got.ID != s.ID {
+				t.Fatalf("sign-up of %s read back: %+v, %v", p, got, err)
+			}
 		}
 	})
 }

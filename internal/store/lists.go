@@ -52,6 +52,9 @@ type listQuery struct {
 	// column unique together with the e-mail, so that the sort reads the
 	// unique index on both and needs no index of its own.
 	emailTie string
+	// tieArg, when set, turns the e-mail sort's tie as a cursor holds it
+	// into the value its column holds (a program's name into its code).
+	tieArg func(tie string) any
 }
 
 func (q *listQuery) tie(key string) string {
@@ -303,7 +306,11 @@ func (q *listQuery) sql(o ListOrder) (string, []any, error) {
 	}
 	if o.After != nil {
 		after = "(" + col + ", " + q.tie(o.Key) + ") " + op + " (?, ?)"
-		args = append(args, o.After.Key, o.After.Tie)
+		var tie any = o.After.Tie
+		if q.tieArg != nil && q.tie(o.Key) == q.emailTie {
+			tie = q.tieArg(o.After.Tie)
+		}
+		args = append(args, o.After.Key, tie)
 	}
 	text := `SELECT ` + q.columns + ` FROM ` + q.from + q.whereSQL(after) + ` ORDER BY ` + col + dir + ", " + q.tie(o.Key) + dir
 	if o.Limit > 0 {

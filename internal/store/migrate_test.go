@@ -2,6 +2,8 @@ package store_test
 
 import (
 	"context"
+	"fmt"
+	"maps"
 	"slices"
 	"sync"
 	"testing"
@@ -117,12 +119,12 @@ func TestMigration0019KeepsEverySignUp(t *testing.T) {
 			if u, err := db.UnsubscribeWaitlist(ctx, "", "old-hash-a@example.com"); err != nil || u.ID != a.ID || u.UnsubscribedAt == nil {
 				t.Fatalf("an old link after the migration: %+v, %v", u, err)
 			}
-			if _, err := db.Exec(ctx, `INSERT INTO waitlist_signups (id, email, program, unsubscribe_token_hash, created_at) VALUES (?, 'a@example.com', 'Upcycling Initiative', 'x', ?)`,
-				store.NewOrderedID(), created); !store.IsUniqueViolation(err) {
+			if _, err := db.Exec(ctx, `INSERT INTO waitlist_signups (id, email, program, unsubscribe_token_hash, created_at) VALUES (?, 'a@example.com', ?, 'x', ?)`,
+				store.NewOrderedID(), store.ProgramCode("Upcycling Initiative"), created); !store.IsUniqueViolation(err) {
 				t.Fatalf("a second (e-mail, program): %v, want a unique violation", err)
 			}
-			if _, err := db.Exec(ctx, `INSERT INTO waitlist_signups (id, email, program, unsubscribe_token_hash, created_at) VALUES (?, 'c@example.com', 'Upcycling Initiative', 'old-hash-a@example.com', ?)`,
-				store.NewOrderedID(), created); err != nil {
+			if _, err := db.Exec(ctx, `INSERT INTO waitlist_signups (id, email, program, unsubscribe_token_hash, created_at) VALUES (?, 'c@example.com', ?, 'old-hash-a@example.com', ?)`,
+				store.NewOrderedID(), store.ProgramCode("Upcycling Initiative"), created); err != nil {
 				t.Fatalf("a repeated token hash: %v", err)
 			}
 		})
@@ -334,5 +336,140 @@ func TestMigration0040KeepsEveryIdOnPostgres(t *testing.T) {
 	}
 	if err := db.AnnouncementDelivery(ctx, "a1", owner, "th"); err != nil {
 		t.Fatalf("delivery: %v", err)
+	}
+}
+
+// TestWaitlistRollUpMigrationCountsExistingSignUps stores sign-ups as a
+// database had them before migration 0014 (program names; on SQLite times
+// as Go's text form, until migration 0037) and migrates: the overview's
+// roll-ups count each program's subscribed and unsubscribed sign-ups and
+// each day's, from the rows that were there.
+func TestWaitlistRollUpMigrationCountsExistingSignUps(t *testing.T) {
+	for _, engine := range storetest.Engines {
+		t.Run(string(engine), func(t *testing.T) {
+			ctx := context.Background()
+			db, _, _ := openEmpty(t, engine)
+			if err := db.MigrateUpTo(ctx, 1300); err != nil {
+				t.Fatal(err)
+			}
+			programs := []string{"Upcycling Initiative", "Wardrobe Clearance Program"}
+			wantTotals := map[string]store.WaitlistTally{}
+			wantDays := map[string]map[string]int{}
+			now := store.Now()
+			for i := range 30 {
+				program, created := programs[i%2], now.AddDate(0, 0, -i*4)
+				var at, unsub any = created, nil
+				if engine == store.SQLite {
+					at = created.String()
+				}
+				tally := wantTotals[program]
+				if i%4 == 0 {
+					unsub = at
+					tally.Unsubscribed++
+				} else {
+					tally.Subscribed++
+				}
+				wantTotals[program] = tally
+				day := created.UTC().Format(time.DateOnly)
+				if wantDays[day] == nil {
+					wantDays[day] = map[string]int{}
+				}
+				wantDays[day][program]++
+				if _, err := db.Exec(ctx, `INSERT INTO waitlist_signups (id, email, program, page_path, referrer, utm_source,
+					utm_medium, utm_campaign, utm_term, utm_content, unsubscribe_token_hash, unsubscribed_at, created_at)
+					VALUES (?, ?, ?, '/', '', 'facebook', '', 'launch', '', '', ?, ?, ?)`, store.NewID(), fmt.Sprintf("old%d@example.com", i),
+					program, fmt.Sprintf("oldhash%d", i), unsub, at); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if _, err := db.Migrate(ctx); err != nil {
+				t.Fatal(err)
+			}
+			totals, err := db.WaitlistByProgram(ctx)
+			if err != nil || !maps.Equal(totals, wantTotals) {
+				t.Errorf("totals %v (%v), want %v", totals, err, wantTotals)
+			}
+			days, err := db.WaitlistPerDay(ctx, now.AddDate(0, 0, -200).UTC().Format(time.DateOnly))
+			if err != nil || !maps.EqualFunc(days, wantDays, maps.Equal) {
+				t.Errorf("days %v (%v), want %v", days, err, wantDays)
+			}
+			// Each sign-up reads back with its own program (migration 0042
+			// keeps it as a code).
+			for i, program := range programs {
+				var emails []string
+				err := db.EachWaitlistSignup(ctx, program, func(s *store.WaitlistSignup) error {
+					if s.Program != program {
+						return fmt.Errorf("%s has program %q", s.Email, s.Program)
+					}
+					emails = append(emails, s.Email)
+					return nil
+				})
+				if err != nil || len(emails) != 15 || !slices.Contains(emails, fmt.Sprintf("old%d@example.com", i)) {
+					t.Errorf("%s: %v (%v)", program, emails, err)
+				}
+			}
+		})
+	}
+}
+
+// Migration 0042 keeps a sign-up's program as a code: sign-ups stored with
+// the names read back field for field after it, each in its own program,
+// with their places in line, and an address still signs up once per
+// program.
+func TestMigration0042KeepsEverySignUp(t *testing.T) {
+	for _, engine := range storetest.Engines {
+		t.Run(string(engine), func(t *testing.T) {
+			ctx := context.Background()
+			db, _, _ := openEmpty(t, engine)
+			if err := db.MigrateUpTo(ctx, 4100); err != nil {
+				t.Fatal(err)
+			}
+			created := store.Now().Add(-time.Hour)
+			unsub := created.Add(time.Minute)
+			before := []store.WaitlistSignup{
+				{ID: "00000000-0000-4000-8000-000000000001", Email: "a@example.com", Program: "Upcycling Initiative", PagePath: "/impact",
+					Referrer: "https://wa.me/", UTMSource: "whatsapp", UTMMedium: "social", UTMCampaign: "launch", UTMTerm: "t", UTMContent: "c",
+					UnsubscribeTokenHash: "h1", CreatedAt: created},
+				{ID: "00000000-0000-4000-8000-000000000002", Email: "a@example.com", Program: "Wardrobe Clearance Program", PagePath: "/wardrobeclearance",
+					UnsubscribeTokenHash: "h2", UnsubscribedAt: &unsub, CreatedAt: created.Add(time.Second)},
+			}
+			for i, s := range before {
+				var code, seq any
+				if s.UnsubscribedAt == nil {
+					code, seq = "abcdefghij", 1
+				}
+				if _, err := db.Exec(ctx, `INSERT INTO waitlist_signups (id, email, program, page_path, referrer, utm_source, utm_medium,
+					utm_campaign, utm_term, utm_content, unsubscribe_token_hash, unsubscribed_at, created_at, line_code, line_seq, line_key, ip_hash)
+					VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, s.ID, s.Email, s.Program, s.PagePath, s.Referrer, s.UTMSource,
+					s.UTMMedium, s.UTMCampaign, s.UTMTerm, s.UTMContent, s.UnsubscribeTokenHash, s.UnsubscribedAt, s.CreatedAt, code, seq, seq,
+					fmt.Sprintf("ip%d", i)); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if _, err := db.Exec(ctx, `INSERT INTO waitlist_line_counts (program, lane, n, last_seq) VALUES ('Upcycling Initiative', 0, 1, 1)`); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := db.Migrate(ctx); err != nil {
+				t.Fatal(err)
+			}
+			for _, want := range before {
+				got, err := db.WaitlistSignupByEmail(ctx, want.Email, want.Program)
+				if err != nil || got.ID != want.ID || got.Program != want.Program || got.PagePath != want.PagePath || got.Referrer != want.Referrer ||
+					got.UTMSource != want.UTMSource || got.UTMMedium != want.UTMMedium || got.UTMCampaign != want.UTMCampaign ||
+					got.UTMTerm != want.UTMTerm || got.UTMContent != want.UTMContent || got.UnsubscribeTokenHash != want.UnsubscribeTokenHash ||
+					!sameTime(got.UnsubscribedAt, want.UnsubscribedAt) || !got.CreatedAt.Equal(want.CreatedAt) {
+					t.Errorf("after the migration %+v, %v; want %+v", got, err, want)
+				}
+			}
+			p, err := db.PlaceInLine(ctx, before[0].ID)
+			if err != nil || p.Program != "Upcycling Initiative" || p.Position != 1 || p.Code != "abcdefghij" {
+				t.Fatalf("place after the migration: %+v, %v", p, err)
+			}
+			again := before[0]
+			again.ID = ""
+			if joined, err := db.JoinWaitlist(ctx, &again, store.WaitlistJoin{}); joined || err != nil {
+				t.Fatalf("the same address and program again: joined %v, %v", joined, err)
+			}
+		})
 	}
 }

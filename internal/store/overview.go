@@ -153,7 +153,7 @@ type Activity struct {
 func (db *DB) NewestActivity(ctx context.Context, limit int) ([]Activity, error) {
 	var out []Activity
 	for _, q := range []struct{ kind, sql string }{
-		{"waitlist", `SELECT id, email, program, created_at FROM waitlist_signups ORDER BY created_at DESC, id DESC LIMIT ?`},
+		{"waitlist", `SELECT id, email, ` + programNameSQL("program") + `, created_at FROM waitlist_signups ORDER BY created_at DESC, id DESC LIMIT ?`},
 		{"account", `SELECT id, email, '', created_at FROM users ORDER BY created_at DESC, id DESC LIMIT ?`},
 		{"message", `SELECT id, first_name || ' ' || last_name, subject, created_at FROM contact_messages ORDER BY created_at DESC, id DESC LIMIT ?`},
 	} {

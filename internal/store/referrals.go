@@ -59,7 +59,7 @@ func (t *Tx) enterLine(ctx context.Context, e LineEntry, rule ReferralRule) (str
 	var id string
 	var held bool
 	err := t.QueryRow(ctx, `SELECT id, line_key IS NOT NULL FROM waitlist_signups WHERE email = ? AND program = ? AND unsubscribed_at IS NULL`,
-		e.Email, e.Program).Scan(&id, &held)
+		e.Email, ProgramCode(e.Program)).Scan(&id, &held)
 	if errors.Is(err, sql.ErrNoRows) {
 		return "", nil, ErrNotFound
 	}
@@ -114,7 +114,7 @@ func (t *Tx) referral(ctx context.Context, id string, e LineEntry, rule Referral
 	var f ReferralFacts
 	var referrer string
 	err := t.QueryRow(ctx, `SELECT id, email, ip_hash, created_at FROM waitlist_signups
-		WHERE line_code = ? AND program = ?`, e.RefCode, e.Program).
+		WHERE line_code = ? AND program = ?`, e.RefCode, ProgramCode(e.Program)).
 		Scan(&referrer, &f.ReferrerEmail, &f.ReferrerIPHash, &f.ReferrerAt)
 	if errors.Is(err, sql.ErrNoRows) || referrer == id {
 		return nil // an unknown code, one of another program, or their own
@@ -158,7 +158,7 @@ func (db *DB) PlaceInLine(ctx context.Context, signupID string) (*LinePlace, err
 	p := LinePlace{SignupID: signupID}
 	var key, seq int64
 	err := db.QueryRow(ctx, `SELECT program, line_code, line_credits, line_key, line_seq FROM waitlist_signups
-		WHERE id = ? AND line_key IS NOT NULL`, signupID).Scan(&p.Program, &p.Code, &p.Credits, &key, &seq)
+		WHERE id = ? AND line_key IS NOT NULL`, signupID).Scan((*programName)(&p.Program), &p.Code, &p.Credits, &key, &seq)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, ErrNotFound
 	}
@@ -173,7 +173,7 @@ func (db *DB) PlaceInLine(ctx context.Context, signupID string) (*LinePlace, err
 	if err := db.QueryRow(ctx, `SELECT (SELECT COUNT(*) FROM waitlist_signups WHERE program = ? AND line_key < ?),
 		(SELECT COUNT(*) FROM waitlist_signups WHERE program = ? AND line_key = ?
 			AND (line_credits > ? OR (line_credits = ? AND (line_seq < ? OR (line_seq = ? AND id < ?)))))`,
-		p.Program, key, p.Program, key, p.Credits, p.Credits, seq, seq, signupID).Scan(&p.Position, &ties); err != nil {
+		ProgramCode(p.Program), key, ProgramCode(p.Program), key, p.Credits, p.Credits, seq, seq, signupID).Scan(&p.Position, &ties); err != nil {
 		return nil, err
 	}
 	p.Position += ties
@@ -197,7 +197,7 @@ func (t *Tx) forgetReferrals(ctx context.Context, where string, args ...any) err
 		return err
 	}
 	if _, err := t.Exec(ctx, `INSERT INTO waitlist_line_counts (program, lane, n, last_seq)
-		SELECT program, ?, -COUNT(*), 0 FROM waitlist_signups WHERE line_key IS NOT NULL AND id IN (`+ids+`) GROUP BY program
+		SELECT `+programNameSQL("program")+`, ?, -COUNT(*), 0 FROM waitlist_signups WHERE line_key IS NOT NULL AND id IN (`+ids+`) GROUP BY program
 		ON CONFLICT (program, lane) DO UPDATE SET n = waitlist_line_counts.n + excluded.n`, append([]any{t.Lane()}, args...)...); err != nil {
 		return err
 	}
@@ -378,6 +378,6 @@ func RecountLine(ctx context.Context, tx *Tx) error {
 		return err
 	}
 	_, err := tx.Exec(ctx, `INSERT INTO waitlist_line_counts (program, n, last_seq)
-		SELECT program, COUNT(*), MAX(line_seq) FROM waitlist_signups WHERE line_key IS NOT NULL GROUP BY program`)
+		SELECT `+programNameSQL("program")+`, COUNT(*), MAX(line_seq) FROM waitlist_signups WHERE line_key IS NOT NULL GROUP BY program`)
 	return err
 }

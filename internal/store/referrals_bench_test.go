@@ -35,8 +35,8 @@ func BenchmarkPlaceInLine(b *testing.B) {
 		if _, err := db.Exec(ctx, `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?)
 			INSERT INTO waitlist_signups (id, email, program, unsubscribe_token_hash, created_at,
 				line_code, line_seq, line_credits, line_key)
-			SELECT `+id+`, 's' || i || '@example.com', 'Upcycling Initiative', '', ?, 'c' || i, i, i % 3, i - 10 * (i % 3) FROM n`,
-			n, store.Now()); err != nil {
+			SELECT `+id+`, 's' || i || '@example.com', ?, '', ?, 'c' || i, i, i % 3, i - 10 * (i % 3) FROM n`,
+			n, store.ProgramCode("Upcycling Initiative"), store.Now()); err != nil {
 			b.Fatal(err)
 		}
 		if engine == store.Postgres {

@@ -14,6 +14,10 @@ import "context"
 // waitlistKey is the roll-up's key, in the order of its primary key.
 const waitlistKey = `program, utm_source, utm_campaign, referrer, page_path`
 
+// signupKey is waitlistKey read from waitlist_signups: the program by name
+// (the sign-up keeps its code; programs.go).
+var signupKey = programNameSQL("program") + `, utm_source, utm_campaign, referrer, page_path`
+
 // countWaitlistJoin counts s, just inserted (subscribed).
 func countWaitlistJoin(ctx context.Context, tx *Tx, s *WaitlistSignup) error {
 	return addWaitlistCounts(ctx, tx, s.CreatedAt.UTC().Format("2006-01-02"),
@@ -43,7 +47,7 @@ func addWaitlistCounts(ctx context.Context, tx *Tx, day string, key [5]string, s
 // (delta -1). The caller has just changed that sign-up's unsubscribed_at.
 func countWaitlistMove(ctx context.Context, tx *Tx, delta int, where string, args ...any) error {
 	var key [5]string
-	err := tx.QueryRow(ctx, `SELECT `+waitlistKey+` FROM waitlist_signups WHERE `+where, args...).
+	err := tx.QueryRow(ctx, `SELECT `+signupKey+` FROM waitlist_signups WHERE `+where, args...).
 		Scan(&key[0], &key[1], &key[2], &key[3], &key[4])
 	if err != nil {
 		return err
@@ -61,7 +65,7 @@ func deleteWaitlistCounted(ctx context.Context, tx *Tx, email string) (int64, er
 		return 0, err
 	}
 	rows, err := tx.Query(ctx, `DELETE FROM waitlist_signups WHERE email = ?
-		RETURNING `+waitlistKey+`, CASE WHEN unsubscribed_at IS NULL THEN 1 ELSE 0 END, `+tx.db.dayOf("created_at"), email)
+		RETURNING `+signupKey+`, CASE WHEN unsubscribed_at IS NULL THEN 1 ELSE 0 END, `+tx.db.dayOf("created_at"), email)
 	if err != nil {
 		return 0, err
 	}
@@ -99,7 +103,7 @@ func RecountWaitlist(ctx context.Context, tx *Tx) error {
 		return err
 	}
 	if _, err := tx.Exec(ctx, `INSERT INTO waitlist_counts (`+waitlistKey+`, lane, subscribed, unsubscribed)
-		SELECT `+waitlistKey+`, 0, SUM(CASE WHEN unsubscribed_at IS NULL THEN 1 ELSE 0 END),
+		SELECT `+signupKey+`, 0, SUM(CASE WHEN unsubscribed_at IS NULL THEN 1 ELSE 0 END),
 			SUM(CASE WHEN unsubscribed_at IS NULL THEN 0 ELSE 1 END)
 		FROM waitlist_signups GROUP BY `+waitlistKey); err != nil {
 		return err
@@ -109,6 +113,6 @@ func RecountWaitlist(ctx context.Context, tx *Tx) error {
 	}
 	day := tx.db.dayOf("created_at")
 	_, err := tx.Exec(ctx, `INSERT INTO waitlist_daily (day, program, lane, signups)
-		SELECT `+day+`, program, 0, COUNT(*) FROM waitlist_signups GROUP BY `+day+`, program`)
+		SELECT `+day+`, `+programNameSQL("program")+`, 0, COUNT(*) FROM waitlist_signups GROUP BY `+day+`, program`)
 	return err
 }
