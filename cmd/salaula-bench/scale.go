@@ -276,8 +276,9 @@ func (s *system) size(ctx context.Context) (int64, error) {
 	return pages * size, err
 }
 
-// emailBytes is what the stopped system's outbox takes (its table and
-// indexes); 0 for PocketBase, which keeps no e-mail.
+// emailBytes is what the stopped system's e-mail records take (the
+// outbox's and the sent e-mails' tables and indexes); 0 for PocketBase,
+// which keeps no e-mail.
 func (s *system) emailBytes(ctx context.Context) (int64, error) {
 	if s.kind != "salaula" {
 		return 0, nil
@@ -287,7 +288,15 @@ func (s *system) emailBytes(ctx context.Context) (int64, error) {
 		return 0, err
 	}
 	defer db.Close()
-	return db.TableBytes(ctx, "outbox_emails")
+	var total int64
+	for _, table := range []string{"outbox_emails", "sent_emails"} {
+		n, err := db.TableBytes(ctx, table)
+		if err != nil {
+			return 0, err
+		}
+		total += n
+	}
+	return total, nil
 }
 
 // seed puts n sign-ups straight into the stopped system's database:

@@ -111,7 +111,8 @@ func TestAcknowledgedSignUpsSurviveKill9(t *testing.T) {
 			stored := map[string]bool{}
 			db.EachWaitlistSignup(ctx, "", func(s *store.WaitlistSignup) error { stored[s.Email] = true; return nil })
 			queued := map[string]bool{}
-			rows, err := db.Query(ctx, `SELECT to_address FROM outbox_emails WHERE kind = 'waitlist'`)
+			rows, err := db.Query(ctx, `SELECT to_address FROM outbox_emails WHERE kind = 'waitlist'
+				UNION ALL SELECT to_address FROM sent_emails WHERE kind = 'waitlist'`)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -196,7 +197,7 @@ func TestOutboxKilledMidBatchSendsEachEmailOnce(t *testing.T) {
 			}
 			countSent := func() int {
 				var n int
-				if err := db.QueryRow(ctx, `SELECT COUNT(*) FROM outbox_emails WHERE status = 'sent'`).Scan(&n); err != nil {
+				if err := db.QueryRow(ctx, `SELECT COUNT(*) FROM sent_emails`).Scan(&n); err != nil {
 					t.Fatal(err)
 				}
 				return n

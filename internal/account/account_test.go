@@ -99,11 +99,14 @@ func TestSweepKeepsOnlyWhatTheRetentionAllows(t *testing.T) {
 		if err := db.UpsertProfile(ctx, &store.Profile{UserID: keeper, BodyPhotoURLs: []string{url}}); err != nil {
 			t.Fatal(err)
 		}
-		// The outbox keeps an e-mail's record 30 days by default.
+		// A sent e-mail's record is kept 30 days by default.
+		var sent []store.OutboxEmail
 		for _, at := range []time.Time{now.Add(-31 * 24 * time.Hour), now.Add(-29 * 24 * time.Hour)} {
-			if _, err := db.Exec(ctx, `INSERT INTO outbox_emails (id, to_address, subject, body, kind, sent_via, created_at) VALUES (?, 'x@example.com', 's', 'b', 'k', 'log', ?)`, store.NewID(), at); err != nil {
-				t.Fatal(err)
-			}
+			sent = append(sent, store.OutboxEmail{To: "x@example.com", Subject: "s", Body: "b", Kind: "k", Status: store.EmailSent, Via: "log",
+				Attempts: 1, CreatedAt: at, SentAt: &at})
+		}
+		if err := db.InTx(ctx, func(tx *store.Tx) error { return tx.ImportEmails(ctx, sent) }); err != nil {
+			t.Fatal(err)
 		}
 
 		message := func(email string, at time.Time) {
@@ -122,7 +125,9 @@ func TestSweepKeepsOnlyWhatTheRetentionAllows(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got != (Swept{Accounts: 0, Uploads: 2, Emails: 1, Messages: 1}) { // unused.jpg and the unconfirmed account's a.jpg
+		// unused.jpg and the unconfirmed account's a.jpg; the 31-day-old
+		// e-mail's record, and the 29-day-old one's body (kept 7 days).
+		if got != (Swept{Accounts: 0, Uploads: 2, Emails: 1, Messages: 1, EmailBodies: 1}) {
 			t.Fatalf("swept %+v", got)
 		}
 		got, err = r.Sweep(ctx, DefaultRetention(true))
@@ -143,10 +148,10 @@ func TestSweepKeepsOnlyWhatTheRetentionAllows(t *testing.T) {
 		}
 		var objects int
 		db.QueryRow(ctx, `SELECT COUNT(*) FROM media_objects`).Scan(&objects)
-		var outbox int
-		db.QueryRow(ctx, `SELECT COUNT(*) FROM outbox_emails`).Scan(&outbox)
-		if objects != 2 || outbox != 1 {
-			t.Fatalf("media_objects %d (want 2), outbox_emails %d (want 1)", objects, outbox)
+		var records int
+		db.QueryRow(ctx, `SELECT COUNT(*) FROM sent_emails`).Scan(&records)
+		if objects != 2 || records != 1 {
+			t.Fatalf("media_objects %d (want 2), sent_emails %d (want 1)", objects, records)
 		}
 		if senders := emailsIn(t, db, "contact_messages"); strings.Join(senders, " ") != "recent@example.com younger@example.com" {
 			t.Fatalf("contact messages left: %v (the one older than 2 years must go, the others stay)", senders)

@@ -141,7 +141,7 @@ func TestAnnouncementPacedSkipsBouncingAndUnsubscribes(t *testing.T) {
 		}
 		// Each e-mail's own unsubscribe link, in its text and its header.
 		var body, link string
-		if err := db.QueryRow(ctx, `SELECT body, list_unsubscribe FROM outbox_emails WHERE to_address = 'w3@example.com' AND kind = 'announcement'`).
+		if err := db.QueryRow(ctx, `SELECT body, list_unsubscribe FROM sent_emails WHERE to_address = 'w3@example.com' AND kind = 'announcement'`).
 			Scan(&body, &link); err != nil {
 			t.Fatal(err)
 		}
@@ -182,6 +182,11 @@ func TestAnnouncementPacedSkipsBouncingAndUnsubscribes(t *testing.T) {
 		}
 		if n := storetest.Count(t, db, `SELECT COUNT(*) FROM outbox_emails WHERE subject = 'Second'`); n != 0 {
 			t.Fatalf("%d e-mails of the cancelled announcement still queued", n)
+		}
+		// None of them counts as sent (a delivery whose e-mail left the
+		// outbox would).
+		if c, err := db.CountAnnouncement(ctx, b.ID); err != nil || c != (store.AnnouncementCounts{}) {
+			t.Fatalf("counts of the cancelled announcement: %+v, %v", c, err)
 		}
 	})
 }

@@ -81,13 +81,14 @@ type Config struct {
 
 	// EmailBodyRetention (SALAULA_EMAIL_BODY_RETENTION, 7 days): how long
 	// a sent e-mail keeps its body and List-Unsubscribe address; after it
-	// the outbox keeps only what the console and `salaula admin mail` show.
+	// its record keeps only what the console and `salaula admin mail` show.
 	// 0 clears them in the write that records the e-mail sent.
 	EmailBodyRetention time.Duration
 
-	// EmailRetention (SALAULA_EMAIL_RETENTION, 30 days): how long the
-	// outbox keeps an e-mail's record (recipient, subject, kind, state,
-	// times) for the console and `salaula admin mail`; at least an hour.
+	// EmailRetention (SALAULA_EMAIL_RETENTION, 30 days): how long an
+	// e-mail's record (recipient, subject, kind, state, times), in the
+	// outbox or sent, is kept for the console and `salaula admin mail`; at
+	// least an hour.
 	EmailRetention time.Duration
 
 	// Realtime holds the realtime socket's limits: SALAULA_REALTIME_MAX_CONNS

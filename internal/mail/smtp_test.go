@@ -117,7 +117,9 @@ func TestOutboxRetriesAFailedDeliveryThenGivesUp(t *testing.T) {
 			t.Fatal("not retried after the back-off")
 		}
 		sent, _ = mail.Recent(ctx, db, to, 1)
-		if sent[0].State != "sent" || sent[0].Attempts != 2 || sent[0].LastError != "" {
+		// Sent on the second attempt: a sent e-mail's record keeps when
+		// and how it went, not how many tries it took.
+		if sent[0].State != "sent" || sent[0].Via != "smtp" || sent[0].SentAt == nil || sent[0].LastError != "" {
 			t.Fatalf("after the retry: %+v", sent)
 		}
 		if got := smtpd.To(t, to, 1); len(got) != 1 {
@@ -158,7 +160,7 @@ func TestOutboxRefusesHeaderInjection(t *testing.T) {
 			t.Fatal("a line break in the unsubscribe address was accepted")
 		}
 		var n int
-		db.QueryRow(ctx, `SELECT COUNT(*) FROM outbox_emails`).Scan(&n)
+		db.QueryRow(ctx, `SELECT (SELECT COUNT(*) FROM outbox_emails) + (SELECT COUNT(*) FROM sent_emails)`).Scan(&n)
 		if n != 0 {
 			t.Fatalf("%d e-mails queued", n)
 		}

@@ -114,7 +114,7 @@ func tables(t *testing.T, db *store.DB) []string {
 var ownRows = map[string]string{
 	"users": "id = ?", "sessions": "user_id = ?", "refresh_tokens": "user_id = ?", "one_time_tokens": "user_id = ?",
 	"consents": "user_id = ?", "profiles": "user_id = ?", "media_objects": "owner_id = ?",
-	"waitlist_signups": "email = ?", "contact_messages": "email = ?", "outbox_emails": "to_address = ?",
+	"waitlist_signups": "email = ?", "contact_messages": "email = ?", "sent_emails": "to_address = ?",
 }
 
 // counts returns the rows of every table, in all and of each person.
@@ -320,7 +320,7 @@ func TestAccountDeleteRemovesTheCallerAndNobodyElse(t *testing.T) {
 				continue
 			}
 			want := before[table] - before[table+" of "+a.Email]
-			if table == "outbox_emails" {
+			if table == "sent_emails" {
 				want++ // the confirmation
 			}
 			if after[table] != want {

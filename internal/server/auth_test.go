@@ -542,6 +542,23 @@ func lastMail(t *testing.T, env *testEnv, to string) mail.Sent {
 
 // waitMail waits (up to 10 s) for an e-mail of kind to reach an address
 // (password-reset mail is sent after the answer).
+// countMail counts the e-mails of kind (any kind when "") to an address,
+// in the outbox or sent.
+func countMail(t *testing.T, db *store.DB, to, kind string) int {
+	t.Helper()
+	sent, err := mail.Recent(context.Background(), db, to, 1000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, m := range sent {
+		if kind == "" || m.Kind == kind {
+			n++
+		}
+	}
+	return n
+}
+
 func waitMail(t *testing.T, env *testEnv, to, kind string) mail.Sent {
 	t.Helper()
 	deadline := time.Now().Add(10 * time.Second)

@@ -72,10 +72,7 @@ func TestWaitlistSignupAnswersPlaceAndLink(t *testing.T) {
 		if b := joinFrom(t, env, "odd@example.com", "<script>"+strings.Repeat("x", 500), "10.3.3.3"); b["position"] != float64(17) {
 			t.Fatalf("odd ref: %v", b)
 		}
-		var mail string
-		if err := env.DB.QueryRow(t.Context(), `SELECT body FROM outbox_emails WHERE to_address = 'friend2@example.com'`).Scan(&mail); err != nil {
-			t.Fatal(err)
-		}
+		mail := waitMail(t, env, "friend2@example.com", "waitlist").Body
 		if !strings.Contains(mail, env.Config.PublicURL+"/upcycling?ref=") {
 			t.Fatalf("confirmation without the personal link:\n%s", mail)
 		}

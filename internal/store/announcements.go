@@ -4,6 +4,8 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"slices"
+	"strings"
 	"time"
 )
 
@@ -173,11 +175,33 @@ func (db *DB) MoveAnnouncement(ctx context.Context, id string, from []string, to
 			return ErrWrongState
 		}
 		if to == AnnouncementCancelled {
-			if _, err := tx.Exec(ctx, `DELETE FROM outbox_emails WHERE status = ? AND next_attempt_at <= ?
-				AND id IN (SELECT email_id FROM announcement_deliveries WHERE announcement_id = ?)`, EmailQueued, now, id); err != nil {
+			// The e-mails no sender has taken go, with their deliveries
+			// (a delivery whose e-mail is not in the outbox counts as sent).
+			rows, err := tx.Query(ctx, `DELETE FROM outbox_emails WHERE status = ? AND next_attempt_at <= ?
+				AND id IN (SELECT email_id FROM announcement_deliveries WHERE announcement_id = ?) RETURNING id`, EmailQueued, now, id)
+			if err != nil {
 				return err
 			}
+			var gone []any
+			for rows.Next() {
+				var emailID string
+				if err := rows.Scan(&emailID); err != nil {
+					rows.Close()
+					return err
+				}
+				gone = append(gone, emailID)
+			}
+			if err := errors.Join(rows.Err(), rows.Close()); err != nil {
+				return err
+			}
+			for chunk := range slices.Chunk(gone, 500) {
+				if _, err := tx.Exec(ctx, `DELETE FROM announcement_deliveries WHERE announcement_id = ? AND email_id IN (?`+
+					strings.Repeat(", ?", len(chunk)-1)+`)`, append([]any{id}, chunk...)...); err != nil {
+					return err
+				}
+			}
 		}
+
 		a.Status = to
 		if err := tx.Announce(ctx, TableAnnouncements, "UPDATE", `id = ?`, id); err != nil {
 			return err
@@ -317,13 +341,15 @@ type AnnouncementCounts struct {
 }
 
 // CountAnnouncement counts the delivery states of the e-mails an
-// announcement queued, from the outbox: bounced are those given up whose
-// address is listed as bouncing.
+// announcement queued, from the outbox: those no longer in it were sent
+// (a sent e-mail leaves it), bounced are those given up whose address is
+// listed as bouncing.
 func (db *DB) CountAnnouncement(ctx context.Context, id string) (AnnouncementCounts, error) {
 	var c AnnouncementCounts
-	rows, err := db.Query(ctx, `SELECT o.status, CASE WHEN b.email IS NULL THEN 0 ELSE 1 END, COUNT(*)
-		FROM announcement_deliveries d JOIN outbox_emails o ON o.id = d.email_id LEFT JOIN email_bounces b ON b.email = o.to_address
-		WHERE d.announcement_id = ? GROUP BY o.status, CASE WHEN b.email IS NULL THEN 0 ELSE 1 END`, id)
+	status := `COALESCE(o.status, '` + EmailSent + `')`
+	rows, err := db.Query(ctx, `SELECT `+status+`, CASE WHEN b.email IS NULL THEN 0 ELSE 1 END, COUNT(*)
+		FROM announcement_deliveries d LEFT JOIN outbox_emails o ON o.id = d.email_id LEFT JOIN email_bounces b ON b.email = o.to_address
+		WHERE d.announcement_id = ? GROUP BY `+status+`, CASE WHEN b.email IS NULL THEN 0 ELSE 1 END`, id)
 	if err != nil {
 		return c, err
 	}

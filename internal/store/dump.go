@@ -460,6 +460,15 @@ func (db *DB) Load(ctx context.Context, r DumpReader, want map[string]int64) (ma
 		}
 		got[name] = n
 	}
+	// An archive made before migration 0043 holds sent e-mails in the
+	// outbox: they move to sent_emails as the migration moved them.
+	for _, q := range []string{`INSERT INTO sent_emails (` + sentColumns + `)
+		SELECT created_at, COALESCE(sent_at, created_at), to_address, subject, kind, sent_via, body, list_unsubscribe
+		FROM outbox_emails WHERE status = 'sent' ORDER BY created_at, id`, `DELETE FROM outbox_emails WHERE status = 'sent'`} {
+		if _, err := tx.ExecContext(ctx, q); err != nil {
+			return nil, fmt.Errorf("load: sent e-mails: %w", err)
+		}
+	}
 	if err := tx.Commit(); err != nil {
 		return nil, fmt.Errorf("load: commit: %w", err)
 	}

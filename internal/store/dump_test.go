@@ -204,3 +204,37 @@ func TestLoadMovesAnOldArchivesLineIntoTheSignups(t *testing.T) {
 		}
 	})
 }
+
+// An archive made before sent e-mails left the outbox (migration 0043)
+// restores each sent one as its record and keeps the others in the outbox.
+func TestLoadMovesAnOldArchivesSentEmailsToTheirRecords(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		old := &memDump{tables: []string{"outbox_emails"},
+			cols: [][]string{{"id", "to_address", "subject", "body", "kind", "sent_via", "created_at", "status", "attempts", "next_attempt_at",
+				"sent_at", "last_error", "list_unsubscribe"}},
+			rows: [][]string{{
+				`["00000000-0000-4000-8000-000000000001","sent@example.com","Welcome","b1","waitlist","smtp","2026-11-27T08:00:00Z","sent",2,null,"2026-11-27T08:05:00Z","","https://example.com/u1"]`,
+				`["00000000-0000-4000-8000-000000000002","queued@example.com","Reset","b2","recovery","","2026-11-27T08:01:00Z","queued",0,"2026-11-27T08:01:00Z",null,"",""]`}}}
+		if _, err := db.Load(ctx, old, old.counts()); err != nil {
+			t.Fatal(err)
+		}
+		sent, err := db.EmailsTo(ctx, "sent@example.com", 5)
+		at := time.Date(2026, 11, 27, 8, 5, 0, 0, time.UTC)
+		if err != nil || len(sent) != 1 || sent[0].ID != "" || sent[0].Status != store.EmailSent || sent[0].Body != "b1" ||
+			sent[0].ListUnsubscribe != "https://example.com/u1" || sent[0].SentAt == nil || !sent[0].SentAt.Equal(at) || sent[0].Via != "smtp" {
+			t.Fatalf("the sent e-mail after the load: %+v, %v", sent, err)
+		}
+		if counts, err := db.OutboxCounts(ctx); err != nil || counts["sent"] != 1 || counts["queued"] != 1 || len(counts) != 2 {
+			t.Fatalf("counts %v, %v", counts, err)
+		}
+		if n := storetest.Count(t, db, `SELECT COUNT(*) FROM outbox_emails WHERE status = 'sent'`); n != 0 {
+			t.Fatalf("%d sent e-mails left in the outbox", n)
+		}
+		claimed, err := db.ClaimEmails(ctx, store.Now(), time.Minute, 10)
+		if err != nil || len(claimed) != 1 || claimed[0].To != "queued@example.com" {
+			t.Fatalf("claimed %+v, %v", claimed, err)
+		}
+	})
+}

@@ -304,10 +304,14 @@ func (t *Tx) joinPostgres(ctx context.Context, s *WaitlistSignup, join WaitlistJ
 			ON CONFLICT (` + waitlistKey + `, lane) DO UPDATE SET subscribed = waitlist_counts.subscribed + 1
 		)`
 	args = append(args, day, s.Program, t.Lane(), s.Program, s.UTMSource, s.UTMCampaign, s.Referrer, s.PagePath, t.Lane())
-	if join.Email != nil {
+	if e := join.Email; e != nil && e.Status == EmailSent {
+		e.row() // fills in its times and attempts
+		q += `, email AS (INSERT INTO sent_emails (` + sentColumns + `) SELECT ?::timestamp, ?::timestamp, ?, ?, ?, ?, ?, ? FROM s)`
+		args = append(args, e.sentRow()...)
+	} else if e != nil {
 		q += `, email AS (INSERT INTO outbox_emails (` + emailColumns + `) SELECT ?::uuid, ?, ?, ?, ?, ?, ?::timestamp, ?, ?::int,
 			?::timestamp, ?::timestamp, ? FROM s)`
-		args = append(args, join.Email.row()...)
+		args = append(args, e.row()...)
 	}
 	if join.Event != "" {
 		q += `, event AS (INSERT INTO analytics_events (day, name) SELECT ?, ? FROM s)`

@@ -17,7 +17,14 @@ const (
 	EmailFailed  = "failed"  // given up after the last attempt
 )
 
-// OutboxEmail is one e-mail in the outbox table.
+// The outbox (outbox_emails) holds the e-mails to send (queued, failing)
+// and those given up (failed). A sent e-mail leaves it, in the write that
+// records it sent, for the lighter record of sent_emails (migration 0043):
+// recipient, subject, kind, how and when it went, and its body while kept,
+// without an id, a key or a schedule.
+
+// OutboxEmail is one e-mail of the outbox, or the record of a sent one
+// (Status EmailSent, no ID, Attempts not kept).
 type OutboxEmail struct {
 	ID, To, Subject, Body, Kind string
 	// ListUnsubscribe is the e-mail's one-click unsubscribe address
@@ -39,8 +46,8 @@ func (t *Tx) EnqueueEmail(ctx context.Context, e *OutboxEmail) error {
 	return t.WriteEmail(ctx, e)
 }
 
-// RecordEmailSent writes e to the outbox inside tx as delivered via via
-// once tx commits (one attempt, sent at e.CreatedAt): for a delivery that
+// RecordEmailSent records e inside tx as delivered via via once tx
+// commits (one attempt, sent at e.CreatedAt): for a delivery that
 // follows the commit and cannot fail, such as writing the e-mail to the
 // log, which then needs no second write to mark it sent. It is kept
 // exactly when the change it belongs to is. ID and CreatedAt are filled
@@ -50,12 +57,38 @@ func (t *Tx) RecordEmailSent(ctx context.Context, e *OutboxEmail, via string) er
 	return t.WriteEmail(ctx, e)
 }
 
-// WriteEmail writes e to the outbox inside tx as its Status says: sent
-// (EmailSent, via e.Via; see RecordEmailSent), else queued (due at once;
-// see EnqueueEmail). ID and CreatedAt are filled in when empty.
+// WriteEmail writes e inside tx as its Status says: sent (EmailSent, via
+// e.Via; see RecordEmailSent) to the record of sent e-mails, else queued
+// (due at once; see EnqueueEmail) to the outbox. ID and CreatedAt are
+// filled in when empty.
 func (t *Tx) WriteEmail(ctx context.Context, e *OutboxEmail) error {
-	_, err := t.Exec(ctx, `INSERT INTO outbox_emails (`+emailColumns+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, e.row()...)
+	q, args := e.insert()
+	_, err := t.Exec(ctx, q, args...)
 	return err
+}
+
+// insert fills in e as row does and returns the statement that writes it
+// (to sent_emails when sent, else to outbox_emails) with its values.
+func (e *OutboxEmail) insert() (string, []any) {
+	args := e.row()
+	if e.Status == EmailSent { // row filled in its times and attempts
+		return `INSERT INTO sent_emails (` + sentColumns + `) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`, e.sentRow()
+	}
+	return `INSERT INTO outbox_emails (` + emailColumns + `) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, args
+}
+
+// sentColumns are the columns of a sent e-mail's record, in the order of
+// its row.
+const sentColumns = `created_at, sent_at, to_address, subject, kind, sent_via, body, list_unsubscribe`
+
+// sentRow is e's values in the order of sentColumns (sent at its
+// CreatedAt when SentAt is not set).
+func (e *OutboxEmail) sentRow() []any {
+	at := e.CreatedAt
+	if e.SentAt != nil {
+		at = *e.SentAt
+	}
+	return []any{e.CreatedAt, at, e.To, e.Subject, e.Kind, e.Via, e.Body, e.ListUnsubscribe}
 }
 
 // emailColumns are the columns an outbox e-mail is written with, in the
@@ -122,28 +155,28 @@ func (db *DB) ClaimEmails(ctx context.Context, now time.Time, lease time.Duratio
 // come back whole; with clearBody their stored body and List-Unsubscribe
 // address are emptied in that write (see MarkEmailSent).
 func (db *DB) TakeEmailsAsSent(ctx context.Context, now time.Time, via string, limit int, clearBody bool) ([]OutboxEmail, error) {
-	set := `status = ?, sent_via = ?, sent_at = ?, next_attempt_at = NULL, last_error = ''`
-	if clearBody {
-		set += sentBodyCleared
-	}
-	return db.claimEmails(ctx, set, []any{EmailSent, via, now}, now, limit)
-}
-
-// sentBodyCleared is the part of a mark as sent that empties what only
-// sending needed: the body and the List-Unsubscribe address (both hold the
-// unsubscribe link).
-const sentBodyCleared = `, body = '', list_unsubscribe = ''`
-
-func (db *DB) claimEmails(ctx context.Context, set string, setArgs []any, now time.Time, limit int) ([]OutboxEmail, error) {
-	lock := ""
-	if db.dialect == Postgres {
-		lock = " FOR UPDATE SKIP LOCKED"
-	}
 	var out []OutboxEmail
 	err := db.InTx(ctx, func(tx *Tx) error {
-		rows, err := tx.Query(ctx, `UPDATE outbox_emails SET attempts = attempts + 1, `+set+`
-			WHERE id IN (SELECT id FROM (`+dueEmails(EmailQueued, lock)+` UNION ALL `+dueEmails(EmailFailing, lock)+`) due ORDER BY next_attempt_at LIMIT ?)
-			RETURNING `+outboxColumns, append(setArgs, now, limit, now, limit, limit)...)
+		rows, err := tx.Query(ctx, `DELETE FROM outbox_emails WHERE `+db.due(), now, limit, now, limit, limit)
+		if err != nil {
+			return err
+		}
+		if out, err = scanOutbox(rows); err != nil {
+			return err
+		}
+		for i := range out {
+			out[i].Attempts++ // this delivery
+		}
+		return tx.recordSent(ctx, out, via, now, clearBody)
+	})
+	return out, err
+}
+
+func (db *DB) claimEmails(ctx context.Context, set string, setArgs []any, now time.Time, limit int) ([]OutboxEmail, error) {
+	var out []OutboxEmail
+	err := db.InTx(ctx, func(tx *Tx) error {
+		rows, err := tx.Query(ctx, `UPDATE outbox_emails SET attempts = attempts + 1, `+set+` WHERE `+db.due(),
+			append(setArgs, now, limit, now, limit, limit)...)
 		if err != nil {
 			return err
 		}
@@ -151,6 +184,19 @@ func (db *DB) claimEmails(ctx context.Context, set string, setArgs []any, now ti
 		return err
 	})
 	return out, err
+}
+
+// due is the condition "among the limit e-mails due first at now" with
+// RETURNING the e-mails, for a statement on outbox_emails; its arguments
+// are now, limit, now, limit, limit. On PostgreSQL rows another instance
+// is taking are skipped (FOR UPDATE SKIP LOCKED).
+func (db *DB) due() string {
+	lock := ""
+	if db.dialect == Postgres {
+		lock = " FOR UPDATE SKIP LOCKED"
+	}
+	return `id IN (SELECT id FROM (` + dueEmails(EmailQueued, lock) + ` UNION ALL ` + dueEmails(EmailFailing, lock) + `) due ORDER BY next_attempt_at LIMIT ?)
+		RETURNING ` + outboxColumns
 }
 
 // dueEmails selects the ids of the e-mails in status due at or before now
@@ -175,12 +221,34 @@ func dueEmails(status, lock string) string {
 // the body and the List-Unsubscribe address, kept otherwise until
 // ClearSentBodies.
 func (db *DB) MarkEmailSent(ctx context.Context, id, via string, at time.Time, clearBody bool) error {
-	set := `status = ?, sent_via = ?, sent_at = ?, next_attempt_at = NULL, last_error = ''`
-	if clearBody {
-		set += sentBodyCleared
+	return db.InTx(ctx, func(tx *Tx) error {
+		rows, err := tx.Query(ctx, `DELETE FROM outbox_emails WHERE id = ? RETURNING `+outboxColumns, id)
+		if err != nil {
+			return err
+		}
+		gone, err := scanOutbox(rows)
+		if err != nil || len(gone) == 0 {
+			return err // gone already (erased)
+		}
+		return tx.recordSent(ctx, gone, via, at, clearBody)
+	})
+}
+
+// recordSent writes the records of emails, just taken from the outbox, as
+// sent via at at, their bodies and List-Unsubscribe addresses emptied with
+// clearBody; emails themselves are updated to their sent state (bodies
+// kept, for the caller to deliver).
+func (t *Tx) recordSent(ctx context.Context, emails []OutboxEmail, via string, at time.Time, clearBody bool) error {
+	records := make([]OutboxEmail, len(emails))
+	for i := range emails {
+		e := &emails[i]
+		e.Status, e.Via, e.NextAttemptAt, e.LastError, e.SentAt = EmailSent, via, nil, "", &at
+		records[i] = *e
+		if clearBody {
+			records[i].Body, records[i].ListUnsubscribe = "", ""
+		}
 	}
-	_, err := db.Exec(ctx, `UPDATE outbox_emails SET `+set+` WHERE id = ?`, EmailSent, via, at, id)
-	return err
+	return t.importRows(ctx, `sent_emails (`+sentColumns+`)`, 8, len(records), func(i int) []any { return records[i].sentRow() })
 }
 
 // MarkEmailFailed records a failed attempt: the e-mail is tried again at
@@ -197,38 +265,45 @@ func (db *DB) MarkEmailFailed(ctx context.Context, id, reason string, next *time
 	return err
 }
 
-// DeleteEmailsTo deletes the outbox e-mails to an address (an account's,
-// when it is deleted) and returns how many went. The outbox has no index
-// by address (migration 0018: it cost every queued e-mail a page write),
-// so the e-mails are found by reading the table from a reader, off the
-// writer, and deleted by id.
+// DeleteEmailsTo deletes the e-mails to an address, queued or sent (an
+// account's, when it is deleted), and returns how many went. Neither table
+// has an index by address (migration 0018: it cost every queued e-mail a
+// page write), so the outbox's are found by reading the table from a
+// reader, off the writer, and deleted by id; the sent records as
+// writeSent does.
 func (db *DB) DeleteEmailsTo(ctx context.Context, to string) (int64, error) {
-	return db.writeByIDs(ctx, `SELECT id FROM outbox_emails WHERE to_address = ?`, []any{to}, `DELETE FROM outbox_emails WHERE`)
+	n, err := db.writeByKeys(ctx, "id", `SELECT id FROM outbox_emails WHERE to_address = ?`, []any{to}, `DELETE FROM outbox_emails WHERE`)
+	if err != nil {
+		return n, err
+	}
+	sent, err := db.writeSent(ctx, `DELETE FROM sent_emails WHERE`, `to_address = ?`, to)
+	return n + sent, err
 }
 
-// writeByIDs reads the ids query selects, from a reader (off the writer),
-// and runs stmt (ending where its WHERE condition goes) on them by id, 500
-// to a write. It returns how many rows the writes changed.
-func (db *DB) writeByIDs(ctx context.Context, query string, args []any, stmt string) (int64, error) {
+// writeByKeys reads the keys (column key) query selects, from a reader
+// (off the writer), and runs stmt (ending where its WHERE condition goes)
+// on those rows by key, 500 to a write. It returns how many rows the
+// writes changed.
+func (db *DB) writeByKeys(ctx context.Context, key, query string, args []any, stmt string) (int64, error) {
 	rows, err := db.Query(ctx, query, args...)
 	if err != nil {
 		return 0, err
 	}
-	var ids []any
+	var keys []any
 	for rows.Next() {
-		var id string
-		if err := rows.Scan(&id); err != nil {
+		var k any
+		if err := rows.Scan(&k); err != nil {
 			rows.Close()
 			return 0, err
 		}
-		ids = append(ids, id)
+		keys = append(keys, k)
 	}
 	if err := errors.Join(rows.Err(), rows.Close()); err != nil {
 		return 0, err
 	}
 	var changed int64
-	for chunk := range slices.Chunk(ids, 500) {
-		res, err := db.Exec(ctx, stmt+` id IN (?`+strings.Repeat(", ?", len(chunk)-1)+`)`, chunk...)
+	for chunk := range slices.Chunk(keys, 500) {
+		res, err := db.Exec(ctx, stmt+` `+key+` IN (?`+strings.Repeat(", ?", len(chunk)-1)+`)`, chunk...)
 		if err != nil {
 			return changed, err
 		}
@@ -241,31 +316,77 @@ func (db *DB) writeByIDs(ctx context.Context, query string, args []any, stmt str
 	return changed, nil
 }
 
-// DeleteEmailsBefore deletes the outbox e-mails created before t (the
-// outbox's retention) and returns how many went.
-func (db *DB) DeleteEmailsBefore(ctx context.Context, t time.Time) (int64, error) {
-	res, err := db.Exec(ctx, `DELETE FROM outbox_emails WHERE created_at < ?`, t)
+// writeSent runs stmt (a DELETE or UPDATE of sent_emails, ending where its
+// WHERE condition goes) on the sent records matching cond, and returns how
+// many it changed. The records have no index but their order of writing:
+// on PostgreSQL one statement reads them all while other writes go on; on
+// SQLite, whose one writer would wait for that read, the rows are found
+// from a reader and changed by rowid, 500 to a write.
+func (db *DB) writeSent(ctx context.Context, stmt, cond string, args ...any) (int64, error) {
+	if db.dialect == SQLite {
+		return db.writeByKeys(ctx, "rowid", `SELECT rowid FROM sent_emails WHERE `+cond, args, stmt)
+	}
+	res, err := db.Exec(ctx, stmt+` `+cond, args...)
 	if err != nil {
 		return 0, err
 	}
 	return res.RowsAffected()
 }
 
-// EmailsTo returns the newest outbox e-mails to an address, newest first
-// (read from the whole outbox: it has no index by address, see
-// DeleteEmailsTo).
+// DeleteEmailsBefore deletes the e-mails created before t, in the outbox
+// and sent (the retention of e-mails), and returns how many went.
+func (db *DB) DeleteEmailsBefore(ctx context.Context, t time.Time) (int64, error) {
+	res, err := db.Exec(ctx, `DELETE FROM outbox_emails WHERE created_at < ?`, t)
+	if err != nil {
+		return 0, err
+	}
+	n, err := res.RowsAffected()
+	if err != nil {
+		return n, err
+	}
+	sent, err := db.writeSent(ctx, `DELETE FROM sent_emails WHERE`, `created_at < ?`, t)
+	return n + sent, err
+}
+
+// EmailsTo returns the newest e-mails to an address, in the outbox or
+// sent, newest first (read from both tables whole: they have no index by
+// address, see DeleteEmailsTo). A sent one has no ID.
 func (db *DB) EmailsTo(ctx context.Context, to string, limit int) ([]OutboxEmail, error) {
 	rows, err := db.Query(ctx, `SELECT `+outboxColumns+` FROM outbox_emails WHERE to_address = ? ORDER BY created_at DESC, id LIMIT ?`, to, limit)
 	if err != nil {
 		return nil, err
 	}
-	return scanOutbox(rows)
+	out, err := scanOutbox(rows)
+	if err != nil {
+		return nil, err
+	}
+	rows, err = db.Query(ctx, `SELECT `+sentColumns+` FROM sent_emails WHERE to_address = ? ORDER BY created_at DESC LIMIT ?`, to, limit)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		e := OutboxEmail{Status: EmailSent}
+		var sent time.Time
+		if err := rows.Scan(&e.CreatedAt, &sent, &e.To, &e.Subject, &e.Kind, &e.Via, &e.Body, &e.ListUnsubscribe); err != nil {
+			return nil, err
+		}
+		sent = sent.UTC()
+		e.CreatedAt, e.SentAt = e.CreatedAt.UTC(), &sent
+		out = append(out, e)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	slices.SortStableFunc(out, func(a, b OutboxEmail) int { return b.CreatedAt.Compare(a.CreatedAt) })
+	return out[:min(len(out), limit)], nil
 }
 
-// OutboxCounts returns how many e-mails the outbox holds in each state
-// (queued, failing, failed, sent), for the metrics.
+// OutboxCounts returns how many e-mails there are in each state (queued,
+// failing and failed in the outbox, sent), for the metrics.
 func (db *DB) OutboxCounts(ctx context.Context) (map[string]int, error) {
-	rows, err := db.Query(ctx, `SELECT status, COUNT(*) FROM outbox_emails GROUP BY status`)
+	rows, err := db.Query(ctx, `SELECT status, COUNT(*) FROM outbox_emails GROUP BY status
+		UNION ALL SELECT ?, COUNT(*) FROM sent_emails`, EmailSent)
 	if err != nil {
 		return nil, err
 	}
@@ -277,37 +398,39 @@ func (db *DB) OutboxCounts(ctx context.Context) (map[string]int, error) {
 		if err := rows.Scan(&status, &n); err != nil {
 			return nil, err
 		}
-		out[status] = n
+		out[status] += n
 	}
 	return out, rows.Err()
 }
 
 // ImportEmails writes e-mails as they are (ids, states and times set),
-// several to a statement, inside tx. It is for filling a database quickly
-// (tests, benchmarks).
+// several to a statement, inside tx: sent ones as sent records, the others
+// to the outbox. It is for filling a database quickly (tests, benchmarks).
 func (t *Tx) ImportEmails(ctx context.Context, emails []OutboxEmail) error {
-	const cols = `id, to_address, subject, body, kind, status, sent_via, attempts, last_error, next_attempt_at, sent_at, created_at, list_unsubscribe`
-	for chunk := range slices.Chunk(emails, 200) {
-		q := `INSERT INTO outbox_emails (` + cols + `) VALUES ` + strings.TrimSuffix(strings.Repeat("(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?), ", len(chunk)), ", ")
-		args := make([]any, 0, len(chunk)*13)
-		for _, e := range chunk {
-			args = append(args, e.ID, e.To, e.Subject, e.Body, e.Kind, e.Status, e.Via, e.Attempts, e.LastError, e.NextAttemptAt,
-				e.SentAt, e.CreatedAt, e.ListUnsubscribe)
-		}
-		if _, err := t.Exec(ctx, q, args...); err != nil {
-			return err
+	var sent, queued []OutboxEmail
+	for _, e := range emails {
+		if e.Status == EmailSent {
+			sent = append(sent, e)
+		} else {
+			queued = append(queued, e)
 		}
 	}
-	return nil
+	if err := t.importRows(ctx, `sent_emails (`+sentColumns+`)`, 8, len(sent), func(i int) []any { return sent[i].sentRow() }); err != nil {
+		return err
+	}
+	return t.importRows(ctx, `outbox_emails (`+outboxColumns+`)`, 13, len(queued), func(i int) []any {
+		e := &queued[i]
+		return []any{e.ID, e.To, e.Subject, e.Body, e.Kind, e.Status, e.Via, e.Attempts, e.LastError, e.NextAttemptAt,
+			e.SentAt, e.CreatedAt, e.ListUnsubscribe}
+	})
 }
 
 // ClearSentBodies empties the body and the List-Unsubscribe address of
 // the e-mails sent before t, both needed only to send them (they hold the
 // unsubscribe link), keeping what the console and `salaula admin mail`
-// show of them (recipient, subject, kind, state, times), and returns how
-// many it cleared. The e-mails are found from a reader, off the writer
-// (the outbox has no index by time), and cleared by id, 500 to a write.
+// show of them (recipient, subject, kind, times), and returns how many it
+// cleared (see writeSent).
 func (db *DB) ClearSentBodies(ctx context.Context, t time.Time) (int64, error) {
-	return db.writeByIDs(ctx, `SELECT id FROM outbox_emails WHERE status = ? AND sent_at < ? AND (body <> '' OR list_unsubscribe <> '')`,
-		[]any{EmailSent, t}, `UPDATE outbox_emails SET body = '', list_unsubscribe = '' WHERE`)
+	return db.writeSent(ctx, `UPDATE sent_emails SET body = '', list_unsubscribe = '' WHERE`,
+		`sent_at < ? AND (body <> '' OR list_unsubscribe <> '')`, t)
 }

@@ -3,6 +3,7 @@ package store_test
 import (
 	"context"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"sync"
@@ -128,13 +129,13 @@ func TestClaimEmailsTakesTheEarliestDueOfEitherState(t *testing.T) {
 	})
 }
 
-// TableBytes counts what a table and its indexes take: the outbox grows by
+// TableBytes counts what a table and its indexes take: the sent records grow by
 // at least each e-mail's address and subject for 2,000 e-mails, and the
 // other tables do not count.
 func TestTableBytesCountsATableAndItsIndexes(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		ctx := context.Background()
-		before, err := db.TableBytes(ctx, "outbox_emails")
+		before, err := db.TableBytes(ctx, "sent_emails")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -150,12 +151,12 @@ func TestTableBytesCountsATableAndItsIndexes(t *testing.T) {
 		if err := db.InTx(ctx, func(tx *store.Tx) error { return tx.ImportEmails(ctx, emails) }); err != nil {
 			t.Fatal(err)
 		}
-		after, err := db.TableBytes(ctx, "outbox_emails")
+		after, err := db.TableBytes(ctx, "sent_emails")
 		if err != nil {
 			t.Fatal(err)
 		}
 		if grown := after - before; grown < 2000*(21+30) {
-			t.Errorf("the outbox grew by %d bytes for 2,000 e-mails", grown)
+			t.Errorf("the sent e-mails grew by %d bytes for 2,000 e-mails", grown)
 		}
 		if again, err := db.TableBytes(ctx, "users"); err != nil || again != users {
 			t.Errorf("users: %d bytes, then %d (%v)", users, again, err)
@@ -163,18 +164,19 @@ func TestTableBytesCountsATableAndItsIndexes(t *testing.T) {
 	})
 }
 
-// The claim finds the few due e-mails among 20,000 sent ones through the
-// due index, which holds only e-mails with a next attempt: no read of the
+// The claim finds the few due e-mails among 20,000 given up (they stay in
+// the outbox, with their error, until the retention ends) through the due
+// index, which holds only e-mails with a next attempt: no read of the
 // whole outbox, and exactly the due ones come back.
-func TestClaimFindsTheDueAmongManySentThroughTheDueIndex(t *testing.T) {
+func TestClaimFindsTheDueAmongManyGivenUpThroughTheDueIndex(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		ctx := context.Background()
 		now := store.Now()
 		var emails []store.OutboxEmail
 		for i := range 20_000 {
-			sent := now.Add(-time.Duration(i) * time.Second)
+			at := now.Add(-time.Duration(i) * time.Second)
 			emails = append(emails, store.OutboxEmail{ID: store.NewOrderedID(), To: fmt.Sprintf("s%d@example.com", i), Subject: "s",
-				Kind: "waitlist", Status: store.EmailSent, Via: "smtp", Attempts: 1, SentAt: &sent, CreatedAt: sent})
+				Kind: "waitlist", Status: store.EmailFailed, Attempts: 5, LastError: "550 no such user", CreatedAt: at})
 		}
 		due := now.Add(-time.Minute)
 		for i := range 5 {
@@ -201,6 +203,74 @@ func TestClaimFindsTheDueAmongManySentThroughTheDueIndex(t *testing.T) {
 			if e.Subject != "q" {
 				t.Errorf("claimed %s (%s); only the queued are due", e.To, e.Status)
 			}
+		}
+	})
+}
+
+// A sent e-mail leaves the outbox in the write that records it sent, for a
+// record without an id or attempts (migration 0043), its body emptied or kept as
+// asked; erasing an address and the retention take the records too.
+func TestSentEmailsLeaveTheOutboxForTheirRecords(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		ctx := context.Background()
+		enqueue := func(to, subject string) {
+			err := db.InTx(ctx, func(tx *store.Tx) error {
+				return tx.EnqueueEmail(ctx, &store.OutboxEmail{To: to, Subject: subject, Body: subject + " body", Kind: "k", ListUnsubscribe: "https://salaula.example/u"})
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+		}
+		enqueue("x@example.com", "cleared")
+		enqueue("x@example.com", "kept")
+		enqueue("y@example.com", "waiting")
+		claimed, err := db.ClaimEmails(ctx, store.Now(), time.Minute, 2)
+		if err != nil || len(claimed) != 2 {
+			t.Fatalf("claimed %d, %v", len(claimed), err)
+		}
+		at := store.Now()
+		for _, e := range claimed {
+			if err := db.MarkEmailSent(ctx, e.ID, "smtp", at, e.Subject == "cleared"); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if counts, err := db.OutboxCounts(ctx); err != nil || !maps.Equal(counts, map[string]int{"sent": 2, "queued": 1}) {
+			t.Fatalf("counts %v, %v", counts, err)
+		}
+		sent, err := db.EmailsTo(ctx, "x@example.com", 10)
+		if err != nil || len(sent) != 2 {
+			t.Fatalf("records %+v, %v", sent, err)
+		}
+		for _, e := range sent {
+			body := e.Body + e.ListUnsubscribe
+			if e.ID != "" || e.Status != store.EmailSent || e.Via != "smtp" || e.SentAt == nil || !e.SentAt.Equal(at) ||
+				(e.Subject == "cleared") != (body == "") {
+				t.Errorf("record %+v", e)
+			}
+		}
+		// The log's delivery takes and records in one step; the e-mails
+		// come back whole, their records without the body.
+		taken, err := db.TakeEmailsAsSent(ctx, store.Now(), "log", 10, true)
+		if err != nil || len(taken) != 1 || taken[0].Body != "waiting body" || taken[0].Status != store.EmailSent || taken[0].Attempts != 1 { // as delivered now
+			t.Fatalf("taken %+v, %v", taken, err)
+		}
+		if got, err := db.EmailsTo(ctx, "y@example.com", 10); err != nil || len(got) != 1 || got[0].Body != "" || got[0].Via != "log" {
+			t.Fatalf("record of the logged e-mail %+v, %v", got, err)
+		}
+		if n := storetest.Count(t, db, `SELECT COUNT(*) FROM outbox_emails`); n != 0 {
+			t.Fatalf("%d e-mails left in the outbox", n)
+		}
+		if n, err := db.DeleteEmailsTo(ctx, "x@example.com"); err != nil || n != 2 {
+			t.Fatalf("erased %d, %v", n, err)
+		}
+		if got, err := db.EmailsTo(ctx, "x@example.com", 10); err != nil || len(got) != 0 {
+			t.Fatalf("after erasing: %+v, %v", got, err)
+		}
+		if n, err := db.DeleteEmailsBefore(ctx, store.Now().Add(time.Hour)); err != nil || n != 1 {
+			t.Fatalf("retention took %d, %v", n, err)
+		}
+		if counts, err := db.OutboxCounts(ctx); err != nil || !maps.Equal(counts, map[string]int{"sent": 0}) {
+			t.Fatalf("counts at the end %v, %v", counts, err)
 		}
 	})
 }
