@@ -425,7 +425,7 @@ func renderScale(n int, systems []*system, results map[string]*scaleResult) stri
 		"(accounts, nine in ten with a profile) seeded after the sign-ups at addresses of the same domains "+
 		"(search: prefix of the address, of its domain or of a name); PocketBase has no such collections in the bench (-). "+
 		"Bytes per sign-up: the database's growth (pages in use; PostgreSQL: `pg_database_size`) over the sign-ups, measured before the messages and people; "+
-		"once the e-mails' records are gone (`SALAULA_EMAIL_RETENTION` after sending): the same less the outbox's growth (its table and indexes: SQLite's `dbstat`, "+
+		"once the e-mails' records are gone (`SALAULA_EMAIL_RETENTION` after sending): the same less the growth of the e-mails' tables (`outbox_emails` and `sent_emails` with their indexes: SQLite's `dbstat`, "+
 		"PostgreSQL's `pg_total_relation_size`).\n\n",
 		n, n, n, scaleTimings, n/scaleInbox, n/scaleInbox)
 	b.WriteString("| request |")
