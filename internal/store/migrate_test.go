@@ -488,3 +488,45 @@ func TestMigration0042KeepsEverySignUp(t *testing.T) {
 		})
 	}
 }
+
+// Migration 0045 numbers apart the places writer lanes gave the same
+// number: the line keeps its order, the next sign-up is told the place
+// after them all and holds it, and no number is handed out twice.
+func TestMigration0045NumbersPlacesApart(t *testing.T) {
+	for _, engine := range storetest.Engines {
+		t.Run(string(engine), func(t *testing.T) {
+			ctx := context.Background()
+			db, _, _ := openEmpty(t, engine)
+			if err := db.MigrateUpTo(ctx, 4400); err != nil {
+				t.Fatal(err)
+			}
+			ids := []string{"00000000-0000-4000-8000-000000000001", "00000000-0000-4000-8000-000000000002", "00000000-0000-4000-8000-000000000003"}
+			for i, seq := range []int{1, 2, 2} {
+				if _, err := db.Exec(ctx, `INSERT INTO waitlist_signups (id, email, program, unsubscribe_token_hash, created_at, line_code, line_seq, line_key)
+					VALUES (?, ?, 1, ?, ?, ?, ?, ?)`, ids[i], fmt.Sprintf("m%d@example.com", i), fmt.Sprint(i), store.Now(),
+					fmt.Sprintf("migrate%03d", i), seq, seq); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if _, err := db.Exec(ctx, `INSERT INTO waitlist_line_counts (program, lane, n, last_seq)
+				VALUES ('Upcycling Initiative', 0, 2, 2), ('Upcycling Initiative', 1, 1, 2)`); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := db.Migrate(ctx); err != nil {
+				t.Fatal(err)
+			}
+			for i, id := range ids {
+				if p, err := db.PlaceInLine(ctx, id); err != nil || p.Position != i+1 {
+					t.Fatalf("%s after the migration: %+v, %v; want place %d", id, p, err, i+1)
+				}
+			}
+			if n := storetest.Count(t, db, `SELECT COUNT(DISTINCT line_seq) FROM waitlist_signups`); n != 3 {
+				t.Fatalf("%d numbers for 3 places", n)
+			}
+			last := join(t, db, "next@example.com", "migrate004", "")
+			if p, err := db.PlaceInLine(ctx, last.SignupID); last.Position != 4 || err != nil || p.Position != 4 {
+				t.Fatalf("the next sign-up was told %+v and holds %+v, %v; want 4", last, p, err)
+			}
+		})
+	}
+}
