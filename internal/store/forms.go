@@ -221,7 +221,7 @@ func (db *DB) joinWaitlist(ctx context.Context, s *WaitlistSignup, join Waitlist
 // waitlistInsert returns the statement that inserts s unless its (e-mail,
 // program) is on the list, with its values. With line, the sign-up takes
 // its place in line in the same row: the next number of its program's line
-// (nextLineSeq's) as its line_seq and line_key, the entry's link code and
+// (nextLineSeqSQL) as its line_seq and line_key, the entry's link code and
 // IP hash; on SQLite the caller keeps the number in waitlist_line_numbers.
 // On PostgreSQL the number is taken only when the address is not on the
 // list: a repeated join takes none.
