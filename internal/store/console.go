@@ -371,7 +371,7 @@ func (db *DB) CountActiveSessions(ctx context.Context, userID string) (int, erro
 // ImportWaitlist stores sign-ups as they are (ids, times, unsubscribed or
 // not), several to a statement, with sign-up i's place in line lines[i]
 // (lines nil, or an entry without a code, for none), without counting them
-// in the overview's roll-ups or the line's counters: the caller recounts
+// in the overview's roll-ups or the line's numbers: the caller recounts
 // them (RecountWaitlist, RecountLine) in the same transaction. It is for
 // filling a database quickly (tests, benchmarks).
 func (t *Tx) ImportWaitlist(ctx context.Context, signups []WaitlistSignup, lines []LineImport) error {

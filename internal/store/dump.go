@@ -348,7 +348,8 @@ func (db *DB) HasTables(ctx context.Context) (bool, error) {
 
 // retiredTable is a table of archives made by an earlier version that the
 // schema no longer has: Load puts its rows in a temporary table of that
-// name (create), then moves them to where they are kept now (apply).
+// name (create), then moves them to where they are kept now (apply; none
+// for what Load counts again).
 type retiredTable struct {
 	create, apply string
 	columns       DumpTable
@@ -365,6 +366,13 @@ var retiredTables = map[string]retiredTable{
 		columns: DumpTable{Name: "waitlist_line",
 			Columns: []string{"signup_id", "program", "code", "seq", "credits", "line_key", "ip_hash", "created_at"},
 			Kinds:   []ColumnKind{KindText, KindText, KindText, KindInteger, KindInteger, KindInteger, KindText, KindTime}},
+	},
+	// Migration 0045 replaced the line's counters by its numbers, which
+	// Load counts again from the places whatever the archive holds.
+	"waitlist_line_counts": {
+		create: `CREATE TEMPORARY TABLE waitlist_line_counts (program TEXT, lane INTEGER, n INTEGER, last_seq INTEGER)`,
+		columns: DumpTable{Name: "waitlist_line_counts", Columns: []string{"program", "lane", "n", "last_seq"},
+			Kinds: []ColumnKind{KindText, KindInteger, KindInteger, KindInteger}},
 	},
 }
 
@@ -385,6 +393,13 @@ func (db *DB) Load(ctx context.Context, r DumpReader, want map[string]int64) (ma
 		if _, err := tx.ExecContext(ctx, `PRAGMA defer_foreign_keys = ON`); err != nil {
 			return nil, err
 		}
+	}
+	// The places in line are loaded without their unique index: an archive
+	// made before migration 0045 on PostgreSQL may hold places of a program
+	// with the same number, numbered apart below before the index is made
+	// again.
+	if _, err := tx.ExecContext(ctx, `DROP INDEX waitlist_signups_line`); err != nil {
+		return nil, err
 	}
 	schema, err := db.dumpTables(ctx, tx)
 	if err != nil {
@@ -434,8 +449,10 @@ func (db *DB) Load(ctx context.Context, r DumpReader, want map[string]int64) (ma
 	}
 	for _, old := range retired {
 		name := old.columns.Name
-		if _, err := tx.ExecContext(ctx, old.apply); err != nil {
-			return nil, fmt.Errorf("load %s: %w", name, err)
+		if old.apply != "" {
+			if _, err := tx.ExecContext(ctx, old.apply); err != nil {
+				return nil, fmt.Errorf("load %s: %w", name, err)
+			}
 		}
 		if got[name] != want[name] {
 			return nil, fmt.Errorf("load: table %s has %d rows, the archive says %d: nothing restored", name, got[name], want[name])
@@ -459,6 +476,14 @@ func (db *DB) Load(ctx context.Context, r DumpReader, want map[string]int64) (ma
 			return nil, fmt.Errorf("load: table %s has %d rows, the archive says %d: nothing restored", name, n, w)
 		}
 		got[name] = n
+	}
+	for _, q := range []string{renumberLine, lineIndex} {
+		if _, err := tx.ExecContext(ctx, q); err != nil {
+			return nil, fmt.Errorf("load: the places in line: %w", err)
+		}
+	}
+	if err := db.recountLine(ctx, tx); err != nil {
+		return nil, fmt.Errorf("load: the places in line: %w", err)
 	}
 	// An archive made before migration 0043 holds sent e-mails in the
 	// outbox: they move to sent_emails as the migration moved them.

@@ -205,7 +205,7 @@ func (db *DB) joinWaitlist(ctx context.Context, s *WaitlistSignup, join Waitlist
 			}
 		}
 		if line != nil {
-			id, place, err = tx.enterLine(ctx, *line, rule)
+			id, place, err = tx.enterLine(ctx, line, rule)
 		}
 		return err
 	})
@@ -220,11 +220,11 @@ func (db *DB) joinWaitlist(ctx context.Context, s *WaitlistSignup, join Waitlist
 
 // waitlistInsert returns the statement that inserts s unless its (e-mail,
 // program) is on the list, with its values. With line, the sign-up takes
-// its place in line in the same row: the next order of joining (one more
-// than the last any writer lane handed out for the program, as the
-// statement reads the lanes' counters) as its line_seq and line_key, the
-// entry's link code and IP hash; the caller counts the place in
-// waitlist_line_counts.
+// its place in line in the same row: the next number of its program's line
+// (nextLineSeqSQL) as its line_seq and line_key, the entry's link code and
+// IP hash; on SQLite the caller keeps the number in waitlist_line_numbers.
+// On PostgreSQL the number is taken only when the address is not on the
+// list: a repeated join takes none.
 func (t *Tx) waitlistInsert(s *WaitlistSignup, line *LineEntry) (string, []any) {
 	args := []any{s.ID, s.Email, ProgramCode(s.Program), s.PagePath, s.Referrer, s.UTMSource, s.UTMMedium, s.UTMCampaign, s.UTMTerm,
 		s.UTMContent, s.UnsubscribeTokenHash, s.CreatedAt}
@@ -234,14 +234,21 @@ func (t *Tx) waitlistInsert(s *WaitlistSignup, line *LineEntry) (string, []any) 
 		return `INSERT INTO waitlist_signups (` + columns + `) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 			ON CONFLICT (email, program) DO NOTHING`, args
 	}
-	id, program, at := `?`, `?`, `?`
+	id, program, at, where := `?`, `?`, `?`, `true`
 	if t.db.dialect == Postgres {
 		id, program, at = `?::uuid`, `?::smallint`, `?::timestamp` // a value of VALUES is text unless told
+		where = `NOT EXISTS (SELECT 1 FROM waitlist_signups WHERE email = ? AND program = ?)`
 	}
-	return `INSERT INTO waitlist_signups (` + columns + `, line_code, ip_hash, line_seq, line_key)
+	next, nextArgs := t.nextLineSeqSQL(line)
+	q := `INSERT INTO waitlist_signups (` + columns + `, line_code, ip_hash, line_seq, line_key)
 		SELECT v.*, c.seq, c.seq FROM (VALUES (` + id + `, ?, ` + program + `, ?, ?, ?, ?, ?, ?, ?, ?, ` + at + `, ?, ?)) v,
-		(SELECT COALESCE(MAX(last_seq), 0) + 1 AS seq FROM waitlist_line_counts WHERE program = ?) c WHERE true
-		ON CONFLICT (email, program) DO NOTHING`, append(args, line.Code, line.IPHash, s.Program)
+		(` + next + `) c WHERE ` + where + `
+		ON CONFLICT (email, program) DO NOTHING`
+	args = append(append(args, line.Code, line.IPHash), nextArgs...)
+	if t.db.dialect == Postgres {
+		args = append(args, s.Email, ProgramCode(s.Program))
+	}
+	return q, args
 }
 
 // join inserts s (with its place in line, when line is set) unless it is
@@ -271,20 +278,21 @@ func (t *Tx) join(ctx context.Context, s *WaitlistSignup, join WaitlistJoin, lin
 		return 1, nil, nil
 	}
 	p := LinePlace{SignupID: s.ID, Program: s.Program, Code: line.Code}
-	if _, err := t.Exec(ctx, `INSERT INTO waitlist_line_counts (program, lane, n, last_seq)
-		SELECT `+programNameSQL("program")+`, ?, 1, line_seq FROM waitlist_signups WHERE id = ?
-		ON CONFLICT (program, lane) DO UPDATE SET n = waitlist_line_counts.n + 1, last_seq = excluded.last_seq`, t.Lane(), s.ID); err != nil {
+	if _, err := t.Exec(ctx, `INSERT INTO waitlist_line_numbers (program, lane, last_seq)
+		SELECT `+programNameSQL("program")+`, ?, line_seq FROM waitlist_signups WHERE id = ?
+		ON CONFLICT (program, lane) DO UPDATE SET last_seq = excluded.last_seq`, t.Lane(), s.ID); err != nil {
 		return 0, nil, err
 	}
-	err = t.QueryRow(ctx, `SELECT SUM(n) FROM waitlist_line_counts WHERE program = ?`, s.Program).Scan(&p.Position)
+	err = t.QueryRow(ctx, `SELECT line_seq - `+lineGoneSQL+` FROM waitlist_signups WHERE id = ?`, s.Program, s.ID).Scan(&p.Position)
 	return 1, &p, err
 }
 
 // joinPostgres is join in one statement: data-modifying WITH parts
 // insert the sign-up and, each only when it was inserted, bump its
-// roll-ups, write its e-mail and event, count its place in line (when line
-// is set; the referral left to the caller), and
-// announce it by key (listeners read the row). It returns how many
+// roll-ups, write its e-mail and event, and announce it by key (listeners
+// read the row); with line, the sign-up takes the next number of its
+// program's sequence (no counter row: lanes do not wait on each other) and
+// is told its place (the referral left to the caller). It returns how many
 // sign-ups it inserted (0 or 1) and the new place.
 func (t *Tx) joinPostgres(ctx context.Context, s *WaitlistSignup, join WaitlistJoin, line *LineEntry) (int, *LinePlace, error) {
 	day := s.CreatedAt.UTC().Format(time.DateOnly)
@@ -292,8 +300,6 @@ func (t *Tx) joinPostgres(ctx context.Context, s *WaitlistSignup, join WaitlistJ
 	if err != nil {
 		return 0, nil, err
 	}
-	// The place: the statement reads the lanes' counters as they were
-	// before it, so the line's new length is their sum and one.
 	insert, args := t.waitlistInsert(s, line)
 	q := `WITH s AS (` + insert + ` RETURNING id, program, line_seq
 		), daily AS (
@@ -317,25 +323,22 @@ func (t *Tx) joinPostgres(ctx context.Context, s *WaitlistSignup, join WaitlistJ
 		q += `, event AS (INSERT INTO analytics_events (day, name) SELECT ?, ? FROM s)`
 		args = append(args, join.EventDay, join.Event)
 	}
-	position := `0`
+	gone := `0`
 	if line != nil {
-		q += `, counted AS (
-			INSERT INTO waitlist_line_counts (program, lane, n, last_seq) SELECT ?, ?::int, 1, s.line_seq FROM s
-			ON CONFLICT (program, lane) DO UPDATE SET n = waitlist_line_counts.n + 1, last_seq = excluded.last_seq
-		)`
-		args = append(args, s.Program, t.Lane())
-		position = `(SELECT COALESCE(SUM(n), 0) FROM waitlist_line_counts WHERE program = ?) + 1`
+		gone = lineGoneSQL
 	}
-	q += ` SELECT COUNT(pg_notify(?, ?)), ` + position + ` FROM s`
+	q += ` SELECT COUNT(pg_notify(?, ?)), COALESCE(MAX(s.line_seq), 0), ` + gone + ` FROM s`
 	args = append(args, notifyChannel, string(notice))
 	if line != nil {
 		args = append(args, s.Program)
 	}
-	var n, at int
-	if err := t.QueryRow(ctx, q, args...).Scan(&n, &at); err != nil || n == 0 || line == nil {
+	var n int
+	var seq, numbersGone int64
+	if err := t.QueryRow(ctx, q, args...).Scan(&n, &seq, &numbersGone); err != nil || n == 0 || line == nil {
 		return n, nil, err
 	}
-	return n, &LinePlace{SignupID: s.ID, Program: s.Program, Code: line.Code, Position: at}, nil
+	line.seq = seq
+	return n, &LinePlace{SignupID: s.ID, Program: s.Program, Code: line.Code, Position: int(seq - numbersGone)}, nil
 }
 
 // UnsubscribeWaitlist marks the sign-up with this ID and token hash as

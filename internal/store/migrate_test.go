@@ -488,3 +488,82 @@ func TestMigration0042KeepsEverySignUp(t *testing.T) {
 		})
 	}
 }
+
+// sharedNumbers returns a database of the engine before migration 0045
+// whose line holds three places, two with the same number (as writer
+// lanes committing at once gave them), in the line's order ids[0..2].
+func sharedNumbers(t *testing.T, engine store.Dialect) (*store.DB, []string) {
+	t.Helper()
+	ctx := context.Background()
+	db, _, _ := openEmpty(t, engine)
+	if err := db.MigrateUpTo(ctx, 4400); err != nil {
+		t.Fatal(err)
+	}
+	ids := []string{"00000000-0000-4000-8000-000000000001", "00000000-0000-4000-8000-000000000002", "00000000-0000-4000-8000-000000000003"}
+	for i, seq := range []int{1, 2, 2} {
+		if _, err := db.Exec(ctx, `INSERT INTO waitlist_signups (id, email, program, unsubscribe_token_hash, created_at, line_code, line_seq, line_key)
+			VALUES (?, ?, 1, ?, ?, ?, ?, ?)`, ids[i], fmt.Sprintf("m%d@example.com", i), fmt.Sprint(i), store.Now(),
+			fmt.Sprintf("migrate%03d", i), seq, seq); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := db.Exec(ctx, `INSERT INTO waitlist_line_counts (program, lane, n, last_seq)
+		VALUES ('Upcycling Initiative', 0, 2, 2), ('Upcycling Initiative', 1, 1, 2)`); err != nil {
+		t.Fatal(err)
+	}
+	return db, ids
+}
+
+// numberedApart checks that the places ids hold places 1 to 3 in that
+// order with a number each, and that the next sign-up is told place 4
+// and holds it.
+func numberedApart(t *testing.T, db *store.DB, ids []string) {
+	t.Helper()
+	ctx := context.Background()
+	for i, id := range ids {
+		if p, err := db.PlaceInLine(ctx, id); err != nil || p.Position != i+1 {
+			t.Fatalf("%s: %+v, %v; want place %d", id, p, err, i+1)
+		}
+	}
+	if n := storetest.Count(t, db, `SELECT COUNT(DISTINCT line_seq) FROM waitlist_signups`); n != 3 {
+		t.Fatalf("%d numbers for 3 places", n)
+	}
+	last := join(t, db, "next@example.com", "migrate004", "")
+	if p, err := db.PlaceInLine(ctx, last.SignupID); last.Position != 4 || err != nil || p.Position != 4 {
+		t.Fatalf("the next sign-up was told %+v and holds %+v, %v; want 4", last, p, err)
+	}
+}
+
+// Migration 0045 numbers apart the places writer lanes gave the same
+// number: the line keeps its order, the next sign-up is told the place
+// after them all and holds it.
+func TestMigration0045NumbersPlacesApart(t *testing.T) {
+	for _, engine := range storetest.Engines {
+		t.Run(string(engine), func(t *testing.T) {
+			db, ids := sharedNumbers(t, engine)
+			if _, err := db.Migrate(context.Background()); err != nil {
+				t.Fatal(err)
+			}
+			numberedApart(t, db, ids)
+		})
+	}
+}
+
+// An archive made before migration 0045, with places sharing a number and
+// the line counters of then, loads into either engine numbered apart.
+func TestLoadNumbersAnOldArchivesPlacesApart(t *testing.T) {
+	for _, from := range storetest.Engines {
+		old, ids := sharedNumbers(t, from)
+		d := dump(t, old)
+		for _, to := range storetest.Engines {
+			t.Run(string(from)+" into "+string(to), func(t *testing.T) {
+				db := storetest.Open(t, to)
+				d.t = 0
+				if _, err := db.Load(context.Background(), d, d.counts()); err != nil {
+					t.Fatal(err)
+				}
+				numberedApart(t, db, ids)
+			})
+		}
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"fmt"
 	"time"
 )
 
@@ -19,6 +20,11 @@ type LineEntry struct {
 	RefCode        string // the code of the link it came through, "" when none
 	IPHash         string // a hash of the address it signed up from
 	At             time.Time
+	// seq is the number of the line a run of the entry's write took on
+	// PostgreSQL: a run again of the write (the Writer runs a group again
+	// when one of its writes fails) takes the same, so that no number is
+	// lost to it.
+	seq int64
 }
 
 // ReferralFacts is what the referral rule judges a sign-up made through a
@@ -55,7 +61,7 @@ type LinePlace struct {
 // place in the line inside t, unless it has one: it returns the sign-up's
 // id and its new place (nil when it had one; see newPlace). ErrNotFound
 // when the address has no subscribed sign-up for the program.
-func (t *Tx) enterLine(ctx context.Context, e LineEntry, rule ReferralRule) (string, *LinePlace, error) {
+func (t *Tx) enterLine(ctx context.Context, e *LineEntry, rule ReferralRule) (string, *LinePlace, error) {
 	var id string
 	var held bool
 	err := t.QueryRow(ctx, `SELECT id, line_key IS NOT NULL FROM waitlist_signups WHERE email = ? AND program = ? AND unsubscribed_at IS NULL`,
@@ -74,40 +80,72 @@ func (t *Tx) enterLine(ctx context.Context, e LineEntry, rule ReferralRule) (str
 // place in its program's line and returns it (nil when a join of the same
 // address at the same moment took it first), recording the referral of
 // e.RefCode.
-func (t *Tx) newPlace(ctx context.Context, id string, e LineEntry, rule ReferralRule) (*LinePlace, error) {
-	// The next order of joining, one more than the last any writer lane
-	// handed out for the program, kept in the lane's own counter row with
-	// the places it counted (no other lane waits on that row; migration
-	// 0035). A new place's line_key (its seq, the highest) is above every
-	// other place's, so its place is the line's length: the sum of the
-	// lanes' counts.
+func (t *Tx) newPlace(ctx context.Context, id string, e *LineEntry, rule ReferralRule) (*LinePlace, error) {
 	p := LinePlace{SignupID: id, Program: e.Program, Code: e.Code}
 	var seq int64
-	if err := t.QueryRow(ctx, `INSERT INTO waitlist_line_counts (program, lane, n, last_seq)
-		SELECT ?, ?, 1, COALESCE(MAX(last_seq), 0) + 1 FROM waitlist_line_counts WHERE program = ?
-		ON CONFLICT (program, lane) DO UPDATE SET n = waitlist_line_counts.n + 1, last_seq = excluded.last_seq
-		RETURNING last_seq`, e.Program, t.Lane(), e.Program).Scan(&seq); err != nil {
+	q, args := t.nextLineSeqSQL(e)
+	if err := t.QueryRow(ctx, q, args...).Scan(&seq); err != nil {
 		return nil, err
+	}
+	if t.db.dialect == Postgres {
+		e.seq = seq
+	} else {
+		if _, err := t.Exec(ctx, `INSERT INTO waitlist_line_numbers (program, lane, last_seq) VALUES (?, ?, ?)
+			ON CONFLICT (program, lane) DO UPDATE SET last_seq = excluded.last_seq`, e.Program, t.Lane(), seq); err != nil {
+			return nil, err
+		}
 	}
 	res, err := t.Exec(ctx, `UPDATE waitlist_signups SET line_code = ?, line_seq = ?, line_credits = 0, line_key = ?, ip_hash = ?
 		WHERE id = ? AND line_key IS NULL`, e.Code, seq, seq, e.IPHash, id)
 	if err != nil {
 		return nil, err
 	}
-	if n, _ := res.RowsAffected(); n == 0 { // a join of the same address at the same moment took it
-		_, err := t.Exec(ctx, `UPDATE waitlist_line_counts SET n = n - 1 WHERE program = ? AND lane = ?`, e.Program, t.Lane())
+	if n, _ := res.RowsAffected(); n == 0 { // a join of the same address at the same moment took it: the number is gone
+		_, err := t.Exec(ctx, `INSERT INTO waitlist_line_numbers (program, lane, gone) VALUES (?, ?, 1)
+			ON CONFLICT (program, lane) DO UPDATE SET gone = waitlist_line_numbers.gone + 1`, e.Program, t.Lane())
 		return nil, err
 	}
-	if err := t.QueryRow(ctx, `SELECT SUM(n) FROM waitlist_line_counts WHERE program = ?`, e.Program).Scan(&p.Position); err != nil {
+	if err := t.QueryRow(ctx, `SELECT ? - `+lineGoneSQL, seq, e.Program).Scan(&p.Position); err != nil {
 		return nil, err
 	}
 	if e.RefCode != "" && rule.Judge != nil {
-		if err := t.referral(ctx, id, e, rule); err != nil {
+		if err := t.referral(ctx, id, *e, rule); err != nil {
 			return nil, err
 		}
 	}
 	return &p, nil
 }
+
+// A program's line numbers its places by order of joining (line_seq),
+// never handing a number out twice (docs/decisions/0219-line-numbers-from-a-sequence.md):
+// on SQLite, whose one writer takes writes one at a time, one more than the
+// last (waitlist_line_numbers.last_seq, which the caller sets); on
+// PostgreSQL the next value of the program's sequence, which writer lanes
+// committing at once take without waiting on each other. The numbers no
+// place holds any more are counted in waitlist_line_numbers.gone, per lane:
+// a new place, whose number is above every other, is told its number less
+// those gone, the count of places before it (lineGoneSQL).
+
+// nextLineSeqSQL is a query of one row, with its arguments, whose column
+// seq is the next number of e's program: on PostgreSQL the number an
+// earlier run of e's write took, if any.
+func (t *Tx) nextLineSeqSQL(e *LineEntry) (string, []any) {
+	switch {
+	case t.db.dialect == SQLite:
+		return `SELECT COALESCE(MAX(last_seq), 0) + 1 AS seq FROM waitlist_line_numbers WHERE program = ?`, []any{e.Program}
+	case e.seq > 0:
+		return `SELECT ?::bigint AS seq`, []any{e.seq}
+	}
+	return fmt.Sprintf(`SELECT nextval('%s') AS seq`, lineSequence(codeOf(e.Program))), nil
+}
+
+// lineSequence is the PostgreSQL sequence of the line of the program with
+// this code (migration 0045 makes one for each program).
+func lineSequence(code int64) string { return fmt.Sprintf("waitlist_line_%d", code) }
+
+// lineGoneSQL is how many numbers of a program's line no place holds, the
+// program (its name) its argument.
+const lineGoneSQL = `(SELECT COALESCE(SUM(gone), 0) FROM waitlist_line_numbers WHERE program = ?)`
 
 // referral records that the sign-up id came through the link e.RefCode.
 func (t *Tx) referral(ctx context.Context, id string, e LineEntry, rule ReferralRule) error {
@@ -149,31 +187,31 @@ func (t *Tx) referral(ctx context.Context, id string, e LineEntry, rule Referral
 
 // PlaceInLine returns the place of the sign-up with this id: one more than
 // the places of its program sorted before it by line_key, then by more
-// credits, then by line_seq.
+// credits (no two places of a program have both the same).
 // ErrNotFound when it has none (unsubscribed, or not entered yet).
 func (db *DB) PlaceInLine(ctx context.Context, signupID string) (*LinePlace, error) {
 	if !IsID(signupID) {
 		return nil, ErrNotFound
 	}
 	p := LinePlace{SignupID: signupID}
-	var key, seq int64
-	err := db.QueryRow(ctx, `SELECT program, line_code, line_credits, line_key, line_seq FROM waitlist_signups
-		WHERE id = ? AND line_key IS NOT NULL`, signupID).Scan((*programName)(&p.Program), &p.Code, &p.Credits, &key, &seq)
+	var key int64
+	err := db.QueryRow(ctx, `SELECT program, line_code, line_credits, line_key FROM waitlist_signups
+		WHERE id = ? AND line_key IS NOT NULL`, signupID).Scan((*programName)(&p.Program), &p.Code, &p.Credits, &key)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, ErrNotFound
 	}
 	if err != nil {
 		return nil, err
 	}
-	// Two range counts on the (program, line_key, line_seq) index: the keys
-	// before, and the equal keys sorted before (an OR of both is not one
-	// range, and was read as a scan of the whole program). Two places
-	// given the same seq by lanes committing at once go by sign-up id.
+	// Two range counts on the unique (program, line_key, line_credits)
+	// index: the keys before, and the equal keys with more credits (an OR
+	// of both is not one range, and was read as a scan of the whole
+	// program). Equal keys with as many credits are the same number: this
+	// place.
 	var ties int
 	if err := db.QueryRow(ctx, `SELECT (SELECT COUNT(*) FROM waitlist_signups WHERE program = ? AND line_key < ?),
-		(SELECT COUNT(*) FROM waitlist_signups WHERE program = ? AND line_key = ?
-			AND (line_credits > ? OR (line_credits = ? AND (line_seq < ? OR (line_seq = ? AND id < ?)))))`,
-		ProgramCode(p.Program), key, ProgramCode(p.Program), key, p.Credits, p.Credits, seq, seq, signupID).Scan(&p.Position, &ties); err != nil {
+		(SELECT COUNT(*) FROM waitlist_signups WHERE program = ? AND line_key = ? AND line_credits > ?)`,
+		ProgramCode(p.Program), key, ProgramCode(p.Program), key, p.Credits).Scan(&p.Position, &ties); err != nil {
 		return nil, err
 	}
 	p.Position += ties
@@ -196,9 +234,9 @@ func (t *Tx) forgetReferrals(ctx context.Context, where string, args ...any) err
 		append(append([]any{}, args...), args...)...); err != nil {
 		return err
 	}
-	if _, err := t.Exec(ctx, `INSERT INTO waitlist_line_counts (program, lane, n, last_seq)
-		SELECT `+programNameSQL("program")+`, ?, -COUNT(*), 0 FROM waitlist_signups WHERE line_key IS NOT NULL AND id IN (`+ids+`) GROUP BY program
-		ON CONFLICT (program, lane) DO UPDATE SET n = waitlist_line_counts.n + excluded.n`, append([]any{t.Lane()}, args...)...); err != nil {
+	if _, err := t.Exec(ctx, `INSERT INTO waitlist_line_numbers (program, lane, gone)
+		SELECT `+programNameSQL("program")+`, ?, COUNT(*) FROM waitlist_signups WHERE line_key IS NOT NULL AND id IN (`+ids+`) GROUP BY program
+		ON CONFLICT (program, lane) DO UPDATE SET gone = waitlist_line_numbers.gone + excluded.gone`, append([]any{t.Lane()}, args...)...); err != nil {
 		return err
 	}
 	_, err := t.Exec(ctx, `UPDATE waitlist_signups SET line_code = NULL, line_seq = NULL, line_credits = 0, line_key = NULL, ip_hash = ''
@@ -371,13 +409,50 @@ type LineImport struct {
 	Seq          int64
 }
 
-// RecountLine sets each program's line counter (waitlist_line_counts, in
-// lane 0) from the places its line holds, inside tx.
+// lineIndex makes the unique index of the places in line (migration
+// 0045), which Load makes again once it has loaded the places and
+// renumberLine has numbered apart those that shared a number.
+const lineIndex = `CREATE UNIQUE INDEX waitlist_signups_line ON waitlist_signups (program, line_key, line_credits) WHERE line_key IS NOT NULL`
+
+// renumberLine numbers apart the places of a program that share a number
+// (as migration 0045 did): each program's places keep their order by
+// (line_seq, id), a place moving up by how many of them shared a number
+// before it, its line_key with it.
+const renumberLine = `UPDATE waitlist_signups SET line_seq = line_seq + r.d, line_key = line_key + r.d
+	FROM (SELECT id, row_number() OVER (PARTITION BY program ORDER BY line_seq, id)
+			- dense_rank() OVER (PARTITION BY program ORDER BY line_seq) AS d
+		FROM waitlist_signups WHERE line_key IS NOT NULL) r
+	WHERE r.id = waitlist_signups.id AND r.d > 0`
+
+// RecountLine sets each program's line numbers from the places its line
+// holds, inside tx: the last number is the highest a place holds (on
+// PostgreSQL the program's sequence goes on from it), and the numbers below
+// it that no place holds are gone. It is for a database nothing else
+// writes to meanwhile (a restore, a test's import).
 func RecountLine(ctx context.Context, tx *Tx) error {
-	if _, err := tx.Exec(ctx, `DELETE FROM waitlist_line_counts`); err != nil {
+	return tx.db.recountLine(ctx, tx.tx)
+}
+
+func (db *DB) recountLine(ctx context.Context, q querier) error {
+	if _, err := q.ExecContext(ctx, `DELETE FROM waitlist_line_numbers`); err != nil {
 		return err
 	}
-	_, err := tx.Exec(ctx, `INSERT INTO waitlist_line_counts (program, n, last_seq)
-		SELECT `+programNameSQL("program")+`, COUNT(*), MAX(line_seq) FROM waitlist_signups WHERE line_key IS NOT NULL GROUP BY program`)
-	return err
+	if _, err := q.ExecContext(ctx, `INSERT INTO waitlist_line_numbers (program, lane, last_seq, gone)
+		SELECT `+programNameSQL("program")+`, 0, MAX(line_seq), MAX(line_seq) - COUNT(*) FROM waitlist_signups
+		WHERE line_key IS NOT NULL GROUP BY program`); err != nil {
+		return err
+	}
+	if db.dialect != Postgres {
+		return nil
+	}
+	for code := range int64(len(programs)) {
+		if code == 0 {
+			continue
+		}
+		if _, err := q.ExecContext(ctx, fmt.Sprintf(`SELECT setval('%s', COALESCE(MAX(line_seq), 0) + 1, false)
+			FROM waitlist_signups WHERE program = %d AND line_key IS NOT NULL`, lineSequence(code), code)); err != nil {
+			return err
+		}
+	}
+	return nil
 }
