@@ -57,23 +57,14 @@ func TestEmailsConcurrentCallsTakeOneAllowance(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		l := &ratelimit.Emails{DB: db, Quota: ratelimit.DefaultEmailQuota}
 		now := time.Now()
-		var allowed atomic.Int32
-		var wg sync.WaitGroup
-		for range 20 {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				ok, _, err := l.Allow(context.Background(), "race@example.com", now)
-				if err != nil {
-					t.Error(err)
-				}
-				if ok {
-					allowed.Add(1)
-				}
-			}()
-		}
-		wg.Wait()
-		if n := allowed.Load(); n != 1 {
+		n := atOnce(20, func() bool {
+			ok, _, err := l.Allow(context.Background(), "race@example.com", now)
+			if err != nil {
+				t.Error(err)
+			}
+			return ok
+		})
+		if n != 1 {
 			t.Fatalf("%d of 20 concurrent calls were allowed, want 1", n)
 		}
 	})
@@ -98,4 +89,21 @@ func TestEmailsCountAMailboxOnce(t *testing.T) {
 			t.Fatal("another domain's mailbox shares the Gmail inbox's limit")
 		}
 	})
+}
+
+// atOnce runs fn n times at once and returns how many returned true.
+func atOnce(n int, fn func() bool) int {
+	var yes atomic.Int32
+	var wg sync.WaitGroup
+	for range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if fn() {
+				yes.Add(1)
+			}
+		}()
+	}
+	wg.Wait()
+	return int(yes.Load())
 }

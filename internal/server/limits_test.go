@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -11,6 +12,8 @@ import (
 
 	"salaula/internal/clientip"
 	"salaula/internal/config"
+	"salaula/internal/store"
+	"salaula/internal/store/storetest"
 )
 
 // trustLoopbackLimits reads the client from X-Forwarded-For (the test
@@ -147,5 +150,66 @@ func TestReferralFromTheOwnersSlash64IsNotCredited(t *testing.T) {
 		if p := joinFrom(t, env, "owner@example.com", "", "2001:db8:1:2::1")["position"]; p.(float64) >= 4 {
 			t.Fatalf("owner's place after a sign-up from another /64: %v, want ahead of 4", p)
 		}
+	})
+}
+
+// Wrong passwords for one account from many addresses (a new /64 each, so
+// no per-address limit applies) are checked 10 times, then the account
+// waits 1 minute, doubling: no password is checked meanwhile, right or
+// wrong, and an unknown e-mail is answered alike. The owner still gets in:
+// a signed-in device refreshes, the e-mailed reset link signs in, and the
+// new password works at once.
+func TestWrongPasswordsForOneAccountWaitWhileTheOwnerGetsIn(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		var clock atomic.Int64
+		clock.Store(time.Now().UnixNano())
+		now := func() time.Time { return time.Unix(0, clock.Load()) }
+		env := newTestEnvAt(t, db, func(c *config.Config) {
+			trustLoopbackLimits(c)
+			c.PublicURL = "https://salaula.example"
+		}, now)
+		owner := env.signUp(t, "chanda@example.com", goodPassword)
+		var from int
+		try := func(email, pw string) *http.Response {
+			from++
+			return env.do(t, "POST", "/auth/v1/token?grant_type=password", map[string]any{"email": email, "password": pw},
+				map[string]string{"X-Forwarded-For": fmt.Sprintf("2001:db8:%x::1", from), "X-Supabase-Api-Version": "2024-01-01"})
+		}
+		const waitMsg = `Too many wrong passwords for this account. Wait %s and try again, or use "Forgot password?" to get a link by e-mail.`
+		for _, email := range []string{"Chanda@Example.com", "nobody@example.com"} {
+			for i := range 10 {
+				wantAuthError(t, try(email, fmt.Sprintf("wrong-password-%d", i)), 400, "invalid_credentials", "Invalid login credentials")
+			}
+			for _, pw := range []string{"wrong-password-11", goodPassword} {
+				res := try(email, pw)
+				if ra := res.Header.Get("Retry-After"); ra != "60" {
+					t.Fatalf("%s: Retry-After %q, want 60", email, ra)
+				}
+				wantAuthError(t, res, 429, "over_request_rate_limit", fmt.Sprintf(waitMsg, "1 minute"))
+			}
+		}
+
+		// The owner's signed-in device keeps its session.
+		wantStatus(t, env.refresh(t, str(owner, "refresh_token")), 200)
+
+		// After the wait one more password is checked; a wrong one doubles it.
+		clock.Add(int64(61 * time.Second))
+		wantAuthError(t, try("chanda@example.com", "wrong-password-12"), 400, "invalid_credentials", "")
+		wantAuthError(t, try("chanda@example.com", goodPassword), 429, "over_request_rate_limit", fmt.Sprintf(waitMsg, "2 minutes"))
+
+		// The e-mailed reset link signs the owner in, and the new password
+		// works at once.
+		wantStatus(t, env.authJSON(t, "POST", "/auth/v1/recover", map[string]any{"email": "chanda@example.com"}, ""), 200)
+		link := linkIn(t, waitMail(t, env, "chanda@example.com", "recovery").Body, "https://salaula.example/reset_password?")
+		res := env.authJSON(t, "POST", "/auth/v1/verify", map[string]any{"type": "recovery", "token_hash": link.Query().Get("token_hash")}, "")
+		wantStatus(t, res, 200)
+		wantStatus(t, env.authJSON(t, "PUT", "/auth/v1/user", map[string]any{"password": "reset-chilanga-88"}, str(decode(t, res), "access_token")), 200)
+		wantStatus(t, try("chanda@example.com", "reset-chilanga-88"), 200)
+
+		// A right password sets the count back: ten more wrong ones are checked.
+		for i := range 10 {
+			wantAuthError(t, try("chanda@example.com", fmt.Sprintf("wrong-password-%d", i)), 400, "invalid_credentials", "")
+		}
+		wantAuthError(t, try("chanda@example.com", "reset-chilanga-88"), 429, "over_request_rate_limit", "")
 	})
 }
