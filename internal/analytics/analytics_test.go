@@ -3,12 +3,14 @@ package analytics
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/url"
 	"strconv"
 	"strings"
 	"sync"
 	"testing"
+	"testing/iotest"
 	"time"
 
 	"salaula/internal/store"
@@ -241,9 +243,14 @@ func TestTopListsAndRolledUpDaysBesideRawOnes(t *testing.T) {
 }
 
 func TestParse(t *testing.T) {
-	h, err := Parse(strings.NewReader(`{"name":"pageview","path":"/about?utm_source=radio","referrer":"","utm_campaign":"launch"}`))
+	h, err := Parse(strings.NewReader(`{"name":"pageview","path":"/about?utm_source=radio","referrer":"","utm_campaign":"launch"}`), -1)
 	if err != nil || h.Path != "/about?utm_source=radio" || h.UTMCampaign != "launch" {
 		t.Fatalf("Parse = %+v, %v", h, err)
+	}
+	// A declared length over the limit is refused without reading.
+	var bad *BadInput
+	if _, err := Parse(iotest.ErrReader(errors.New("read")), MaxBody+1); !errors.As(err, &bad) || bad.Message != "The event is too large (at most 2 KiB)" {
+		t.Fatalf("Parse of a declared %d bytes = %v", MaxBody+1, err)
 	}
 	e := clean(h, nil)
 	if e.path != "/about" || e.utmSource != "radio" || e.utmCampaign != "launch" {

@@ -27,6 +27,8 @@ import (
 // MaxBody is the largest event body accepted, in bytes.
 const MaxBody = 2 << 10
 
+const msgTooLarge = "The event is too large (at most 2 KiB)"
+
 // RawRetention is how long raw events are kept; the daily roll-up stays.
 const RawRetention = 30 * 24 * time.Hour
 
@@ -74,16 +76,21 @@ type event struct {
 	name, path, referrerHost, utmSource, utmMedium, utmCampaign string
 }
 
-// Parse reads one event body (JSON, at most MaxBody bytes) from r. It
-// returns a *BadInput for a body the client must correct.
-func Parse(r io.Reader) (Hit, error) {
+// Parse reads one event body (JSON, at most MaxBody bytes) from r, whose
+// declared length is length (-1 when unknown; one over MaxBody is refused
+// before anything is read). It returns a *BadInput for a body the client
+// must correct.
+func Parse(r io.Reader, length int64) (Hit, error) {
 	var h Hit
+	if length > MaxBody {
+		return h, bad(msgTooLarge)
+	}
 	body, err := io.ReadAll(io.LimitReader(r, MaxBody+1))
 	if err != nil {
 		return h, bad("The event could not be read")
 	}
 	if len(body) > MaxBody {
-		return h, bad("The event is too large (at most 2 KiB)")
+		return h, bad(msgTooLarge)
 	}
 	if len(bytes.TrimSpace(body)) == 0 {
 		return h, bad("The event is empty: send a JSON object")

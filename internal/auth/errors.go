@@ -38,6 +38,7 @@ const (
 	CodePasswordTooLong      ErrorCode = "password_too_long"      // over password.MaxLength
 	CodeWeakPassword         ErrorCode = "weak_password"          // Reasons and Detail say why
 	CodeSamePassword         ErrorCode = "same_password"          // the new password is the old one
+	CodePasswordWait         ErrorCode = "password_wait"          // wrong passwords in a row for the e-mail (RetryAfter)
 
 	// Sessions and tokens.
 	CodeNoAuthorization      ErrorCode = "no_authorization"       // no bearer token

@@ -46,6 +46,9 @@ type Service struct {
 	Emails *ratelimit.Emails
 	// CodeTries limits the second-factor codes one person tries.
 	CodeTries ratelimit.Limiter
+	// WrongPasswords makes an account wait after wrong passwords in a row
+	// (NewWrongPasswords); nil counts none.
+	WrongPasswords *ratelimit.Failures
 	// Sign signs an access token with the current key; Issuer is its iss.
 	Sign   func(context.Context, token.Claims) (string, error)
 	Issuer string
@@ -58,6 +61,22 @@ type Service struct {
 	QueueMail func(ctx context.Context, tx *store.Tx, m mail.Message) error
 	Logger    *slog.Logger
 	Now       func() time.Time
+}
+
+// The waits after wrong passwords for one account
+// (docs/decisions/0224-wrong-passwords-per-account.md): from the
+// WaitAfterWrong-th wrong password in a row, FirstWait, doubling with each
+// further one, at most MaxWait; forgotten a day after the last.
+const (
+	WaitAfterWrong = 10
+	FirstWait      = time.Minute
+	MaxWait        = time.Hour
+	ForgetWrong    = 24 * time.Hour
+)
+
+// NewWrongPasswords is the count of wrong passwords per account in db.
+func NewWrongPasswords(db *store.DB, logger *slog.Logger) *ratelimit.Failures {
+	return &ratelimit.Failures{DB: db, After: WaitAfterWrong, First: FirstWait, Max: MaxWait, Forget: ForgetWrong, Logger: logger}
 }
 
 // Client is who is calling: recorded with a new session.

@@ -185,5 +185,11 @@ func (s *Service) setPassword(ctx context.Context, claims *token.Claims, u *stor
 	if err := s.DB.SetPassword(ctx, u.ID, hash); err != nil {
 		return err
 	}
+	// Guesses at the old password no longer keep the new one waiting.
+	if s.WrongPasswords != nil {
+		if err := s.WrongPasswords.Clear(ctx, u.Email); err != nil {
+			return err
+		}
+	}
 	return s.DB.RevokeSessions(ctx, u.ID, claims.SessionID, store.ScopeOthers)
 }

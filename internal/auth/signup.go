@@ -238,9 +238,16 @@ func (s *Service) sendConfirmation(ctx context.Context, u *store.User, flow *sto
 
 // SignInWithPassword signs in with e-mail and password. A wrong password
 // and an unknown e-mail get the same answer after the same work (an argon2
-// check against a dummy hash).
+// check against a dummy hash). Wrong passwords in a row for one e-mail,
+// from any address, make it wait (WrongPasswords): while it waits, no
+// password is read or hashed for it and the answer is CodePasswordWait.
 func (s *Service) SignInWithPassword(ctx context.Context, c Credentials, client Client) (*Session, error) {
 	if err := checkCredentials(&c); err != nil {
+		return nil, err
+	}
+	account, now := validate.NormaliseEmail(c.Email), s.now()
+	failures, counted, err := s.takePasswordTry(ctx, account, now)
+	if err != nil {
 		return nil, err
 	}
 	var u *store.User
@@ -263,10 +270,46 @@ func (s *Service) SignInWithPassword(ctx context.Context, c Credentials, client 
 		s.Logger.Error("verify password", "err", err)
 	}
 	if !ok || u == nil {
+		if !counted && s.WrongPasswords != nil {
+			if _, _, err := s.WrongPasswords.Count(ctx, account, now); err != nil {
+				s.Logger.Error("count a wrong password", "err", err)
+			}
+		}
 		return nil, Fail(CodeInvalidCredentials)
+	}
+	if (failures > 0 || counted) && s.WrongPasswords != nil {
+		if err := s.WrongPasswords.Clear(ctx, account); err != nil {
+			return nil, err
+		}
 	}
 	if u.EmailConfirmedAt == nil {
 		return nil, Fail(CodeEmailNotConfirmed)
 	}
 	return s.signIn(ctx, client, u, "password")
+}
+
+// takePasswordTry lets one password be checked for account at now, or
+// answers CodePasswordWait (with how long) while the account waits after
+// wrong passwords. A try that would start a wait if wrong is counted as
+// wrong before its password is checked (counted is true; a right password
+// clears the count), so tries sent at once get one check between them.
+// failures is the count before this try.
+func (s *Service) takePasswordTry(ctx context.Context, account string, now time.Time) (failures int, counted bool, err error) {
+	if s.WrongPasswords == nil {
+		return 0, false, nil
+	}
+	failures, wait, err := s.WrongPasswords.Of(ctx, account, now)
+	if err != nil {
+		return 0, false, err
+	}
+	if wait == 0 && s.WrongPasswords.Delay(failures+1) > 0 {
+		counted, wait, err = s.WrongPasswords.Count(ctx, account, now)
+		if err != nil {
+			return 0, false, err
+		}
+	}
+	if wait > 0 {
+		return 0, false, &Error{Code: CodePasswordWait, RetryAfter: wait}
+	}
+	return failures, counted, nil
 }

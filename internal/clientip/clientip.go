@@ -173,3 +173,22 @@ func parseHop(s string) (netip.Addr, bool) {
 	}
 	return netip.Addr{}, false
 }
+
+// LimitKey is the key a per-address limit counts ip under: an IPv4 address
+// as it is, an IPv4 address written as IPv6 (::ffff:203.0.113.7) as that
+// IPv4 address, and any other IPv6 address as its /64 ("2001:db8:1:2::/64"),
+// the network one phone or one home is given, inside which it can take a
+// new address for every request. Text that is no address is its own key.
+// Every per-address limit, and the referral rule's "same device", counts
+// by this key (docs/decisions/0223-limits-per-network-and-mailbox.md).
+func LimitKey(ip string) string {
+	a, err := netip.ParseAddr(ip)
+	if err != nil {
+		return ip
+	}
+	a = a.Unmap().WithZone("")
+	if a.Is4() {
+		return a.String()
+	}
+	return netip.PrefixFrom(a, 64).Masked().String()
+}

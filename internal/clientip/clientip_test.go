@@ -90,3 +90,24 @@ func TestParse(t *testing.T) {
 		}
 	}
 }
+
+// Limits count an IPv4 client by its address and an IPv6 client by its /64.
+func TestLimitKey(t *testing.T) {
+	t.Parallel()
+	for ip, want := range map[string]string{
+		"198.51.100.7":            "198.51.100.7",
+		"::ffff:198.51.100.7":     "198.51.100.7",
+		"2001:db8:1:2::1":         "2001:db8:1:2::/64",
+		"2001:db8:1:2:ffff:1:2:3": "2001:db8:1:2::/64",
+		"2001:DB8:1:2::abcd":      "2001:db8:1:2::/64",
+		"fe80::1%eth0":            "fe80::/64",
+		"2001:db8:1:3::1":         "2001:db8:1:3::/64",
+		"::1":                     "::/64",
+		"not an address":          "not an address",
+		"":                        "",
+	} {
+		if got := LimitKey(ip); got != want {
+			t.Errorf("LimitKey(%q) = %q, want %q", ip, got, want)
+		}
+	}
+}

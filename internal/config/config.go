@@ -38,10 +38,10 @@ type Config struct {
 	SupportEmail    string        // SALAULA_SUPPORT_EMAIL: where contact messages go, shown in the footer
 	MailFrom        string        // SALAULA_MAIL_FROM: sender of outgoing e-mail
 	SMTPURL         string        // SALAULA_SMTP_URL: smtp://user:pass@host:port; empty logs mail instead
-	AuthRateLimit   Rate          // SALAULA_RATE_AUTH: sign-in/sign-up attempts per client IP ("30/5m")
-	FormRateLimit   Rate          // SALAULA_RATE_FORMS: contact/waitlist submissions per client IP ("20/10m")
-	UploadRateLimit Rate          // SALAULA_RATE_UPLOADS: uploads per client IP ("60/10m")
-	AnalyticsRate   Rate          // SALAULA_RATE_ANALYTICS: analytics events per client IP ("600/10m")
+	AuthRateLimit   Rate          // SALAULA_RATE_AUTH: sign-in/sign-up attempts per client address (IPv6: its /64) ("30/5m")
+	FormRateLimit   Rate          // SALAULA_RATE_FORMS: contact/waitlist submissions per client address (IPv6: its /64) ("20/10m")
+	UploadRateLimit Rate          // SALAULA_RATE_UPLOADS: uploads per client address (IPv6: its /64) ("60/10m")
+	AnalyticsRate   Rate          // SALAULA_RATE_ANALYTICS: analytics events per client address (IPv6: its /64) ("600/10m")
 	MaxUploadBytes  int64         // SALAULA_MAX_UPLOAD_BYTES: largest accepted image (10 MB)
 	ShutdownTimeout time.Duration // SALAULA_SHUTDOWN_TIMEOUT: how long in-flight requests may finish (15s)
 	ShutdownDrain   time.Duration // SALAULA_SHUTDOWN_DRAIN: at most how long to wait for the load balancer to hear "stopping" from /readyz (10s)

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"salaula/internal/store"
+	"salaula/internal/validate"
 )
 
 // EmailMinInterval is the least time between two e-mails of the limited
@@ -32,11 +33,14 @@ type Emails struct {
 }
 
 // Allow reports whether one more e-mail may go to address at now, and if so
-// counts it; if not, wait is how long until one may.
+// counts it; if not, wait is how long until one may. The count is per
+// mailbox (validate.MailboxKey): "a.b+x@gmail.com" and "ab@googlemail.com"
+// share one.
 func (l *Emails) Allow(ctx context.Context, address string, now time.Time) (ok bool, wait time.Duration, err error) {
 	if l == nil || l.Quota.Count <= 0 {
 		return true, 0, nil
 	}
+	address = validate.MailboxKey(address)
 	for range 10 {
 		rec, err := l.DB.EmailSendsOf(ctx, address)
 		if err != nil {

@@ -57,24 +57,53 @@ func TestEmailsConcurrentCallsTakeOneAllowance(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		l := &ratelimit.Emails{DB: db, Quota: ratelimit.DefaultEmailQuota}
 		now := time.Now()
-		var allowed atomic.Int32
-		var wg sync.WaitGroup
-		for range 20 {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				ok, _, err := l.Allow(context.Background(), "race@example.com", now)
-				if err != nil {
-					t.Error(err)
-				}
-				if ok {
-					allowed.Add(1)
-				}
-			}()
-		}
-		wg.Wait()
-		if n := allowed.Load(); n != 1 {
+		n := atOnce(20, func() bool {
+			ok, _, err := l.Allow(context.Background(), "race@example.com", now)
+			if err != nil {
+				t.Error(err)
+			}
+			return ok
+		})
+		if n != 1 {
 			t.Fatalf("%d of 20 concurrent calls were allowed, want 1", n)
 		}
 	})
+}
+
+// One Gmail inbox written three ways is one address for the limit: its
+// "+tag", its dots, googlemail.com and a trailing dot change nothing.
+func TestEmailsCountAMailboxOnce(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		l := &ratelimit.Emails{DB: db, Quota: ratelimit.EmailQuota{Count: 5, Window: time.Hour}}
+		t0 := time.Date(2026, 11, 23, 9, 0, 0, 0, time.UTC)
+		for i, addr := range []string{"a.b+x@gmail.com", "ab@googlemail.com", "AB@gmail.com.", "ab@gmail.com", "a.b@gmail.com", "ab+y@gmail.com"} {
+			ok, _, err := l.Allow(context.Background(), addr, t0.Add(time.Duration(i)*time.Minute))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if want := i < 5; ok != want {
+				t.Fatalf("e-mail %d, to %s: allowed %v, want %v", i+1, addr, ok, want)
+			}
+		}
+		if ok, _, _ := l.Allow(context.Background(), "ab@example.com", t0.Add(10*time.Minute)); !ok {
+			t.Fatal("another domain's mailbox shares the Gmail inbox's limit")
+		}
+	})
+}
+
+// atOnce runs fn n times at once and returns how many returned true.
+func atOnce(n int, fn func() bool) int {
+	var yes atomic.Int32
+	var wg sync.WaitGroup
+	for range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if fn() {
+				yes.Add(1)
+			}
+		}()
+	}
+	wg.Wait()
+	return int(yes.Load())
 }

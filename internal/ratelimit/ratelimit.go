@@ -92,9 +92,7 @@ type Shared struct {
 	db     *store.DB
 	logger *slog.Logger
 	now    func() time.Time
-
-	mu    sync.Mutex
-	sweep time.Time
+	sweep  sweeper
 }
 
 // NewShared returns a limiter of count events per window counted in db.
@@ -132,15 +130,28 @@ func (l *Shared) Allow(key string) (bool, time.Duration) {
 
 // sweepOld deletes expired counters at most once per window per instance.
 func (l *Shared) sweepOld(ctx context.Context, now time.Time) {
-	l.mu.Lock()
-	due := now.Sub(l.sweep) > l.Window
-	if due {
-		l.sweep = now
-	}
-	l.mu.Unlock()
-	if due {
+	l.sweep.run(now, l.Window, func() {
 		if err := l.db.DeleteRateLimitsBefore(ctx, now.Add(-l.Window)); err != nil && l.logger != nil {
 			l.logger.Warn("rate limit sweep", "err", err)
 		}
+	})
+}
+
+// sweeper runs a clean-up at most once per interval on this instance.
+type sweeper struct {
+	mu   sync.Mutex
+	last time.Time
+}
+
+// run runs sweep when more than every has passed since the last run.
+func (s *sweeper) run(now time.Time, every time.Duration, sweep func()) {
+	s.mu.Lock()
+	due := now.Sub(s.last) > every
+	if due {
+		s.last = now
+	}
+	s.mu.Unlock()
+	if due {
+		sweep()
 	}
 }

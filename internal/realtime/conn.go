@@ -19,7 +19,7 @@ import (
 type conn struct {
 	hub      *Hub
 	ws       *websocket.Conn
-	ip       string
+	ip       string // the client address's limit key (clientip.LimitKey)
 	vsn2     bool
 	send     chan frame
 	done     chan struct{} // closed when the server gives the socket up

@@ -23,6 +23,7 @@ import (
 	"github.com/coder/websocket"
 	"github.com/prometheus/client_golang/prometheus"
 
+	"salaula/internal/clientip"
 	"salaula/internal/store"
 )
 
@@ -239,7 +240,8 @@ func (h *Hub) Close() {
 }
 
 // Serve upgrades r to a realtime socket of the client at ip and runs it
-// until it closes.
+// until it closes. The sockets per address are counted by the address's
+// limit key (an IPv6 client's /64).
 func (h *Hub) Serve(w http.ResponseWriter, r *http.Request, ip string) {
 	q := r.URL.Query()
 	vsn := q.Get("vsn")
@@ -257,7 +259,7 @@ func (h *Hub) Serve(w http.ResponseWriter, r *http.Request, ip string) {
 		return // Accept has answered (e.g. 426 for a plain GET)
 	}
 	ws.SetReadLimit(h.cfg.MaxMessageBytes)
-	c := &conn{hub: h, ws: ws, ip: ip, vsn2: vsn == "2.0.0", send: make(chan frame, h.cfg.SendQueue),
+	c := &conn{hub: h, ws: ws, ip: clientip.LimitKey(ip), vsn2: vsn == "2.0.0", send: make(chan frame, h.cfg.SendQueue),
 		done: make(chan struct{}), closed: make(chan struct{}), channels: map[string]*channel{}}
 	c.lastRead.Store(h.now().UnixNano())
 	if vsn != "" && vsn != "1.0.0" && vsn != "2.0.0" {

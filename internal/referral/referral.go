@@ -14,7 +14,9 @@ import (
 	"strings"
 	"time"
 
+	"salaula/internal/clientip"
 	"salaula/internal/store"
+	"salaula/internal/validate"
 )
 
 // Window is how long a device (an IP address) counts as the same person:
@@ -56,13 +58,15 @@ func ValidCode(s string) bool {
 }
 
 // HashIP is what is kept of the IP address a sign-up came from: enough to
-// tell the same device again, not the address itself. 64 bits (16 hex
-// characters) tell apart far more addresses than there are.
+// tell the same device again, not the address itself. An IPv6 address
+// counts as its /64 (clientip.LimitKey), which one phone or home holds
+// whole. 64 bits (16 hex characters) tell apart far more addresses than
+// there are.
 func HashIP(ip string) string {
 	if ip == "" {
 		return ""
 	}
-	h := sha256.Sum256([]byte("salaula referral ip\x00" + ip))
+	h := sha256.Sum256([]byte("salaula referral ip\x00" + clientip.LimitKey(ip)))
 	return hex.EncodeToString(h[:8])
 }
 
@@ -73,27 +77,13 @@ func Rule() store.ReferralRule {
 }
 
 func judge(f store.ReferralFacts) (bool, string) {
-	if sameAddress(f.Email, f.ReferrerEmail) {
+	if validate.MailboxKey(f.Email) == validate.MailboxKey(f.ReferrerEmail) {
 		return false, ReasonSameAddress
 	}
 	if f.IPHash != "" && ((f.IPHash == f.ReferrerIPHash && f.At.Sub(f.ReferrerAt) < Window) || f.SameIPReferrals > 0) {
 		return false, ReasonSameDevice
 	}
 	return true, ""
-}
-
-// sameAddress reports whether a and b are one mailbox written two ways:
-// equal ignoring case, a "+tag" and dots in the part before the @.
-func sameAddress(a, b string) bool {
-	return canonical(a) == canonical(b)
-}
-
-func canonical(addr string) string {
-	local, domain, _ := strings.Cut(strings.ToLower(strings.TrimSpace(addr)), "@")
-	if i := strings.IndexByte(local, '+'); i >= 0 {
-		local = local[:i]
-	}
-	return strings.ReplaceAll(local, ".", "") + "@" + domain
 }
 
 // Entry is what a sign-up takes its place in line with (see

@@ -20,6 +20,9 @@ func TestSelfReferralRule(t *testing.T) {
 		{"a friend on another device", func(*store.ReferralFacts) {}, ""},
 		{"the same mailbox with a tag", func(f *store.ReferralFacts) { f.Email = "Chanda.Mwale+2@Example.com" }, ReasonSameAddress},
 		{"the same mailbox without dots", func(f *store.ReferralFacts) { f.Email = "chandamwale@example.com" }, ReasonSameAddress},
+		{"one Gmail inbox written two ways", func(f *store.ReferralFacts) {
+			f.ReferrerEmail, f.Email = "chanda.mwale@gmail.com", "ChandaMwale+x@googlemail.com."
+		}, ReasonSameAddress},
 		{"the same local part elsewhere", func(f *store.ReferralFacts) { f.Email = "chanda.mwale@example.org" }, ""},
 		{"the owner's device within the hour", func(f *store.ReferralFacts) { f.IPHash, f.ReferrerAt = "ip-a", at.Add(-time.Minute) }, ReasonSameDevice},
 		{"the owner's device later", func(f *store.ReferralFacts) { f.IPHash = "ip-a" }, ""},
@@ -63,5 +66,8 @@ func TestCodesAndLinks(t *testing.T) {
 	}
 	if HashIP("10.0.0.1") == HashIP("10.0.0.2") || HashIP("") != "" || len(HashIP("10.0.0.1")) != 16 {
 		t.Error("HashIP")
+	}
+	if HashIP("2001:db8:1:2::1") != HashIP("2001:db8:1:2:abcd::9") || HashIP("2001:db8:1:2::1") == HashIP("2001:db8:1:3::1") {
+		t.Error("HashIP: one /64 is one device, another /64 another")
 	}
 }

@@ -26,7 +26,7 @@ func (s *Server) handleAnalyticsEvent() http.Handler {
 				return apierr.New(apierr.UnsupportedType, "Send the event as JSON (application/json or text/plain)")
 			}
 		}
-		hit, err := analytics.Parse(r.Body)
+		hit, err := analytics.Parse(r.Body, r.ContentLength)
 		var bad *analytics.BadInput
 		if errors.As(err, &bad) {
 			return apierr.New(apierr.Invalid, bad.Message)

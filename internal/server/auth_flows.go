@@ -86,7 +86,12 @@ func (s *Server) handleVerifyPage() http.Handler {
 // fragment, which supabase-js picks up, or, in a PKCE flow, with a
 // one-time code; or with the error.
 func (s *Server) verifyLinkForm(w http.ResponseWriter, r *http.Request) {
-	r.Body = http.MaxBytesReader(w, r.Body, 8<<10)
+	const maxForm = 8 << 10
+	if r.ContentLength > maxForm {
+		s.verifyRedirect(w, r, "", "", linkMalformed)
+		return
+	}
+	r.Body = http.MaxBytesReader(w, r.Body, maxForm)
 	if err := r.ParseForm(); err != nil {
 		s.verifyRedirect(w, r, "", "", linkMalformed)
 		return

@@ -80,9 +80,10 @@ func (s *Server) newAuth(d Deps) (*auth.Service, error) {
 	}
 	return &auth.Service{
 		DB: d.DB, Config: d.Config, Mailer: d.Mailer,
-		Emails:    &ratelimit.Emails{DB: d.DB, Quota: ratelimit.EmailQuota{Count: d.Config.EmailRateLimit.Count, Window: d.Config.EmailRateLimit.Window}},
-		CodeTries: ratelimit.For(d.DB, 10, 5*time.Minute, d.Logger),
-		Sign:      s.signToken, Issuer: s.issuer(),
+		Emails:         &ratelimit.Emails{DB: d.DB, Quota: ratelimit.EmailQuota{Count: d.Config.EmailRateLimit.Count, Window: d.Config.EmailRateLimit.Window}},
+		CodeTries:      ratelimit.For(d.DB, 10, 5*time.Minute, d.Logger),
+		WrongPasswords: auth.NewWrongPasswords(d.DB, d.Logger),
+		Sign:           s.signToken, Issuer: s.issuer(),
 		Successors: successors, Factors: factors,
 		Milestone: s.countMilestone, QueueMail: s.queueMail,
 		Logger: d.Logger, Now: d.Now,

@@ -46,6 +46,7 @@ var authAnswers = map[auth.ErrorCode]authAnswer{
 	auth.CodePasswordTooLong:      {422, "validation_failed", "Password cannot be longer than 1024 characters"},
 	auth.CodeWeakPassword:         {422, "weak_password", "Password is too weak"},
 	auth.CodeSamePassword:         {422, "same_password", "New password should be different from the old password."},
+	auth.CodePasswordWait:         {429, "over_request_rate_limit", "Too many wrong passwords for this account. Wait %s and try again, or use \"Forgot password?\" to get a link by e-mail."},
 
 	auth.CodeNoAuthorization:      {401, "no_authorization", "This endpoint requires a valid Bearer token"},
 	auth.CodeBadJWT:               {403, "bad_jwt", "Invalid JWT"},
@@ -129,7 +130,7 @@ func (s *Server) renderAuthError(w http.ResponseWriter, what string, err error) 
 		msg = e.Detail
 	case e.Code == auth.CodeEmailSendLimit:
 		msg = fmt.Sprintf(msg, int((e.RetryAfter+time.Second-1)/time.Second))
-	case e.Code == auth.CodeFactorLocked:
+	case e.Code == auth.CodeFactorLocked, e.Code == auth.CodePasswordWait:
 		msg = fmt.Sprintf(msg, auth.Minutes(e.RetryAfter))
 	}
 	if e.RetryAfter > 0 {

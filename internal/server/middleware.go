@@ -16,6 +16,7 @@ import (
 
 	"salaula/internal/apierr"
 	"salaula/internal/auth"
+	"salaula/internal/clientip"
 	"salaula/internal/media"
 )
 
@@ -326,12 +327,13 @@ func (s *Server) forwardedHTTPS(r *http.Request) bool {
 	return strings.EqualFold(strings.TrimSpace(last), "https")
 }
 
-// limit answers 429 with onLimit's body when the caller's IP has used up l.
+// limit answers 429 with onLimit's body when the caller's address (its
+// /64 for IPv6, clientip.LimitKey) has used up l.
 func (s *Server) limit(name string, l interface {
 	Allow(string) (bool, time.Duration)
 }, onLimit func(http.ResponseWriter), next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if ok, wait := l.Allow(name + "|" + s.clientIP(r)); !ok {
+		if ok, wait := l.Allow(name + "|" + clientip.LimitKey(s.clientIP(r))); !ok {
 			w.Header().Set("Retry-After", strconv.Itoa(int(wait.Seconds())+1))
 			onLimit(w)
 			return

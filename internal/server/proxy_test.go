@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"fmt"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"net/http/httputil"
@@ -27,6 +28,13 @@ import (
 // gives the header of its n-th request ("" sends none).
 func (e *testEnv) behindProxy(t *testing.T, client string, forge func(n int) string) *testEnv {
 	t.Helper()
+	return e.behindProxyFrom(t, func(int) string { return client }, forge)
+}
+
+// behindProxyFrom is behindProxy for a client that reaches the proxy from
+// the address client(n) on its n-th request.
+func (e *testEnv) behindProxyFrom(t *testing.T, client func(n int) string, forge func(n int) string) *testEnv {
+	t.Helper()
 	target, err := url.Parse(e.URL)
 	if err != nil {
 		t.Fatal(err)
@@ -34,9 +42,10 @@ func (e *testEnv) behindProxy(t *testing.T, client string, forge func(n int) str
 	rp := httputil.NewSingleHostReverseProxy(target) // appends to X-Forwarded-For
 	var n atomic.Int64
 	proxy := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		r.RemoteAddr = client + ":40000" // where the client connects from
+		i := int(n.Add(1))
+		r.RemoteAddr = net.JoinHostPort(client(i), "40000") // where the client connects from
 		r.Header.Del("X-Forwarded-For")
-		if h := forge(int(n.Add(1))); h != "" {
+		if h := forge(i); h != "" {
 			r.Header.Set("X-Forwarded-For", h)
 		}
 		rp.ServeHTTP(w, r)

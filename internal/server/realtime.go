@@ -84,9 +84,13 @@ func (s *Server) handleRealtimeSendEvent() http.Handler {
 				return
 			}
 		}
+		if r.ContentLength > maxJSONBody {
+			writeRealtimeError(w, http.StatusRequestEntityTooLarge, msgJSONTooLarge)
+			return
+		}
 		payload, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxJSONBody))
 		if err != nil {
-			writeRealtimeError(w, http.StatusRequestEntityTooLarge, "Request body is too large (at most 64 KiB)")
+			writeRealtimeError(w, http.StatusRequestEntityTooLarge, msgJSONTooLarge)
 			return
 		}
 		if isJSON && !json.Valid(payload) {

@@ -13,6 +13,9 @@ import (
 // maxJSONBody is the largest JSON request body the API reads.
 const maxJSONBody = 64 << 10
 
+// msgJSONTooLarge is the answer to a body over maxJSONBody.
+const msgJSONTooLarge = "Request body is too large (at most 64 KiB)"
+
 // writeJSON writes v as a JSON answer with the given status.
 func writeJSON(w http.ResponseWriter, status int, v any) {
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
@@ -31,13 +34,18 @@ func (e *requestError) Error() string { return e.Message }
 
 // decodeJSON reads a JSON object body of at most maxJSONBody bytes into v.
 // Its errors are *requestError: 415 for another content type, 413 for a body
-// too large, 400 for malformed JSON or a body that is not one object.
+// too large, 400 for malformed JSON or a body that is not one object. A
+// body whose Content-Length is over the limit is refused before any of it
+// is read, so a client waiting for "100 Continue" gets the 413 instead.
 func decodeJSON(w http.ResponseWriter, r *http.Request, v any) error {
 	if ct := r.Header.Get("Content-Type"); ct != "" {
 		mt, _, err := mime.ParseMediaType(ct)
 		if err != nil || mt != "application/json" {
 			return &requestError{http.StatusUnsupportedMediaType, "Content-Type must be application/json"}
 		}
+	}
+	if r.ContentLength > maxJSONBody {
+		return &requestError{http.StatusRequestEntityTooLarge, msgJSONTooLarge}
 	}
 	body := http.MaxBytesReader(w, r.Body, maxJSONBody)
 	dec := json.NewDecoder(body)
@@ -47,7 +55,7 @@ func decodeJSON(w http.ResponseWriter, r *http.Request, v any) error {
 		var typeErr *json.UnmarshalTypeError
 		switch {
 		case errors.As(err, &tooLarge):
-			return &requestError{http.StatusRequestEntityTooLarge, "Request body is too large (at most 64 KiB)"}
+			return &requestError{http.StatusRequestEntityTooLarge, msgJSONTooLarge}
 		case errors.Is(err, io.EOF):
 			return &requestError{http.StatusBadRequest, "Request body is empty: send a JSON object"}
 		case errors.As(err, &typeErr):
@@ -65,7 +73,7 @@ func decodeJSON(w http.ResponseWriter, r *http.Request, v any) error {
 	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
 		var tooLarge *http.MaxBytesError
 		if errors.As(err, &tooLarge) {
-			return &requestError{http.StatusRequestEntityTooLarge, "Request body is too large (at most 64 KiB)"}
+			return &requestError{http.StatusRequestEntityTooLarge, msgJSONTooLarge}
 		}
 		return &requestError{http.StatusBadRequest, "Request body must hold a single JSON object"}
 	}

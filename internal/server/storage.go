@@ -33,9 +33,14 @@ func (s *Server) storageCaller(r *http.Request, signIn func(why string) error) (
 // handleUploadObject stores an image under the caller's own folder of
 // user-media (media.Library.Put): POST creates (409 when it exists, unless
 // x-upsert: true), PUT replaces. The file comes as multipart/form-data
-// (supabase-js with a Blob or File) or as the raw body.
+// (supabase-js with a Blob or File) or as the raw body. A body whose
+// Content-Length is over the limit is refused first, before any of it is
+// read, so a client waiting for "100 Continue" gets the 413 instead.
 func (s *Server) handleUploadObject() http.Handler {
 	return s.storageAPI(func(w http.ResponseWriter, r *http.Request) error {
+		if r.ContentLength > s.uploadBodyLimit(r) {
+			return s.uploadTooLarge()
+		}
 		path, err := media.ObjectPath(r.PathValue("bucket"), r.PathValue("path"))
 		if err != nil {
 			return err
@@ -67,13 +72,10 @@ func (s *Server) readUpload(w http.ResponseWriter, r *http.Request) ([]byte, err
 	bad := func(msg string) error {
 		return apierr.Coded(apierr.Invalid, http.StatusText(http.StatusBadRequest), msg)
 	}
-	tooLarge := apierr.Coded(apierr.TooLarge, http.StatusText(http.StatusRequestEntityTooLarge),
-		"The file is too large: at most "+humanBytes(limit)+" per image")
-	// The form's boundaries and text fields get a little room of their own.
-	r.Body = http.MaxBytesReader(w, r.Body, limit+64<<10)
+	tooLarge := s.uploadTooLarge()
+	r.Body = http.MaxBytesReader(w, r.Body, s.uploadBodyLimit(r))
 	var src io.Reader = r.Body
-	mt, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
-	if mt == "multipart/form-data" {
+	if isMultipart(r) {
 		mr, err := r.MultipartReader()
 		if err != nil {
 			return nil, bad("The multipart form is malformed")
@@ -95,8 +97,6 @@ func (s *Server) readUpload(w http.ResponseWriter, r *http.Request) ([]byte, err
 				break
 			}
 		}
-	} else if r.ContentLength > limit {
-		return nil, tooLarge
 	}
 	b, err := io.ReadAll(io.LimitReader(src, limit+1))
 	var mbe *http.MaxBytesError
@@ -109,6 +109,28 @@ func (s *Server) readUpload(w http.ResponseWriter, r *http.Request) ([]byte, err
 		return nil, bad("The file is empty")
 	}
 	return b, nil
+}
+
+// isMultipart reports whether the upload comes as a multipart form.
+func isMultipart(r *http.Request) bool {
+	mt, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
+	return mt == "multipart/form-data"
+}
+
+// uploadBodyLimit is the most bytes an upload's body may hold: the file's
+// limit, and for a multipart form a little room for its boundaries and
+// text fields.
+func (s *Server) uploadBodyLimit(r *http.Request) int64 {
+	if isMultipart(r) {
+		return s.cfg.MaxUploadBytes + 64<<10
+	}
+	return s.cfg.MaxUploadBytes
+}
+
+// uploadTooLarge is the answer to a file over the limit.
+func (s *Server) uploadTooLarge() error {
+	return apierr.Coded(apierr.TooLarge, http.StatusText(http.StatusRequestEntityTooLarge),
+		"The file is too large: at most "+humanBytes(s.cfg.MaxUploadBytes)+" per image")
 }
 
 // humanBytes writes n bytes as "10 MB" or "512 KB".

@@ -24,3 +24,28 @@ func FuzzEmailShape(f *testing.F) {
 		}
 	})
 }
+
+// One mailbox however its address is written is one key; other mailboxes
+// are not.
+func TestMailboxKey(t *testing.T) {
+	t.Parallel()
+	for _, same := range [][]string{
+		{"ab@gmail.com", "a.b+x@gmail.com", "ab@googlemail.com", "AB@gmail.com.", "  A.B@GMail.Com ", "a.b+x+y@googlemail.com."},
+		{"chanda@example.com", "Chanda+shop@Example.com", "c.handa@example.com"},
+	} {
+		for _, a := range same {
+			if got := MailboxKey(a); got != same[0] {
+				t.Errorf("MailboxKey(%q) = %q, want %q", a, got, same[0])
+			}
+		}
+	}
+	for _, pair := range [][2]string{
+		{"ab@gmail.com", "ab@example.com"},
+		{"ab@gmail.com", "abc@gmail.com"},
+		{"ab@gmail.com", "ab@gmail.com.zm"},
+	} {
+		if MailboxKey(pair[0]) == MailboxKey(pair[1]) {
+			t.Errorf("%q and %q share a key", pair[0], pair[1])
+		}
+	}
+}

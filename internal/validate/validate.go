@@ -40,3 +40,27 @@ func Email(s string) bool {
 
 // NormaliseEmail trims and lower-cases an e-mail address.
 func NormaliseEmail(s string) string { return strings.ToLower(strings.TrimSpace(s)) }
+
+// MailboxKey is the mailbox an address reaches, for limits and rules that
+// must count one inbox once however its address is written: lower-cased
+// and trimmed, without a trailing dot on the domain, googlemail.com as
+// gmail.com, the part before the @ without its "+tag" and without dots
+// ("A.B+x@GMail.com." and "ab@googlemail.com" are "ab@gmail.com"). Dots
+// are dropped for every domain, not only Gmail's: two real mailboxes that
+// differ only by dots then share a limit, which costs them little, while
+// keeping them apart at providers that ignore dots would let one inbox
+// take many allowances. It is a key, never an address to send to.
+func MailboxKey(address string) string {
+	local, domain, found := strings.Cut(NormaliseEmail(address), "@")
+	if !found {
+		return NormaliseEmail(address)
+	}
+	domain = strings.TrimRight(domain, ".")
+	if domain == "googlemail.com" {
+		domain = "gmail.com"
+	}
+	if i := strings.IndexByte(local, '+'); i >= 0 {
+		local = local[:i]
+	}
+	return strings.ReplaceAll(local, ".", "") + "@" + domain
+}
