@@ -182,8 +182,24 @@ func (s *Service) setPassword(ctx context.Context, claims *token.Claims, u *stor
 	if err != nil {
 		return hashFailed(err)
 	}
+	if byResetLink(claims) {
+		// The reset link proves the address only now, with the new
+		// password and the other sessions ended in the same step.
+		return s.DB.ResetPassword(ctx, u.ID, hash, claims.SessionID)
+	}
 	if err := s.DB.SetPassword(ctx, u.ID, hash); err != nil {
 		return err
 	}
 	return s.DB.RevokeSessions(ctx, u.ID, claims.SessionID, store.ScopeOthers)
+}
+
+// byResetLink reports whether the session of claims was started by a reset
+// link (its amr names "recovery").
+func byResetLink(claims *token.Claims) bool {
+	for _, a := range claims.AMR {
+		if a.Method == "recovery" {
+			return true
+		}
+	}
+	return false
 }
