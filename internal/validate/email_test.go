@@ -24,3 +24,19 @@ func FuzzEmailShape(f *testing.F) {
 		}
 	})
 }
+
+func TestMailboxKeyFoldsOneMailboxWrittenManyWays(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"x@gmail.com", "x@gmail.com"},
+		{"x@googlemail.com", "x@gmail.com"},
+		{"x@gmail.com.", "x@gmail.com"},
+		{" X.Y+news@GoogleMail.com. ", "xy@gmail.com"},
+		{"mwila.banda+wl@example.com", "mwila.banda@example.com"},
+		{"+tag@example.com", "+tag@example.com"},
+		{"not-an-address", "not-an-address"},
+	} {
+		if got := MailboxKey(c.in); got != c.want {
+			t.Errorf("MailboxKey(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}

@@ -40,3 +40,27 @@ func Email(s string) bool {
 
 // NormaliseEmail trims and lower-cases an e-mail address.
 func NormaliseEmail(s string) string { return strings.ToLower(strings.TrimSpace(s)) }
+
+// MailboxKey is the mailbox an e-mail address reaches, to count one person
+// once however they write their address: trimmed and lower-cased, without
+// a trailing dot after the domain, without a "+tag" before the @, with
+// googlemail.com as gmail.com and, for Gmail, without the dots before the
+// @ (Gmail ignores them). It is a key to compare, never an address to send
+// to.
+func MailboxKey(email string) string {
+	local, domain, ok := strings.Cut(NormaliseEmail(email), "@")
+	if !ok {
+		return NormaliseEmail(email)
+	}
+	domain = strings.TrimRight(domain, ".")
+	if i := strings.IndexByte(local, '+'); i > 0 {
+		local = local[:i]
+	}
+	if domain == "googlemail.com" {
+		domain = "gmail.com"
+	}
+	if domain == "gmail.com" {
+		local = strings.ReplaceAll(local, ".", "")
+	}
+	return local + "@" + domain
+}
