@@ -72,3 +72,39 @@ func TestEveryLogLineIsJSON(t *testing.T) {
 		}
 	}
 }
+
+// Started without --public-url, serve says once, at start, which address
+// e-mailed links carry and how to set it; with it, it says nothing of it.
+func TestServeSaysWhichAddressEmailsCarry(t *testing.T) {
+	for _, set := range []bool{false, true} {
+		port, err := testproc.FreePort()
+		if err != nil {
+			t.Fatal(err)
+		}
+		addr := testproc.Addr127(port)
+		args := []string{"serve", "--http", addr, "--data", t.TempDir()}
+		if set {
+			args = append(args, "--public-url", "https://salaula.co.zm")
+		}
+		cmd, err := commandProcess(nil, args...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		logPath := filepath.Join(t.TempDir(), "serve.log")
+		p, err := testproc.Start(cmd, addr, logPath)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p.Stop()
+		b, _ := os.ReadFile(logPath)
+		n := strings.Count(string(b), "no public URL set")
+		want := "e-mailed links (confirm, reset, unsubscribe, share) will say http://localhost:" + strings.TrimPrefix(addr[strings.LastIndex(addr, ":"):], ":") +
+			"; set --public-url or SALAULA_PUBLIC_URL to the address people open"
+		switch {
+		case set && n != 0:
+			t.Errorf("with --public-url the log says %d times that none is set:\n%s", n, b)
+		case !set && (n != 1 || !strings.Contains(string(b), want)):
+			t.Errorf("without --public-url the log should say once %q:\n%s", want, b)
+		}
+	}
+}

@@ -165,6 +165,9 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 		go backups.Run(ctx)
 	}
 	logger.Info("serving", "addr", ln.Addr().String(), "url", cfg.PublicURL, "database", string(db.Dialect()), "data", cfg.DataDir)
+	if !cfg.PublicURLSet {
+		logger.Warn(publicURLNotice(cfg.PublicURL), "url", cfg.PublicURL)
+	}
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
 	select {
@@ -286,4 +289,12 @@ func migrate(ctx context.Context, args []string, getenv func(string) string, std
 		fmt.Fprintln(stdout, " ", name)
 	}
 	return nil
+}
+
+// publicURLNotice is the start-up line of a server without --public-url:
+// the address its e-mailed links carry (pages follow the address they
+// were opened at; e-mails never take it from a request) and how to set it.
+func publicURLNotice(url string) string {
+	return "no public URL set: e-mailed links (confirm, reset, unsubscribe, share) will say " + url +
+		"; set --public-url or SALAULA_PUBLIC_URL to the address people open"
 }

@@ -19,7 +19,8 @@ import (
 // address at sign-up may not be the person who sent them. They are tied to
 // the account (shown, exported, erased through it) only once the account's
 // holder proved they read the address by opening a link sent to it: the
-// sign-up confirmation (when confirmation is on), a password-reset link, or
+// sign-up confirmation (when confirmation is on), a password-reset link
+// (once the new password is set, which signs the other sessions out), or
 // the proof link of My account (SendProof, ProveAddress). Operators
 // (`salaula admin user`) act on requests they check themselves and see
 // every row. See docs/decisions/0158-proof-of-address.md.

@@ -195,9 +195,13 @@ func (s *Service) verify(ctx context.Context, typ, tok string, client Client) (*
 	if err != nil {
 		return nil, err
 	}
-	// Opening a link sent to the address proves the address works.
-	if err := s.DB.ProveEmail(ctx, userID, store.Now()); err != nil {
-		return nil, err
+	// A confirmation link proves the address when it is used; a reset link
+	// only when the new password is set (ResetPassword), which also ends
+	// the account's other sessions.
+	if k.kind != store.TokenRecovery {
+		if err := s.DB.ProveEmail(ctx, userID, store.Now()); err != nil {
+			return nil, err
+		}
 	}
 	u, err := s.DB.UserByID(ctx, userID)
 	if err != nil {
@@ -266,9 +270,11 @@ func (s *Service) usePKCELink(ctx context.Context, typ, tok string) (string, boo
 	if err != nil || userID != flow.UserID {
 		return "", false
 	}
-	if err := s.DB.ProveEmail(ctx, userID, now); err != nil {
-		s.Logger.Error("confirm email", "err", err)
-		return "", false
+	if k.kind != store.TokenRecovery { // a reset link proves the address with the new password
+		if err := s.DB.ProveEmail(ctx, userID, now); err != nil {
+			s.Logger.Error("confirm email", "err", err)
+			return "", false
+		}
 	}
 	code, err := token.NewOpaque()
 	if err == nil {

@@ -182,14 +182,39 @@ func (s *Service) setPassword(ctx context.Context, claims *token.Claims, u *stor
 	if err != nil {
 		return hashFailed(err)
 	}
+	if byResetLink(claims) {
+		// The reset link proves the address only now, with the new
+		// password and the other sessions ended in the same step.
+		if err := s.DB.ResetPassword(ctx, u.ID, hash, claims.SessionID); err != nil {
+			return err
+		}
+		return s.forgetWrongPasswords(ctx, u.Email)
+	}
 	if err := s.DB.SetPassword(ctx, u.ID, hash); err != nil {
 		return err
 	}
-	// Guesses at the old password no longer keep the new one waiting.
-	if s.WrongPasswords != nil {
-		if err := s.WrongPasswords.Clear(ctx, u.Email); err != nil {
-			return err
-		}
+	if err := s.forgetWrongPasswords(ctx, u.Email); err != nil {
+		return err
 	}
 	return s.DB.RevokeSessions(ctx, u.ID, claims.SessionID, store.ScopeOthers)
+}
+
+// forgetWrongPasswords clears the wrong passwords counted for email: once
+// a new password is set, guesses at the old one no longer keep it waiting.
+func (s *Service) forgetWrongPasswords(ctx context.Context, email string) error {
+	if s.WrongPasswords == nil {
+		return nil
+	}
+	return s.WrongPasswords.Clear(ctx, email)
+}
+
+// byResetLink reports whether the session of claims was started by a reset
+// link (its amr names "recovery").
+func byResetLink(claims *token.Claims) bool {
+	for _, a := range claims.AMR {
+		if a.Method == "recovery" {
+			return true
+		}
+	}
+	return false
 }

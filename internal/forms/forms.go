@@ -50,15 +50,13 @@ const (
 )
 
 // Sent is the answer of a successful form: the same whether the
-// submission was stored, repeated or dropped by the bot trap.
+// submission was stored, repeated or dropped by the bot trap. A waitlist
+// sign-up's place and personal link go to its address by e-mail, and show
+// on the page its confirm link leads to: a stranger who types someone's
+// address learns nothing of them.
 type Sent struct {
 	Success bool   `json:"success"`
 	Message string `json:"message"`
-	// A waitlist sign-up's place in its program's line and personal link
-	// (internal/referral); left out when the place could not be read (the
-	// sign-up is stored all the same).
-	Position int    `json:"position,omitempty"`
-	ShareURL string `json:"shareUrl,omitempty"`
 }
 
 // Longest kept source fields, in characters; longer values are cut, since
@@ -193,9 +191,10 @@ type Signup struct {
 	Website     string `json:"website"` // bot trap
 }
 
-// JoinWaitlist puts an e-mail on a program's waitlist once and sends the
-// confirmation with its unsubscribe link; a repeat changes nothing and
-// answers the same.
+// JoinWaitlist puts an e-mail on a program's waitlist once, unconfirmed,
+// and sends the confirmation with its confirm, personal and unsubscribe
+// links. A repeat changes nothing of the sign-up and answers the same; the
+// address gets an e-mail instead (repeated).
 func (s *Service) JoinWaitlist(ctx context.Context, in Signup, ip string) (Sent, error) {
 	sent := Sent{Success: true, Message: msgWaitlistJoined}
 	if s.trapped("waitlist", in.Website, ip) {
@@ -221,6 +220,7 @@ func (s *Service) JoinWaitlist(ctx context.Context, in Signup, ip string) (Sent,
 		UTMTerm:              clip(in.UTMTerm, maxUTM),
 		UTMContent:           clip(in.UTMContent, maxUTM),
 		UnsubscribeTokenHash: unsubscribeHash(tok),
+		Unconfirmed:          true,
 	}
 	code, err := referral.NewCode()
 	if err != nil {
@@ -229,37 +229,156 @@ func (s *Service) JoinWaitlist(ctx context.Context, in Signup, ip string) (Sent,
 	// The confirmation goes out with the first sign-up of this address
 	// for this program only, in the same transaction: never twice, never
 	// lost. The analytics funnel counts the new sign-up there too.
-	// The place in line (a new sign-up's, or a repeat's own), with the
-	// link's code and the referrer's credit (ref), in that transaction too.
+	// The place in line, with the link's code and the referral of ref
+	// (credited once this sign-up is confirmed), in that transaction too.
 	join := store.WaitlistJoin{Event: analytics.WaitlistJoined, EventDay: s.Stats.Today()}
-	var p *store.LinePlace
-	join.Email, join.AfterCommit, err = s.outboxed(s.waitlistMail(su, tok, referral.ShareURL(s.PublicURL, su.PagePath, code)))
+	joined := false
+	join.Email, join.AfterCommit, err = s.outboxed(s.waitlistMail(su, tok, code, 0))
 	if err == nil {
-		_, p, err = s.DB.JoinWaitlistInLine(ctx, su, join, referral.Entry(code, in.Ref, ip), referral.Rule())
+		joined, _, err = s.DB.JoinWaitlistInLine(ctx, su, join, referral.Entry(su.Email, code, in.Ref, ip), referral.Rule())
+	}
+	if err == nil && !joined {
+		err = s.repeated(ctx, su.Email, su.Program)
 	}
 	if err != nil {
 		return Sent{}, apierr.Wrap(fmt.Errorf("store waitlist sign-up: %w", err), msgWaitlistFailed)
 	}
-	sent.Position, sent.ShareURL = p.Position, referral.ShareURL(s.PublicURL, su.PagePath, p.Code)
 	return sent, nil
 }
 
-// waitlistMail is the confirmation of a new sign-up, with its personal
-// link (share) and its unsubscribe link.
-func (s *Service) waitlistMail(su *store.WaitlistSignup, tok, share string) mail.Message {
+// repeated answers a sign-up of an address already on the program's list
+// by e-mail to the address, with new links (store.RenewWaitlistLink): the
+// confirmation again while it is unconfirmed, its place and personal link
+// once confirmed, or, when it unsubscribed, a link to confirm it wants the
+// e-mails again. The sign-up itself does not change.
+func (s *Service) repeated(ctx context.Context, email, program string) error {
+	su, err := s.DB.WaitlistSignupByEmail(ctx, email, program)
+	if err != nil {
+		return err
+	}
+	tok, err := newUnsubscribeToken(su.ID)
+	if err != nil {
+		return err
+	}
+	var m mail.Message
+	switch p, err := s.DB.PlaceInLine(ctx, su.ID); {
+	case su.UnsubscribedAt != nil:
+		m = s.rejoinMail(su, tok)
+	case err != nil && !errors.Is(err, store.ErrNotFound):
+		return err
+	case su.Unconfirmed || err != nil:
+		code := ""
+		if p != nil {
+			code = p.Code
+		}
+		m = s.waitlistMail(su, tok, code, 0)
+	default:
+		m = s.waitlistMail(su, tok, p.Code, p.Position)
+	}
+	e, after, err := s.outboxed(m)
+	if err != nil {
+		return err
+	}
+	return s.DB.RenewWaitlistLink(ctx, su.ID, unsubscribeHash(tok), e, after)
+}
+
+// waitlistMail is the e-mail about a subscribed sign-up: unconfirmed
+// (position 0), its confirmation with the confirm link; confirmed (a
+// repeated sign-up), its place. Both carry the personal link of code (when
+// it has one) and the unsubscribe link.
+func (s *Service) waitlistMail(su *store.WaitlistSignup, tok, code string, position int) mail.Message {
 	link := s.PublicURL + UnsubscribePath(tok)
+	subject, intro := "You're on the list: Salaula "+su.Program, fmt.Sprintf("Thank you for joining the waitlist of the Salaula %s. "+
+		"Please confirm your address to keep your place in line:\n%s\n\nWe'll e-mail you as soon as it opens in Lusaka.", su.Program, s.PublicURL+ConfirmPath(tok))
+	if position > 0 {
+		subject, intro = "You're already on the list: Salaula "+su.Program, fmt.Sprintf("Someone, maybe you, signed this address up for the waitlist of the Salaula %s again. "+
+			"You are on it already: number %d in line. We'll e-mail you as soon as it opens in Lusaka.", su.Program, position)
+	}
+	share := ""
+	if code != "" {
+		share = "Share your personal link: each friend who joins through it and confirms their address moves you up the line.\n" +
+			referral.ShareURL(s.PublicURL, su.PagePath, code) + "\n\n"
+	}
 	return mail.Message{
 		To:              su.Email,
-		Subject:         "You're on the list: Salaula " + su.Program,
+		Subject:         subject,
 		Kind:            "waitlist",
 		ListUnsubscribe: link,
-		Body: fmt.Sprintf("Muli shani!\n\nThank you for joining the waitlist of the Salaula %s. "+
-			"We'll e-mail you as soon as it opens in Lusaka.\n\n"+
-			"Share your personal link: each friend who joins through it moves you up the line.\n%s\n\n"+
-			"If you did not sign up, or no longer want these e-mails, unsubscribe here:\n%s\n\nThe Salaula team\n",
-			su.Program, share, link),
+		Body: "Muli shani!\n\n" + intro + "\n\n" + share +
+			"If you did not sign up, or no longer want these e-mails, unsubscribe here:\n" + link + "\n\nThe Salaula team\n",
 	}
 }
+
+// rejoinMail asks the address of an unsubscribed sign-up whether it wants
+// the waitlist's e-mails again: nothing is sent to it again unless its
+// holder presses the button of the confirm link.
+func (s *Service) rejoinMail(su *store.WaitlistSignup, tok string) mail.Message {
+	return mail.Message{
+		To:      su.Email,
+		Subject: "Join the Salaula " + su.Program + " waitlist again?",
+		Kind:    "waitlist_rejoin",
+		Body: fmt.Sprintf("Muli shani!\n\nSomeone, maybe you, asked to put this address back on the waitlist of the Salaula %s. "+
+			"You unsubscribed earlier, so we send you nothing more unless you confirm here:\n%s\n\n"+
+			"If it was not you, ignore this e-mail: you stay unsubscribed.\n\nThe Salaula team\n", su.Program, s.PublicURL+ConfirmPath(tok)),
+	}
+}
+
+// ConfirmPath is the confirm link's path for the token (the sign-up's
+// unsubscribe token: one secret for the links of an e-mail).
+func ConfirmPath(tok string) string {
+	return "/functions/v1/waitlist-confirm?token=" + url.QueryEscape(tok)
+}
+
+// Confirmation is what a confirm link names: the sign-up, whether it is
+// confirmed and subscribed, and, once it is, its place and link code.
+type Confirmation struct {
+	Email, Program, PagePath string
+	Confirmed                bool
+	Unsubscribed             bool
+	Position                 int
+	Code                     string
+	Token                    string
+}
+
+// Confirm finds the sign-up of a confirm link's token and, when confirm is
+// true (the button of the link's page), confirms it (store.ConfirmWaitlist:
+// the referral it came through is credited now; an unsubscribed one is
+// subscribed again at the end of the line, ip the device pressing). Opening
+// the link (confirm false) changes nothing. ErrUnknownConfirm for a token
+// that names no sign-up.
+func (s *Service) Confirm(ctx context.Context, tok string, confirm bool, ip string) (*Confirmation, error) {
+	id, hashes := unsubscribeKey(tok)
+	if tok == "" || len(tok) > 200 || id == "" {
+		return nil, ErrUnknownConfirm
+	}
+	var su *store.WaitlistSignup
+	var p *store.LinePlace
+	var err error
+	if confirm {
+		code, cerr := referral.NewCode()
+		if cerr != nil {
+			return nil, apierr.Wrap(fmt.Errorf("referral code: %w", cerr), msgWaitlistFailed)
+		}
+		su, p, err = s.DB.ConfirmWaitlist(ctx, id, hashes[0], referral.Entry("", code, "", ip))
+	} else {
+		su, err = s.DB.WaitlistSignupByLink(ctx, id, hashes[0])
+	}
+	if errors.Is(err, store.ErrNotFound) {
+		return nil, ErrUnknownConfirm
+	}
+	if err != nil {
+		return nil, &apierr.Error{Kind: apierr.Unavailable, Message: msgWaitlistFailed, Err: fmt.Errorf("confirm: %w", err)}
+	}
+	c := &Confirmation{Email: su.Email, Program: su.Program, PagePath: referral.PagePath(su.PagePath), Token: tok,
+		Confirmed: confirm || !su.Unconfirmed, Unsubscribed: !confirm && su.UnsubscribedAt != nil}
+	if p != nil {
+		c.Position, c.Code = p.Position, p.Code
+	}
+	return c, nil
+}
+
+// ErrUnknownConfirm is the error of a confirm token that names no sign-up.
+var ErrUnknownConfirm = apierr.New(apierr.NotFound, "This confirmation link is incomplete or no longer valid.")
 
 // clip trims s and cuts it to at most max characters.
 func clip(s string, max int) string {

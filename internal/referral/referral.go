@@ -1,8 +1,11 @@
 // Package referral is the waitlists' referral loop: each subscribed
 // sign-up has a place in its program's line and a personal link with an
 // opaque code; a sign-up made through the link credits its owner, who
-// moves ahead (store.LineStep people per credited referral), unless the
-// rule below finds it a self-referral (docs/decisions/0190-place-in-line.md).
+// moves ahead (store.LineStep people per credited referral), once the
+// friend confirmed their address by the link e-mailed to it, unless the
+// rule below finds it a self-referral or its mailbox was credited already
+// (docs/decisions/0190-place-in-line.md,
+// docs/decisions/0227-referral-credit-after-confirmation.md).
 package referral
 
 import (
@@ -29,6 +32,8 @@ const Window = time.Hour
 const (
 	ReasonSameAddress = "same address as the link's owner"
 	ReasonSameDevice  = "same device as the link's owner or another of its referrals within an hour"
+	ReasonUnconfirmed = store.ReferralUnconfirmed // credited once the friend confirms
+	ReasonSameMailbox = store.ReferralSameMailbox
 )
 
 var codeEncoding = base32.NewEncoding("abcdefghijkmnpqrstuvwxyz23456789").WithPadding(base32.NoPadding)
@@ -86,22 +91,27 @@ func judge(f store.ReferralFacts) (bool, string) {
 	return true, ""
 }
 
-// Entry is what a sign-up takes its place in line with (see
+// Entry is what a sign-up of email takes its place in line with (see
 // store.JoinWaitlistInLine): code its new link code, ref the code of the
 // link it came through ("" when not a valid code), ip where from, hashed.
-func Entry(code, ref, ip string) store.LineEntry {
+func Entry(email, code, ref, ip string) store.LineEntry {
 	if !ValidCode(ref) {
 		ref = ""
 	}
-	return store.LineEntry{Code: code, RefCode: ref, IPHash: HashIP(ip)}
+	return store.LineEntry{Code: code, RefCode: ref, IPHash: HashIP(ip), Mailbox: validate.MailboxKey(email)}
+}
+
+// PagePath is the page of the site a sign-up's form was on, when it is a
+// plain path; else "/".
+func PagePath(pagePath string) string {
+	if strings.HasPrefix(pagePath, "/") && !strings.HasPrefix(pagePath, "//") && !strings.ContainsAny(pagePath, "?#\\ ") {
+		return pagePath
+	}
+	return "/"
 }
 
 // ShareURL is the personal link: the site's address (and the page the
 // form was on, when it is a plain path) with ?ref=CODE.
 func ShareURL(publicURL, pagePath, code string) string {
-	p := "/"
-	if strings.HasPrefix(pagePath, "/") && !strings.HasPrefix(pagePath, "//") && !strings.ContainsAny(pagePath, "?#\\ ") {
-		p = pagePath
-	}
-	return strings.TrimRight(publicURL, "/") + p + "?ref=" + url.QueryEscape(code)
+	return strings.TrimRight(publicURL, "/") + PagePath(pagePath) + "?ref=" + url.QueryEscape(code)
 }

@@ -24,6 +24,9 @@ func TestSelfReferralRule(t *testing.T) {
 			f.ReferrerEmail, f.Email = "chanda.mwale@gmail.com", "ChandaMwale+x@googlemail.com."
 		}, ReasonSameAddress},
 		{"the same local part elsewhere", func(f *store.ReferralFacts) { f.Email = "chanda.mwale@example.org" }, ""},
+		{"the owner's Gmail as googlemail with a trailing dot", func(f *store.ReferralFacts) {
+			f.ReferrerEmail, f.Email = "chanda.mwale@gmail.com", "ChandaMwale@googlemail.com."
+		}, ReasonSameAddress},
 		{"the owner's device within the hour", func(f *store.ReferralFacts) { f.IPHash, f.ReferrerAt = "ip-a", at.Add(-time.Minute) }, ReasonSameDevice},
 		{"the owner's device later", func(f *store.ReferralFacts) { f.IPHash = "ip-a" }, ""},
 		{"a device another referral came from", func(f *store.ReferralFacts) { f.SameIPReferrals = 1 }, ReasonSameDevice},

@@ -18,8 +18,10 @@ func TestAdminAnnouncementsAPI(t *testing.T) {
 	t.Parallel()
 	eachEngine(t, trustLoopback, func(t *testing.T, env *testEnv) {
 		op := env.newOperator(t, "founder@example.com")
-		owner := joinFrom(t, env, "owner@example.com", "", "10.0.0.1")
-		joinFrom(t, env, "friend@example.com", codeOf(t, owner), "10.0.0.2")
+		joinFrom(t, env, "owner@example.com", "", "10.0.0.1")
+		_, code := confirmFrom(t, env, "owner@example.com", "10.0.0.1")
+		joinFrom(t, env, "friend@example.com", code, "10.0.0.2")
+		confirmFrom(t, env, "friend@example.com", "10.0.0.2")
 
 		for _, c := range []struct {
 			body any

@@ -102,7 +102,7 @@ func (s *Server) verifyLinkForm(w http.ResponseWriter, r *http.Request) {
 	case err != nil:
 		s.verifyRedirect(w, r, typ, redirectTo, linkFailure(err))
 	case res.Code != "":
-		target := s.auth.SafeRedirect(redirectTo, verifyDefaultPage(typ))
+		target := s.onSite(s.auth.SafeRedirect(redirectTo, verifyDefaultPage(typ)))
 		w.Header().Set(apiVersionHeader, apiVersion)
 		w.Header().Set("Cache-Control", "no-store")
 		http.Redirect(w, r, withQuery(target, "code", res.Code), http.StatusSeeOther)
@@ -127,10 +127,22 @@ func verifyDefaultPage(typ string) string {
 // verifyRedirect sends the browser to redirectTo (on this site, else the
 // type's page) with fragment.
 func (s *Server) verifyRedirect(w http.ResponseWriter, r *http.Request, typ, redirectTo string, fragment url.Values) {
-	target := s.auth.SafeRedirect(redirectTo, verifyDefaultPage(typ))
+	target := s.onSite(s.auth.SafeRedirect(redirectTo, verifyDefaultPage(typ)))
 	w.Header().Set(apiVersionHeader, apiVersion)
 	w.Header().Set("Cache-Control", "no-store")
 	http.Redirect(w, r, target+"#"+fragment.Encode(), http.StatusSeeOther)
+}
+
+// onSite is target, a page of this site (auth.Service.SafeRedirect), as a
+// path without the site's address: the browser stays at the address the
+// link's page was opened at, which is the only place its button's form may
+// lead (form-action 'self'), whatever --public-url says.
+func (s *Server) onSite(target string) string {
+	rest, ok := strings.CutPrefix(target, s.cfg.PublicURL)
+	if !ok {
+		return target
+	}
+	return "/" + strings.TrimLeft(rest, "/\\")
 }
 
 // withQuery adds key=value to the query of target (before any fragment).

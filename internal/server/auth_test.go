@@ -775,7 +775,7 @@ func TestSignupWithEmailConfirmation(t *testing.T) {
 			env.do(t, "POST", "/auth/v1/verify", "type=signup&token=x&redirect_to="+url.QueryEscape("https://evil.example/"), map[string]string{"Content-Type": "application/x-www-form-urlencoded"}),
 		} {
 			wantStatus(t, res, http.StatusSeeOther)
-			if loc := res.Header.Get("Location"); !strings.HasPrefix(loc, "https://salaula.example/sign_up#") {
+			if loc := res.Header.Get("Location"); !strings.HasPrefix(loc, "/sign_up#") {
 				t.Fatalf("open redirect to %s", loc)
 			}
 		}

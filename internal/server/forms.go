@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"net/http"
+	"net/url"
+	"strconv"
 
 	"salaula/internal/forms"
 	"salaula/internal/mail"
@@ -75,6 +77,42 @@ func (s *Server) handleWaitlistUnsubscribe() http.Handler {
 			writeLinkPage(w, http.StatusOK, linkPage{Title: "Unsubscribe from the " + u.Program + " waitlist?",
 				Text:   "Press the button and " + u.Email + " will get no more e-mails about the Salaula " + u.Program + " waitlist.",
 				Action: forms.UnsubscribePath(u.Token), Button: "Unsubscribe"})
+		}
+	})
+}
+
+// handleWaitlistConfirm is the confirm link of a waitlist e-mail. GET
+// (opening the link, as a person or a mail system's link scanner does)
+// changes nothing: it answers a page with a button. POST (that button)
+// confirms the sign-up (forms.Service.Confirm: the referral it came through
+// is credited now; an unsubscribed address is subscribed again) and sends
+// the browser to the page the sign-up was made on, as a path (it stays at
+// the address it was opened at), with the place and the personal link's
+// code in the fragment (#wl_place=N&wl_ref=CODE), which that page shows.
+// An unknown token answers 404 with a friendly page.
+func (s *Server) handleWaitlistConfirm() http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		tok := r.URL.Query().Get("token")
+		c, err := s.forms.Confirm(r.Context(), tok, r.Method == http.MethodPost, s.clientIP(r))
+		switch {
+		case errors.Is(err, forms.ErrUnknownConfirm):
+			writeLinkPage(w, http.StatusNotFound, linkPage{Title: "Link not recognised", Text: "This confirmation link is incomplete or no longer valid. " +
+				"Open the link in your latest Salaula e-mail again, or join the waitlist again on our website."})
+		case err != nil:
+			s.logger.Error("confirm waitlist sign-up", "err", err)
+			writeLinkPage(w, http.StatusServiceUnavailable, linkPage{Title: "Please try again",
+				Text: "We could not reach the waitlist just now. Please open the link again in a few minutes."})
+		case r.Method == http.MethodPost:
+			w.Header().Set("Cache-Control", "no-store")
+			http.Redirect(w, r, c.PagePath+"#"+url.Values{"wl_place": {strconv.Itoa(c.Position)}, "wl_ref": {c.Code}}.Encode(), http.StatusSeeOther)
+		case c.Unsubscribed:
+			writeLinkPage(w, http.StatusOK, linkPage{Title: "Join the " + c.Program + " waitlist again?",
+				Text:   "Press the button and " + c.Email + " will be back on the Salaula " + c.Program + " waitlist, at the end of the line, and get its e-mails again.",
+				Action: forms.ConfirmPath(tok), Button: "Join again"})
+		default:
+			writeLinkPage(w, http.StatusOK, linkPage{Title: "Confirm your place on the " + c.Program + " waitlist",
+				Text:   "Press the button to confirm that " + c.Email + " is yours and see your place in line. If you did not sign up, close this page: nothing changes.",
+				Action: forms.ConfirmPath(tok), Button: "Confirm my address"})
 		}
 	})
 }

@@ -134,21 +134,24 @@ func TestRealtimeLimitCountsAnIPv6ClientByItsSlash64(t *testing.T) {
 }
 
 // A sign-up through a personal link from another address of the owner's
-// /64 is the owner's own device: not credited. One from another /64 is.
+// /64 is the owner's own device: not credited, even once confirmed. One
+// from another /64 is, once its friend confirms.
 func TestReferralFromTheOwnersSlash64IsNotCredited(t *testing.T) {
 	eachEngine(t, trustLoopback, func(t *testing.T, env *testEnv) {
 		for _, e := range []string{"a@example.com", "b@example.com", "c@example.com"} {
 			joinFrom(t, env, e, "", "198.51.100.1")
 		}
-		owner := joinFrom(t, env, "owner@example.com", "", "2001:db8:1:2::1")
-		code := codeOf(t, owner)
+		joinFrom(t, env, "owner@example.com", "", "2001:db8:1:2::1")
+		_, code := confirmFrom(t, env, "owner@example.com", "2001:db8:1:2::1")
 		joinFrom(t, env, "friend1@example.com", code, "2001:db8:1:2:aaaa::2")
-		if p := joinFrom(t, env, "owner@example.com", "", "2001:db8:1:2::1")["position"]; p != float64(4) {
-			t.Fatalf("owner's place after a sign-up from its own /64: %v, want 4", p)
+		confirmFrom(t, env, "friend1@example.com", "2001:db8:1:2:aaaa::2")
+		if p := placeOf(t, env, "owner@example.com"); p != 4 {
+			t.Fatalf("owner's place after a sign-up from its own /64: %d, want 4", p)
 		}
 		joinFrom(t, env, "friend2@example.com", code, "2001:db8:1:3::2")
-		if p := joinFrom(t, env, "owner@example.com", "", "2001:db8:1:2::1")["position"]; p.(float64) >= 4 {
-			t.Fatalf("owner's place after a sign-up from another /64: %v, want ahead of 4", p)
+		confirmFrom(t, env, "friend2@example.com", "2001:db8:1:3::2")
+		if p := placeOf(t, env, "owner@example.com"); p >= 4 {
+			t.Fatalf("owner's place after a sign-up from another /64: %d, want ahead of 4", p)
 		}
 	})
 }

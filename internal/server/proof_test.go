@@ -149,21 +149,36 @@ func TestProofFunctionsRefuseBadRequests(t *testing.T) {
 	})
 }
 
-// A password-reset link proves the address too: only its holder can open it.
-func TestRecoveryLinkProvesTheAddress(t *testing.T) {
-	eachEngine(t, nil, func(t *testing.T, env *testEnv) {
-		u := newUser(t, env, "mwila@example.com")
-		wantStatus(t, env.authJSON(t, "POST", "/auth/v1/recover", map[string]any{"email": u.Email}, ""), 200)
-		link := linkIn(t, waitMail(t, env, u.Email, "recovery").Body, "http")
-		res := env.do(t, "POST", "/functions/v1/account-address", nil, u.auth(env))
-		if a := decode(t, res); a["proven"] != false {
-			t.Fatalf("before the reset link: %v", a)
-		}
-		res = env.authJSON(t, "POST", "/auth/v1/verify", map[string]any{"type": "recovery", "token_hash": link.Query().Get("token_hash")}, "")
+// A password-reset link proves the address only in the step that sets the
+// new password, which also signs the account's other sessions out: someone
+// who made an account with a visitor's address and asks for a reset link
+// to it reads nothing of the visitor's when the visitor opens the link, and
+// loses the account when the visitor sets a password.
+func TestRecoveryLinkProvesTheAddressWithTheNewPassword(t *testing.T) {
+	eachEngine(t, func(c *config.Config) { c.FormRateLimit = config.Rate{} }, func(t *testing.T, env *testEnv) {
+		const email = "mwila@example.com"
+		visitorSends(t, env, email)
+		intruder := signedUp(t, env, email)
+		wantStatus(t, env.authJSON(t, "POST", "/auth/v1/recover", map[string]any{"email": email}, ""), 200)
+		link := linkIn(t, waitMail(t, env, email, "recovery").Body, "http")
+		res := env.authJSON(t, "POST", "/auth/v1/verify", map[string]any{"type": "recovery", "token_hash": link.Query().Get("token_hash")}, "")
 		wantStatus(t, res, http.StatusOK)
-		res = env.do(t, "POST", "/functions/v1/account-address", nil, u.auth(env))
-		if a := decode(t, res); a["proven"] != true {
-			t.Fatalf("after the reset link: %v", a)
+		reset := testUser{ID: intruder.ID, Email: email, Token: str(decode(t, res), "access_token")}
+		for _, who := range []testUser{intruder, reset} {
+			res = env.do(t, "POST", "/functions/v1/account-address", nil, who.auth(env))
+			wantStatus(t, res, 200)
+			if a := decode(t, res); a["proven"] != false || len(a["contact_messages"].([]any)) != 0 {
+				t.Fatalf("the reset link opened, no new password yet: %v", a)
+			}
+		}
+		res = env.authJSON(t, "PUT", "/auth/v1/user", map[string]any{"password": "Kalingalinga-Rain-2026"}, reset.Token)
+		wantStatus(t, res, http.StatusOK)
+		res = env.do(t, "POST", "/functions/v1/account-address", nil, intruder.auth(env))
+		wantStatus(t, res, http.StatusUnauthorized)
+		res = env.do(t, "POST", "/functions/v1/account-address", nil, reset.auth(env))
+		wantStatus(t, res, 200)
+		if a := decode(t, res); a["proven"] != true || len(a["contact_messages"].([]any)) != 1 {
+			t.Fatalf("after the new password: %v", a)
 		}
 	})
 }

@@ -50,6 +50,8 @@ func (s *Server) routes(mux *http.ServeMux) {
 	// Functions: the serverless functions the app invokes.
 	mux.Handle("POST /functions/v1/contact-form-submit", s.limitForms(s.handleContactFormSubmit()))
 	mux.Handle("POST /functions/v1/waitlist-signup", s.limitForms(s.handleWaitlistSignup()))
+	mux.Handle("GET /functions/v1/waitlist-confirm", s.handleWaitlistConfirm())                  // a page with a button
+	mux.Handle("POST /functions/v1/waitlist-confirm", s.handleWaitlistConfirm())                 // the button
 	mux.Handle("GET /functions/v1/waitlist-unsubscribe", s.handleWaitlistUnsubscribe())          // a page with a button
 	mux.Handle("POST /functions/v1/waitlist-unsubscribe", s.handleWaitlistUnsubscribe())         // the button; one-click (RFC 8058)
 	mux.Handle("GET /functions/v1/announcement-unsubscribe", s.handleAnnouncementUnsubscribe())  // a page with a button

@@ -1,13 +1,17 @@
 package server
 
 import (
+	"context"
 	"net/http"
 	"net/url"
+	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 
 	"salaula/internal/clientip"
 	"salaula/internal/config"
+	"salaula/internal/mail"
 )
 
 // trustLoopback makes the server read the client's IP from
@@ -26,55 +30,118 @@ func joinFrom(t *testing.T, env *testEnv, email, ref, ip string) map[string]any 
 	return decode(t, res)
 }
 
-func codeOf(t *testing.T, body map[string]any) string {
+// confirmFrom presses the button of the confirm link in the latest e-mail
+// to email, from ip, and returns the place and link code the browser is
+// sent on with.
+func confirmFrom(t *testing.T, env *testEnv, email, ip string) (place, code string) {
 	t.Helper()
-	u, err := url.Parse(body["shareUrl"].(string))
+	sent, err := mail.Recent(context.Background(), env.DB, email, 1)
+	if err != nil || len(sent) == 0 {
+		t.Fatalf("no e-mail to %s: %v", email, err)
+	}
+	link := confirmLink.FindString(sent[0].Body)
+	if !strings.HasPrefix(link, env.Config.PublicURL+"/functions/v1/waitlist-confirm?token=") {
+		t.Fatalf("no confirm link in %q", sent[0].Body)
+	}
+	path := strings.TrimPrefix(link, env.Config.PublicURL)
+	wantStatus(t, env.do(t, "GET", path, nil, map[string]string{"X-Forwarded-For": ip}), http.StatusOK)
+	res := env.do(t, "POST", path, "", map[string]string{"Content-Type": "application/x-www-form-urlencoded", "X-Forwarded-For": ip})
+	wantStatus(t, res, http.StatusSeeOther)
+	loc, err := url.Parse(res.Header.Get("Location"))
+	if err != nil || loc.Host != "" || loc.Path != "/upcycling" {
+		t.Fatalf("the confirm button leads to %q", res.Header.Get("Location"))
+	}
+	frag, _ := url.ParseQuery(loc.Fragment)
+	return frag.Get("wl_place"), frag.Get("wl_ref")
+}
+
+// placeOf is the place in line of email's sign-up.
+func placeOf(t *testing.T, env *testEnv, email string) int {
+	t.Helper()
+	su, err := env.DB.WaitlistSignupByEmail(context.Background(), email, "Upcycling Initiative")
 	if err != nil {
 		t.Fatal(err)
 	}
-	return u.Query().Get("ref")
+	p, err := env.DB.PlaceInLine(context.Background(), su.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p.Position
 }
 
-// A sign-up answers its place and personal link (again on a repeat); a
-// friend joining through the link moves the owner up; the same address
-// written differently, or the same device within the hour, does not.
-func TestWaitlistSignupAnswersPlaceAndLink(t *testing.T) {
+// Referral credit goes only to friends who exist: ten invented addresses
+// from ten devices move the owner nowhere; each friend who presses the
+// confirm link's button moves the owner up; one mailbox written two ways
+// is one friend; self-referrals are not credited.
+func TestReferralCreditOnlyForConfirmedFriends(t *testing.T) {
 	t.Parallel()
 	eachEngine(t, trustLoopback, func(t *testing.T, env *testEnv) {
-		for i, e := range []string{"a@example.com", "b@example.com", "c@example.com", "d@example.com", "e@example.com",
-			"f@example.com", "g@example.com", "h@example.com", "i@example.com", "j@example.com", "k@example.com", "owner@example.com"} {
-			body := joinFrom(t, env, e, "", "10.0.0."+string(rune('1'+i%9)))
-			if body["success"] != true || body["message"] != "You're on the list!" || body["position"] != float64(i+1) {
-				t.Fatalf("join %d: %v", i, body)
+		for i := range 31 {
+			joinFrom(t, env, "early"+string(rune('a'+i%26))+string(rune('a'+i/26))+"@example.com", "", "10.0.1."+strconv.Itoa(i+1))
+		}
+		joinFrom(t, env, "owner@example.com", "", "10.9.9.9")
+		place, code := confirmFrom(t, env, "owner@example.com", "10.9.9.9")
+		if place != "32" || len(code) != 10 {
+			t.Fatalf("owner confirmed: place %q, code %q", place, code)
+		}
+		friends := []string{}
+		for i := range 10 {
+			f := "invented" + strconv.Itoa(i) + "@example.com"
+			friends = append(friends, f)
+			joinFrom(t, env, f, code, "10.2.0."+strconv.Itoa(i+1))
+		}
+		if p := placeOf(t, env, "owner@example.com"); p != 32 {
+			t.Fatalf("ten unconfirmed friends moved the owner to %d", p)
+		}
+		last := 32
+		for i, f := range friends[:4] {
+			confirmFrom(t, env, f, "10.2.0."+strconv.Itoa(i+1))
+			p := placeOf(t, env, "owner@example.com")
+			if p >= last {
+				t.Fatalf("friend %d confirmed: owner at %d, was %d", i, p, last)
+			}
+			last = p
+		}
+		if last != 1 {
+			t.Fatalf("four confirmed friends put the owner at %d, want 1", last)
+		}
+		// Self-referrals stay uncredited even when confirmed: the owner's
+		// mailbox with a +tag, and the owner's device.
+		joinFrom(t, env, "Owner+2@example.com", code, "10.1.1.1")
+		confirmFrom(t, env, "owner+2@example.com", "10.1.1.1")
+		joinFrom(t, env, "samedevice@example.com", code, "10.9.9.9")
+		confirmFrom(t, env, "samedevice@example.com", "10.9.9.9")
+		// One mailbox written two ways is one friend.
+		joinFrom(t, env, "x@googlemail.com", code, "10.3.0.1")
+		confirmFrom(t, env, "x@googlemail.com", "10.3.0.1")
+		joinFrom(t, env, "x@gmail.com.", code, "10.3.0.2")
+		confirmFrom(t, env, "x@gmail.com.", "10.3.0.2")
+		if n := countRows(t, env.DB, `SELECT COUNT(*) FROM waitlist_referrals WHERE credited = 1`); n != 5 {
+			t.Fatalf("%d credited referrals, want 5 (four friends and x once)", n)
+		}
+	})
+}
+
+// A repeated sign-up from another device gets the answer a new sign-up
+// gets (no place, no link, nothing that tells the address was there); the
+// address's holder gets an e-mail with the place and the personal link.
+func TestRepeatedSignupAnswersAsANewOneAndMailsTheOwner(t *testing.T) {
+	t.Parallel()
+	eachEngine(t, trustLoopback, func(t *testing.T, env *testEnv) {
+		first := joinFrom(t, env, "owner@example.com", "", "10.9.9.9")
+		_, code := confirmFrom(t, env, "owner@example.com", "10.9.9.9")
+		fresh := joinFrom(t, env, "someone-new@example.com", "", "10.4.4.4")
+		repeat := joinFrom(t, env, "OWNER@example.com", "", "10.4.4.4")
+		want := map[string]any{"success": true, "message": "You're on the list!"}
+		for name, body := range map[string]map[string]any{"first": first, "new": fresh, "repeat": repeat} {
+			if !reflect.DeepEqual(body, want) {
+				t.Fatalf("%s sign-up answered %v, want %v", name, body, want)
 			}
 		}
-		owner := joinFrom(t, env, "Owner@Example.com", "", "10.9.9.9")
-		if owner["position"] != float64(12) || !strings.HasPrefix(owner["shareUrl"].(string), env.Config.PublicURL+"/upcycling?ref=") {
-			t.Fatalf("repeated join: %v", owner)
-		}
-		code := codeOf(t, owner)
-		// Self-referrals: the same mailbox with a +tag, and the owner's own device.
-		joinFrom(t, env, "owner+2@example.com", code, "10.1.1.1")
-		joinFrom(t, env, "friend1@example.com", code, "10.0.0.3") // where the owner joined from
-		if p := joinFrom(t, env, "owner@example.com", "", "10.1.1.1")["position"]; p != float64(12) {
-			t.Fatalf("owner's place after self-referrals: %v, want 12", p)
-		}
-		joinFrom(t, env, "friend2@example.com", code, "10.2.2.2")
-		if p := joinFrom(t, env, "owner@example.com", "", "10.1.1.1")["position"]; p != float64(2) {
-			t.Fatalf("owner's place after one referral: %v, want 2", p)
-		}
-		// The same device again within the hour is not credited.
-		joinFrom(t, env, "friend3@example.com", code, "10.2.2.2")
-		if p := joinFrom(t, env, "owner@example.com", "", "10.1.1.1")["position"]; p != float64(2) {
-			t.Fatalf("owner's place after a second referral from one device: %v, want 2", p)
-		}
-		// A code that is not one is ignored, nothing stored with it.
-		if b := joinFrom(t, env, "odd@example.com", "<script>"+strings.Repeat("x", 500), "10.3.3.3"); b["position"] != float64(17) {
-			t.Fatalf("odd ref: %v", b)
-		}
-		mail := waitMail(t, env, "friend2@example.com", "waitlist").Body
-		if !strings.Contains(mail, env.Config.PublicURL+"/upcycling?ref=") {
-			t.Fatalf("confirmation without the personal link:\n%s", mail)
+		sent, _ := mail.Recent(context.Background(), env.DB, "owner@example.com", 1)
+		if len(sent) != 1 || sent[0].Subject != "You're already on the list: Salaula Upcycling Initiative" ||
+			!strings.Contains(sent[0].Body, "number 1 in line") || !strings.Contains(sent[0].Body, env.Config.PublicURL+"/upcycling?ref="+code) {
+			t.Fatalf("the owner's e-mail: %+v", sent)
 		}
 	})
 }

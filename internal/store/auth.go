@@ -208,23 +208,46 @@ func (db *DB) RevokeSessions(ctx context.Context, userID, currentSessionID, scop
 // SetPassword stores a new password hash for the user and spends the
 // user's unused reset links (a reset link works until a password is set).
 func (db *DB) SetPassword(ctx context.Context, userID, hash string) error {
+	return db.InTx(ctx, func(tx *Tx) error { return tx.setPassword(ctx, userID, hash, false, Now()) })
+}
+
+// ResetPassword is the step a reset link ends with: it stores the new
+// password hash, spends the user's reset links, records the address as
+// confirmed and proven (see ProveEmail) and ends every session of the user
+// but sessionID (the reset link's), in one transaction. Opening a reset
+// link proves nothing before this step, so no other session of the account
+// ever reads what the address sent (docs/decisions/0229-reset-proves-on-new-password.md).
+func (db *DB) ResetPassword(ctx context.Context, userID, hash, sessionID string) error {
 	now := Now()
 	return db.InTx(ctx, func(tx *Tx) error {
-		res, err := tx.Exec(ctx, `UPDATE users SET password_hash = ?, updated_at = ? WHERE id = ?`, hash, now, userID)
-		if err != nil {
+		if err := tx.setPassword(ctx, userID, hash, true, now); err != nil {
 			return err
 		}
-		if n, err := res.RowsAffected(); err != nil {
-			return err
-		} else if n == 0 {
-			return ErrNotFound
-		}
-		if _, err := tx.Exec(ctx, `UPDATE one_time_tokens SET used_at = ? WHERE user_id = ? AND kind = ? AND used_at IS NULL`,
-			now, userID, TokenRecovery); err != nil {
-			return err
-		}
-		return tx.Announce(ctx, TableAccounts, "UPDATE", `id = ?`, userID)
+		return revokeSessions(ctx, tx, `user_id = ? AND id <> ?`, now, userID, sessionID)
 	})
+}
+
+// setPassword is SetPassword inside t; prove also records the address as
+// confirmed and proven at now (earlier times kept).
+func (t *Tx) setPassword(ctx context.Context, userID, hash string, prove bool, now time.Time) error {
+	q, args := `UPDATE users SET password_hash = ?, updated_at = ?`, []any{hash, now}
+	if prove {
+		q, args = q+`, email_confirmed_at = COALESCE(email_confirmed_at, ?), email_proven_at = COALESCE(email_proven_at, ?)`, append(args, now, now)
+	}
+	res, err := t.Exec(ctx, q+` WHERE id = ?`, append(args, userID)...)
+	if err != nil {
+		return err
+	}
+	if n, err := res.RowsAffected(); err != nil {
+		return err
+	} else if n == 0 {
+		return ErrNotFound
+	}
+	if _, err := t.Exec(ctx, `UPDATE one_time_tokens SET used_at = ? WHERE user_id = ? AND kind = ? AND used_at IS NULL`,
+		now, userID, TokenRecovery); err != nil {
+		return err
+	}
+	return t.Announce(ctx, TableAccounts, "UPDATE", `id = ?`, userID)
 }
 
 // ProveEmail records that the user opened a link sent to their address at

@@ -375,12 +375,16 @@ func (db *DB) CountActiveSessions(ctx context.Context, userID string) (int, erro
 // them (RecountWaitlist, RecountLine) in the same transaction. It is for
 // filling a database quickly (tests, benchmarks).
 func (t *Tx) ImportWaitlist(ctx context.Context, signups []WaitlistSignup, lines []LineImport) error {
-	return t.importRows(ctx, `waitlist_signups (`+waitlistColumns+`, line_code, line_seq, line_key, ip_hash)`, 17, len(signups), func(i int) []any {
+	return t.importRows(ctx, `waitlist_signups (`+waitlistColumns+`, line_code, line_seq, line_key, ip_hash)`, 18, len(signups), func(i int) []any {
 		s := &signups[i]
+		unconfirmed := 0
+		if s.Unconfirmed {
+			unconfirmed = 1
+		}
 		row := []any{s.ID, s.Email, ProgramCode(s.Program), s.PagePath, s.Referrer, s.UTMSource, s.UTMMedium, s.UTMCampaign,
-			s.UTMTerm, s.UTMContent, s.UnsubscribeTokenHash, s.UnsubscribedAt, s.CreatedAt, nil, nil, nil, ""}
+			s.UTMTerm, s.UTMContent, s.UnsubscribeTokenHash, s.UnsubscribedAt, s.CreatedAt, unconfirmed, nil, nil, nil, ""}
 		if i < len(lines) && lines[i].Code != "" {
-			row[13], row[14], row[15], row[16] = lines[i].Code, lines[i].Seq, lines[i].Seq, lines[i].IPHash
+			row[14], row[15], row[16], row[17] = lines[i].Code, lines[i].Seq, lines[i].Seq, lines[i].IPHash
 		}
 		return row
 	})

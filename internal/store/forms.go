@@ -1,7 +1,6 @@
 package store
 
 import (
-	"cmp"
 	"context"
 	"database/sql"
 	"encoding/json"
@@ -97,16 +96,21 @@ type WaitlistSignup struct {
 	UnsubscribeTokenHash string
 	UnsubscribedAt       *time.Time
 	CreatedAt            time.Time
+	// Unconfirmed is true until the address's holder presses the button
+	// of the confirm link e-mailed to it (ConfirmWaitlist).
+	Unconfirmed bool
 }
 
 const waitlistColumns = `id, email, program, page_path, referrer, utm_source, utm_medium, utm_campaign, utm_term, utm_content,
-	unsubscribe_token_hash, unsubscribed_at, created_at`
+	unsubscribe_token_hash, unsubscribed_at, created_at, unconfirmed`
 
 func scanWaitlist(row interface{ Scan(...any) error }) (*WaitlistSignup, error) {
 	var s WaitlistSignup
 	var unsub sql.NullTime
+	var unconfirmed int
 	err := row.Scan(&s.ID, &s.Email, (*programName)(&s.Program), &s.PagePath, &s.Referrer, &s.UTMSource, &s.UTMMedium, &s.UTMCampaign,
-		&s.UTMTerm, &s.UTMContent, &s.UnsubscribeTokenHash, &unsub, &s.CreatedAt)
+		&s.UTMTerm, &s.UTMContent, &s.UnsubscribeTokenHash, &unsub, &s.CreatedAt, &unconfirmed)
+	s.Unconfirmed = unconfirmed == 1
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, ErrNotFound
 	}
@@ -136,10 +140,9 @@ type WaitlistJoin struct {
 // for that program ever. Only then is what join holds written with it, in
 // the same transaction (its e-mail, say), so it happens at most once per
 // address and program, however many times or how concurrently the address
-// signs up. A sign-up that was unsubscribed is subscribed again, keeping
-// its first unsubscribe token (the link of the one confirmation works
-// again), and reported as not joined; an active one is left exactly as it
-// is. On PostgreSQL a new sign-up with its roll-ups, e-mail, event and
+// signs up. A sign-up already there, subscribed or not, is left exactly as
+// it is (a repeat is the caller's to answer: RenewWaitlistLink; an
+// unsubscribed address comes back only by ConfirmWaitlist). On PostgreSQL a new sign-up with its roll-ups, e-mail, event and
 // announcement is one statement: each statement is a round trip, and the
 // sign-up is the write a launch makes most (docs/decisions/0165-writer.md).
 func (db *DB) JoinWaitlist(ctx context.Context, s *WaitlistSignup, join WaitlistJoin) (joined bool, err error) {
@@ -147,11 +150,12 @@ func (db *DB) JoinWaitlist(ctx context.Context, s *WaitlistSignup, join Waitlist
 	return joined, err
 }
 
-// JoinWaitlistInLine is JoinWaitlist that also gives the subscribed
-// sign-up its place in its program's line (line: its link code, the code
-// of the link it came through, its IP hash; see EnterLine) in the same
-// transaction, and returns the place: a new sign-up's new place, or a
-// repeat's own. The sign-up and its place are kept together or not at all.
+// JoinWaitlistInLine is JoinWaitlist that also gives a new sign-up its
+// place in its program's line (line: its link code, the code of the link
+// it came through, its IP hash and mailbox) in the same transaction, with
+// the referral of that link (credited only once the sign-up is confirmed,
+// ConfirmWaitlist), and returns the place (nil for a repeat). The sign-up
+// and its place are kept together or not at all.
 func (db *DB) JoinWaitlistInLine(ctx context.Context, s *WaitlistSignup, join WaitlistJoin, line LineEntry, rule ReferralRule) (bool, *LinePlace, error) {
 	return db.joinWaitlist(ctx, s, join, &line, rule)
 }
@@ -169,9 +173,8 @@ func (db *DB) joinWaitlist(ctx context.Context, s *WaitlistSignup, join Waitlist
 	if line != nil {
 		line.Email, line.Program, line.At = s.Email, s.Program, s.CreatedAt
 	}
-	var id string // the sign-up's, when it has a place already
 	err = db.InTx(ctx, func(tx *Tx) error {
-		id, place = "", nil
+		place = nil
 		var n int
 		var err error
 		if db.dialect == Postgres {
@@ -191,31 +194,83 @@ func (db *DB) joinWaitlist(ctx context.Context, s *WaitlistSignup, join Waitlist
 			}
 			return err
 		}
-		res, err := tx.Exec(ctx, `UPDATE waitlist_signups SET unsubscribed_at = NULL
-			WHERE email = ? AND program = ? AND unsubscribed_at IS NOT NULL`, s.Email, ProgramCode(s.Program))
-		if err != nil {
-			return err
-		}
-		if n, _ := res.RowsAffected(); n == 1 {
-			if err := tx.Announce(ctx, TableWaitlist, "UPDATE", `email = ? AND program = ?`, s.Email, ProgramCode(s.Program)); err != nil {
-				return err
-			}
-			if err := countWaitlistMove(ctx, tx, 1, `email = ? AND program = ?`, s.Email, ProgramCode(s.Program)); err != nil {
-				return err
-			}
-		}
-		if line != nil {
-			id, place, err = tx.enterLine(ctx, line, rule)
-		}
-		return err
+		return nil
 	})
 	if err != nil {
 		return false, nil, err
 	}
-	if line != nil && place == nil {
-		place, err = db.PlaceInLine(ctx, cmp.Or(id, s.ID))
+	return joined, place, nil
+}
+
+// RenewWaitlistLink gives the sign-up id a new token (its hash tokenHash:
+// the links of the e-mail about it that goes out now; those of earlier
+// e-mails stop working) and writes that e-mail in the same transaction:
+// the outbox row e, when not nil, and after, run once committed. It is how
+// a repeated sign-up is answered: by e-mail to the address, never on
+// screen. ErrNotFound when there is no such sign-up.
+func (db *DB) RenewWaitlistLink(ctx context.Context, id, tokenHash string, e *OutboxEmail, after func()) error {
+	if !IsID(id) {
+		return ErrNotFound
 	}
-	return joined, place, err
+	return db.InTx(ctx, func(tx *Tx) error {
+		res, err := tx.Exec(ctx, `UPDATE waitlist_signups SET unsubscribe_token_hash = ? WHERE id = ?`, tokenHash, id)
+		if err != nil {
+			return err
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return ErrNotFound
+		}
+		if e != nil {
+			if err := tx.WriteEmail(ctx, e); err != nil {
+				return err
+			}
+		}
+		if after != nil {
+			tx.AfterCommit(after)
+		}
+		return nil
+	})
+}
+
+// ConfirmWaitlist records the press on the confirm link's button of the
+// sign-up with this id and token hash, and returns the sign-up and its
+// place. An unconfirmed sign-up becomes confirmed and the referral it came
+// through is credited now, unless its mailbox was credited already in the
+// program. An unsubscribed one is subscribed again, confirmed, with a new
+// place at the end of the line (line: its new link code and IP hash). A
+// confirmed one changes nothing. ErrNotFound when no sign-up has both.
+func (db *DB) ConfirmWaitlist(ctx context.Context, id, tokenHash string, line LineEntry) (*WaitlistSignup, *LinePlace, error) {
+	if !IsID(id) {
+		return nil, nil, ErrNotFound
+	}
+	var su *WaitlistSignup
+	err := db.InTx(ctx, func(tx *Tx) error {
+		var err error
+		su, err = scanWaitlist(tx.QueryRow(ctx, `SELECT `+waitlistColumns+` FROM waitlist_signups WHERE id = ? AND unsubscribe_token_hash = ?`, id, tokenHash))
+		if err != nil || (!su.Unconfirmed && su.UnsubscribedAt == nil) {
+			return err
+		}
+		if _, err := tx.Exec(ctx, `UPDATE waitlist_signups SET unconfirmed = 0, unsubscribed_at = NULL WHERE id = ?`, id); err != nil {
+			return err
+		}
+		if err := tx.Announce(ctx, TableWaitlist, "UPDATE", `id = ?`, id); err != nil {
+			return err
+		}
+		if su.UnsubscribedAt == nil {
+			return tx.creditReferral(ctx, id)
+		}
+		if err := countWaitlistMove(ctx, tx, 1, `id = ?`, id); err != nil {
+			return err
+		}
+		line.Email, line.Program, line.At, line.RefCode = su.Email, su.Program, Now(), ""
+		_, err = tx.newPlace(ctx, id, &line, ReferralRule{})
+		return err
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	place, err := db.PlaceInLine(ctx, id)
+	return su, place, err
 }
 
 // waitlistInsert returns the statement that inserts s unless its (e-mail,
@@ -226,22 +281,26 @@ func (db *DB) joinWaitlist(ctx context.Context, s *WaitlistSignup, join Waitlist
 // On PostgreSQL the number is taken only when the address is not on the
 // list: a repeated join takes none.
 func (t *Tx) waitlistInsert(s *WaitlistSignup, line *LineEntry) (string, []any) {
+	unconfirmed := 0
+	if s.Unconfirmed {
+		unconfirmed = 1
+	}
 	args := []any{s.ID, s.Email, ProgramCode(s.Program), s.PagePath, s.Referrer, s.UTMSource, s.UTMMedium, s.UTMCampaign, s.UTMTerm,
-		s.UTMContent, s.UnsubscribeTokenHash, s.CreatedAt}
+		s.UTMContent, s.UnsubscribeTokenHash, s.CreatedAt, unconfirmed}
 	const columns = `id, email, program, page_path, referrer, utm_source, utm_medium, utm_campaign,
-		utm_term, utm_content, unsubscribe_token_hash, created_at`
+		utm_term, utm_content, unsubscribe_token_hash, created_at, unconfirmed`
 	if line == nil {
-		return `INSERT INTO waitlist_signups (` + columns + `) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+		return `INSERT INTO waitlist_signups (` + columns + `) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 			ON CONFLICT (email, program) DO NOTHING`, args
 	}
-	id, program, at, where := `?`, `?`, `?`, `true`
+	id, program, at, flag, where := `?`, `?`, `?`, `?`, `true`
 	if t.db.dialect == Postgres {
-		id, program, at = `?::uuid`, `?::smallint`, `?::timestamp` // a value of VALUES is text unless told
+		id, program, at, flag = `?::uuid`, `?::smallint`, `?::timestamp`, `?::smallint` // a value of VALUES is text unless told
 		where = `NOT EXISTS (SELECT 1 FROM waitlist_signups WHERE email = ? AND program = ?)`
 	}
 	next, nextArgs := t.nextLineSeqSQL(line)
 	q := `INSERT INTO waitlist_signups (` + columns + `, line_code, ip_hash, line_seq, line_key)
-		SELECT v.*, c.seq, c.seq FROM (VALUES (` + id + `, ?, ` + program + `, ?, ?, ?, ?, ?, ?, ?, ?, ` + at + `, ?, ?)) v,
+		SELECT v.*, c.seq, c.seq FROM (VALUES (` + id + `, ?, ` + program + `, ?, ?, ?, ?, ?, ?, ?, ?, ` + at + `, ` + flag + `, ?, ?)) v,
 		(` + next + `) c WHERE ` + where + `
 		ON CONFLICT (email, program) DO NOTHING`
 	args = append(append(args, line.Code, line.IPHash), nextArgs...)

@@ -84,8 +84,9 @@ func TestWaitlistJoinsOncePerProgramAndUnsubscribes(t *testing.T) {
 		if len(programs) != 1 {
 			t.Fatalf("filtered export: %v", programs)
 		}
-		// Rejoining after unsubscribing subscribes again, keeping the first
-		// token (its link works again), and is not a new sign-up.
+		// Joining again after unsubscribing changes nothing (the confirm
+		// link e-mailed to the address subscribes it again) and is not a
+		// new sign-up.
 		back := &store.WaitlistSignup{Email: "mwila@example.com", Program: "Upcycling Initiative", UnsubscribeTokenHash: "h4"}
 		ran := false
 		with := store.WaitlistJoin{Email: &store.OutboxEmail{To: back.Email, Subject: "s", Body: "b", Kind: "rejoin"},
@@ -98,7 +99,7 @@ func TestWaitlistJoinsOncePerProgramAndUnsubscribes(t *testing.T) {
 			t.Fatal("a rejoin wrote what comes with a new sign-up")
 		}
 		got, _ = db.WaitlistSignupByEmail(ctx, "mwila@example.com", "Upcycling Initiative")
-		if got.UnsubscribedAt != nil || got.UnsubscribeTokenHash != "h1" {
+		if got.UnsubscribedAt == nil || got.UnsubscribeTokenHash != "h1" {
 			t.Fatalf("after rejoin %+v", got)
 		}
 		n := 0

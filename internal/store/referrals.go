@@ -19,6 +19,7 @@ type LineEntry struct {
 	Code           string // the code of its personal link, when it has none yet
 	RefCode        string // the code of the link it came through, "" when none
 	IPHash         string // a hash of the address it signed up from
+	Mailbox        string // the mailbox its address reaches (validate.MailboxKey)
 	At             time.Time
 	// seq is the number of the line a run of the entry's write took on
 	// PostgreSQL: a run again of the write (the Writer runs a group again
@@ -26,6 +27,17 @@ type LineEntry struct {
 	// lost to it.
 	seq int64
 }
+
+// Reasons the store gives a referral not credited (yet), as the console
+// shows them; the rule (ReferralRule) gives the others.
+const (
+	// ReferralUnconfirmed: the sign-up has not confirmed its address yet;
+	// the referral is credited when it does (ConfirmWaitlist).
+	ReferralUnconfirmed = "waiting for the friend to confirm their address"
+	// ReferralSameMailbox: a referral of another address reaching the same
+	// mailbox was credited in the program first.
+	ReferralSameMailbox = "same mailbox as a referral already credited"
+)
 
 // ReferralFacts is what the referral rule judges a sign-up made through a
 // link by: the referrer's address, hashed IP and time of joining, the new
@@ -55,25 +67,6 @@ type LinePlace struct {
 	Code     string
 	Position int // 1 is the front
 	Credits  int
-}
-
-// enterLine gives the subscribed sign-up of e.Email for e.Program its
-// place in the line inside t, unless it has one: it returns the sign-up's
-// id and its new place (nil when it had one; see newPlace). ErrNotFound
-// when the address has no subscribed sign-up for the program.
-func (t *Tx) enterLine(ctx context.Context, e *LineEntry, rule ReferralRule) (string, *LinePlace, error) {
-	var id string
-	var held bool
-	err := t.QueryRow(ctx, `SELECT id, line_key IS NOT NULL FROM waitlist_signups WHERE email = ? AND program = ? AND unsubscribed_at IS NULL`,
-		e.Email, ProgramCode(e.Program)).Scan(&id, &held)
-	if errors.Is(err, sql.ErrNoRows) {
-		return "", nil, ErrNotFound
-	}
-	if err != nil || held {
-		return id, nil, err // a repeated join keeps its place
-	}
-	p, err := t.newPlace(ctx, id, e, rule)
-	return id, p, err
 }
 
 // newPlace gives the subscribed sign-up id, which has no place, the next
@@ -147,7 +140,9 @@ func lineSequence(code int64) string { return fmt.Sprintf("waitlist_line_%d", co
 // program (its name) its argument.
 const lineGoneSQL = `(SELECT COALESCE(SUM(gone), 0) FROM waitlist_line_numbers WHERE program = ?)`
 
-// referral records that the sign-up id came through the link e.RefCode.
+// referral records that the sign-up id came through the link e.RefCode:
+// not credited, with the rule's reason, or waiting for the sign-up's
+// confirmation (ReferralUnconfirmed; creditReferral).
 func (t *Tx) referral(ctx context.Context, id string, e LineEntry, rule ReferralRule) error {
 	var f ReferralFacts
 	var referrer string
@@ -169,19 +164,32 @@ func (t *Tx) referral(ctx context.Context, id string, e LineEntry, rule Referral
 		}
 	}
 	credited, reason := rule.Judge(f)
-	c := 0
 	if credited {
-		c = 1
+		reason = ReferralUnconfirmed
 	}
-	if _, err := t.Exec(ctx, `INSERT INTO waitlist_referrals (signup_id, referrer_id, program, credited, reason, ip_hash, created_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (signup_id) DO NOTHING`, id, referrer, e.Program, c, reason, e.IPHash, e.At); err != nil {
+	_, err = t.Exec(ctx, `INSERT INTO waitlist_referrals (signup_id, referrer_id, program, credited, reason, ip_hash, mailbox, created_at)
+		VALUES (?, ?, ?, 0, ?, ?, ?, ?) ON CONFLICT (signup_id) DO NOTHING`, id, referrer, e.Program, reason, e.IPHash, e.Mailbox, e.At)
+	return err
+}
+
+// creditReferral credits, inside t, the referral the sign-up id came
+// through when it waits for the sign-up's confirmation: its referrer
+// moves ahead. A mailbox already credited in the program (another way of
+// writing the same address) is not credited again (ReferralSameMailbox).
+func (t *Tx) creditReferral(ctx context.Context, id string) error {
+	res, err := t.Exec(ctx, `UPDATE waitlist_referrals SET credited = 1, reason = ''
+		WHERE signup_id = ? AND credited = 0 AND reason = ? AND (mailbox = '' OR NOT EXISTS (SELECT 1 FROM waitlist_referrals o
+			WHERE o.program = waitlist_referrals.program AND o.mailbox = waitlist_referrals.mailbox AND o.credited = 1))`, id, ReferralUnconfirmed)
+	if err != nil {
 		return err
 	}
-	if !credited {
-		return nil
+	if n, _ := res.RowsAffected(); n == 0 {
+		_, err := t.Exec(ctx, `UPDATE waitlist_referrals SET reason = ? WHERE signup_id = ? AND credited = 0 AND reason = ?`,
+			ReferralSameMailbox, id, ReferralUnconfirmed)
+		return err
 	}
 	_, err = t.Exec(ctx, `UPDATE waitlist_signups SET line_credits = line_credits + 1, line_key = line_key - ?
-		WHERE id = ? AND line_key IS NOT NULL`, LineStep, referrer)
+		WHERE line_key IS NOT NULL AND id = (SELECT referrer_id FROM waitlist_referrals WHERE signup_id = ?)`, LineStep, id)
 	return err
 }
 

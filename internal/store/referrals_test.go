@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -18,17 +19,38 @@ var credit = store.ReferralRule{Since: time.Hour, Judge: func(store.ReferralFact
 func join(t *testing.T, db *store.DB, email, code, ref string) *store.LinePlace {
 	t.Helper()
 	ctx := context.Background()
-	su := &store.WaitlistSignup{Email: email, Program: "Upcycling Initiative", UnsubscribeTokenHash: "h-" + email}
-	_, p, err := db.JoinWaitlistInLine(ctx, su, store.WaitlistJoin{}, store.LineEntry{Code: code, RefCode: ref, IPHash: "ip-" + email}, credit)
+	su := &store.WaitlistSignup{Email: email, Program: "Upcycling Initiative", UnsubscribeTokenHash: "h-" + email, Unconfirmed: true}
+	_, p, err := db.JoinWaitlistInLine(ctx, su, store.WaitlistJoin{}, store.LineEntry{Code: code, RefCode: ref, IPHash: "ip-" + email, Mailbox: mailbox(email)}, credit)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return p
 }
 
-// Places follow the order of joining; each credited referral moves the
-// referrer LineStep places ahead; unsubscribing takes the place, the
-// code and the credits away.
+// mailbox folds what the tests write two ways (validate.MailboxKey's job).
+func mailbox(email string) string {
+	return strings.TrimRight(strings.Replace(email, "@googlemail.com", "@gmail.com", 1), ".")
+}
+
+// confirm presses the confirm link's button of email's sign-up.
+func confirm(t *testing.T, db *store.DB, email, code string) *store.LinePlace {
+	t.Helper()
+	ctx := context.Background()
+	su, err := db.WaitlistSignupByEmail(ctx, email, "Upcycling Initiative")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, p, err := db.ConfirmWaitlist(ctx, su.ID, su.UnsubscribeTokenHash, store.LineEntry{Code: code, IPHash: "ip2-" + email})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// Places follow the order of joining; each referral moves the referrer
+// LineStep places ahead once the friend confirmed, one mailbox once;
+// unsubscribing takes the place, the code and the credits away; coming
+// back takes a confirmation.
 func TestPlaceInLineMovesWithReferrals(t *testing.T) {
 	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
@@ -40,48 +62,66 @@ func TestPlaceInLineMovesWithReferrals(t *testing.T) {
 				t.Fatalf("sign-up %d: place %d", i, last.Position)
 			}
 		}
-		// A repeated entry keeps its place and code.
-		again := join(t, db, "p14@example.com", "othercode1", "")
-		if again.Position != 15 || again.Code != "code000014" {
+		// A repeated entry changes nothing and is no new place.
+		if again := join(t, db, "p14@example.com", "othercode1", ""); again != nil {
 			t.Fatalf("repeat: %+v", again)
 		}
-		// p14 brings one friend: key 15 - 10 = 5, ahead of p04 (key 5, no credits): place 5.
-		friend := join(t, db, "friend@example.com", "code000099", "code000014")
+		placeOf := func(id string) *store.LinePlace {
+			t.Helper()
+			p, err := db.PlaceInLine(ctx, id)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return p
+		}
+		// p14 brings a friend: nothing moves until the friend confirms;
+		// then key 15 - 10 = 5, ahead of p04 (key 5, no credits): place 5.
+		friend := join(t, db, "x@googlemail.com", "code000099", "code000014")
 		if friend.Position != 16 {
 			t.Fatalf("friend's place %d, want 16", friend.Position)
 		}
-		p, err := db.PlaceInLine(ctx, last.SignupID)
-		if err != nil {
-			t.Fatal(err)
+		if p := placeOf(last.SignupID); p.Position != 15 || p.Credits != 0 {
+			t.Fatalf("referrer before the friend confirmed: %+v", p)
 		}
-		if p.Position != 5 || p.Credits != 1 {
-			t.Fatalf("referrer after one referral: %+v, want place 5 with 1 credit", p)
+		if p := confirm(t, db, "x@googlemail.com", "unused0001"); p.Position != 16 || p.Code != "code000099" {
+			t.Fatalf("the friend confirmed: %+v", p)
+		}
+		if p := placeOf(last.SignupID); p.Position != 5 || p.Credits != 1 {
+			t.Fatalf("referrer after one confirmed referral: %+v, want place 5 with 1 credit", p)
+		}
+		confirm(t, db, "x@googlemail.com", "unused0002") // again: nothing more
+		// The same mailbox written another way is not a second friend.
+		join(t, db, "x@gmail.com.", "code000096", "code000014")
+		confirm(t, db, "x@gmail.com.", "unused0003")
+		if p := placeOf(last.SignupID); p.Credits != 1 {
+			t.Fatalf("referrer after the same mailbox twice: %+v", p)
 		}
 		// An unknown code or one of the same sign-up credits nobody.
 		join(t, db, "nobody@example.com", "code000098", "zzzzzzzzzz")
 		top, err := db.TopReferrers(ctx, "Upcycling Initiative", 10)
-		if err != nil || len(top) != 1 || top[0].Email != "p14@example.com" || top[0].Referrals != 1 || top[0].Credited != 1 {
+		if err != nil || len(top) != 1 || top[0].Email != "p14@example.com" || top[0].Referrals != 2 || top[0].Credited != 1 {
 			t.Fatalf("top referrers %+v %v", top, err)
 		}
 		// The friend unsubscribes: the referrer's credit goes.
-		fs, _ := db.WaitlistSignupByEmail(ctx, "friend@example.com", "Upcycling Initiative")
+		fs, _ := db.WaitlistSignupByEmail(ctx, "x@googlemail.com", "Upcycling Initiative")
 		if _, err := db.UnsubscribeWaitlist(ctx, fs.ID, fs.UnsubscribeTokenHash); err != nil {
 			t.Fatal(err)
 		}
-		if p, _ := db.PlaceInLine(ctx, last.SignupID); p.Position != 15 || p.Credits != 0 {
+		if p := placeOf(last.SignupID); p.Position != 15 || p.Credits != 0 {
 			t.Fatalf("referrer after the friend left: %+v", p)
 		}
 		if _, err := db.PlaceInLine(ctx, fs.ID); !errors.Is(err, store.ErrNotFound) {
 			t.Fatalf("unsubscribed sign-up still has a place: %v", err)
 		}
-		if n := storetest.Count(t, db, `SELECT COUNT(*) FROM waitlist_referrals`); n != 0 {
-			t.Fatalf("%d referrals kept after the unsubscribe", n)
+		// Joining again changes nothing; the confirm link brings the
+		// friend back, at the end of the line, with the new link code.
+		join(t, db, "x@googlemail.com", "code000095", "")
+		if _, err := db.PlaceInLine(ctx, fs.ID); !errors.Is(err, store.ErrNotFound) {
+			t.Fatalf("a repeated sign-up subscribed again without a confirmation: %v", err)
 		}
-		// Joining again subscribes the friend again, at the end of the
-		// line, with the new link code.
-		back := join(t, db, "friend@example.com", "code000097", "")
-		if back.SignupID != fs.ID || back.Position != 17 || back.Code != "code000097" || back.Credits != 0 {
-			t.Fatalf("friend back: %+v, want sign-up %s at place 17 with code000097", back, fs.ID)
+		back := confirm(t, db, "x@googlemail.com", "code000097")
+		if back.SignupID != fs.ID || back.Position != 18 || back.Code != "code000097" || back.Credits != 0 {
+			t.Fatalf("friend back: %+v, want sign-up %s at place 18 with code000097", back, fs.ID)
 		}
 	})
 }

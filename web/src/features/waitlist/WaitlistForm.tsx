@@ -5,7 +5,7 @@ import { FORM_LIMITS, FUNCTIONS } from '../../config/constants';
 import { isBlank } from '../../lib/validation';
 import { WaitingForConnection, useSendWhenOnline } from '../../lib/offline';
 import { waitlistBody } from './api';
-import { currentRef, placeOf, type PlaceInLine } from './referral';
+import { confirmedPlace, currentRef } from './referral';
 import { ShareYourPlace } from './ShareYourPlace';
 import { validateWaitlist } from './validation';
 import { useLeadToProblem } from '../../lib/leadToProblem';
@@ -23,11 +23,16 @@ export interface WaitlistFormProps {
 
 type Status = 'idle' | 'success' | 'error';
 
+/** The line under the success words: the place and link come by e-mail, after the confirm link. */
+export const CHECK_EMAIL = 'Check your e-mail and press the link in it to confirm your address: then you get your place in line and your personal link.';
+
 /**
  * The waitlist e-mail form (spec section 4): idle, then submitting
  * ('Joining...'), then success ("You're on the list!", e-mail cleared) or the
  * page's error message. A blank e-mail is silently ignored. Without a
  * connection the e-mail is kept and sent when the connection comes back.
+ * Opened from the confirm link's button, it shows the person's place and
+ * personal link.
  */
 export function WaitlistForm({ programName, errorMessage, successDetail }: WaitlistFormProps) {
   const leadRef = useLeadToProblem();
@@ -35,15 +40,14 @@ export function WaitlistForm({ programName, errorMessage, successDetail }: Waitl
   const [status, setStatus] = useState<Status>('idle');
   const [emailError, setEmailError] = useState<string>();
   const id = useId();
-  const [place, setPlace] = useState<PlaceInLine>({});
+  const [place] = useState(() => confirmedPlace());
   useEffect(() => void currentRef(), []); // remember the ?ref= the page was opened with
 
   const sender = useSendWhenOnline(
     FUNCTIONS.waitlistSignup,
     (body) => body.programName === programName,
     (body) => setEmail(typeof body.email === 'string' ? body.email : ''),
-    (answer) => {
-      setPlace(placeOf(answer));
+    () => {
       setEmail('');
       setStatus('success');
     },
@@ -101,10 +105,15 @@ export function WaitlistForm({ programName, errorMessage, successDetail }: Waitl
         {sender.waiting && <WaitingForConnection onCancel={sender.cancel} />}
         {status === 'success' && (
           <Alert severity="success" role="status" title="You're on the list!">
+            {successDetail} {CHECK_EMAIL}
+          </Alert>
+        )}
+        {status !== 'success' && place.position && (
+          <Alert severity="success" role="status" title="Your address is confirmed">
             {successDetail}
           </Alert>
         )}
-        {status === 'success' && <ShareYourPlace programName={programName} place={place} />}
+        {status !== 'success' && <ShareYourPlace programName={programName} place={place} />}
         {status === 'error' && (
           <Alert severity="error" role="alert">
             {errorMessage}

@@ -22,19 +22,25 @@ export function currentRef(search: string = window.location.search): string {
   }
 }
 
-/** What waitlist-signup answers besides success: the place in line and the personal link. */
+/** A person's place in line and personal link, shown once their address is confirmed. */
 export interface PlaceInLine {
   position?: number;
   shareUrl?: string;
 }
 
-/** placeOf reads the place and link from a waitlist-signup answer, ignoring anything malformed. */
-export function placeOf(data: unknown): PlaceInLine {
-  const d = (data ?? {}) as Record<string, unknown>;
-  const out: PlaceInLine = {};
-  if (typeof d.position === 'number' && Number.isInteger(d.position) && d.position > 0) out.position = d.position;
-  if (typeof d.shareUrl === 'string' && /^https?:\/\//.test(d.shareUrl)) out.shareUrl = d.shareUrl;
-  return out;
+/**
+ * confirmedPlace reads the place and link code the confirm link's button
+ * sends the browser back with (`#wl_place=N&wl_ref=CODE`, on the page the
+ * sign-up was made on) and builds the personal link from the page's own
+ * address, so it points where the person opened the site. Anything
+ * malformed gives no place.
+ */
+export function confirmedPlace(location: Pick<Location, 'hash' | 'origin' | 'pathname'> = window.location): PlaceInLine {
+  const params = new URLSearchParams(location.hash.replace(/^#/, ''));
+  const position = Number(params.get('wl_place'));
+  const code = params.get('wl_ref') ?? '';
+  if (!Number.isInteger(position) || position < 1 || !REF_PATTERN.test(code)) return {};
+  return { position, shareUrl: `${location.origin}${location.pathname}?ref=${code}` };
 }
 
 /** whatsAppLink is the WhatsApp share of the personal link. */
