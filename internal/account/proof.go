@@ -12,6 +12,7 @@ import (
 	"salaula/internal/ratelimit"
 	"salaula/internal/store"
 	"salaula/internal/token"
+	"salaula/internal/validate"
 )
 
 // Contact messages and waitlist sign-ups carry only an e-mail address: an
@@ -128,7 +129,7 @@ func (r *Rules) SendProof(ctx context.Context, userID string) (string, error) {
 	if r.Mailer == nil {
 		return "", errors.New("account: no mailer to send the proof link")
 	}
-	ok, _, err := (&ratelimit.Emails{DB: r.DB, Quota: r.EmailQuota}).Allow(ctx, u.Email, r.now())
+	ok, _, err := (&ratelimit.Emails{DB: r.DB, Quota: r.EmailQuota}).Allow(ctx, validate.MailboxKey(u.Email), r.now())
 	if err != nil {
 		return "", err
 	}

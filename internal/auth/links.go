@@ -77,7 +77,7 @@ func (s *Service) Recover(ctx context.Context, req LinkRequest) error {
 	if !emailUsable(email) {
 		return Fail(CodeEmailInvalid)
 	}
-	ok, wait, err := s.Emails.Allow(ctx, email, s.now())
+	ok, wait, err := s.Emails.Allow(ctx, validate.MailboxKey(email), s.now())
 	if err != nil {
 		return err
 	}

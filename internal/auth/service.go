@@ -23,6 +23,7 @@ import (
 	"salaula/internal/seal"
 	"salaula/internal/store"
 	"salaula/internal/token"
+	"salaula/internal/validate"
 )
 
 // LinkTTL is how long an e-mailed reset or confirmation link works.
@@ -183,7 +184,7 @@ func (s *Service) afterAnswer(ctx context.Context, what string, send func(contex
 // per-address limit and reports whether it may be sent; a refusal or a
 // failure to count is logged and the e-mail skipped.
 func (s *Service) mayEmail(ctx context.Context, address, kind string) bool {
-	ok, _, err := s.Emails.Allow(ctx, address, s.now())
+	ok, _, err := s.Emails.Allow(ctx, validate.MailboxKey(address), s.now())
 	if err != nil {
 		s.Logger.Error("count e-mail against the address limit", "kind", kind, "err", err)
 		return false

@@ -97,7 +97,10 @@ type Config struct {
 	// SALAULA_REALTIME_MAX_BINDINGS_PER_JOIN (20 different postgres_changes
 	// bindings in one join), SALAULA_REALTIME_MAX_BINDINGS (100 per socket),
 	// SALAULA_REALTIME_MAX_MESSAGE_BYTES (65536), SALAULA_REALTIME_SEND_QUEUE
-	// (256 messages waiting before a slow client is dropped).
+	// (256 messages waiting before a slow client is dropped),
+	// SALAULA_REALTIME_EVENTS_PER_SECOND (10 broadcast and presence events
+	// a socket sends), SALAULA_REALTIME_TOPIC_MESSAGES_PER_SECOND (1000
+	// messages a topic delivers, one per listener and KiB started).
 	Realtime realtime.Config
 }
 
@@ -258,6 +261,8 @@ func Parse(name string, args []string, getenv func(string) string, stderr io.Wri
 	rt.MaxBindingsPerConn = positive("SALAULA_REALTIME_MAX_BINDINGS", rt.MaxBindingsPerConn)
 	rt.MaxMessageBytes = int64(positive("SALAULA_REALTIME_MAX_MESSAGE_BYTES", int(rt.MaxMessageBytes)))
 	rt.SendQueue = positive("SALAULA_REALTIME_SEND_QUEUE", rt.SendQueue)
+	rt.EventsPerSecond = positive("SALAULA_REALTIME_EVENTS_PER_SECOND", rt.EventsPerSecond)
+	rt.TopicMessagesPerSecond = positive("SALAULA_REALTIME_TOPIC_MESSAGES_PER_SECOND", rt.TopicMessagesPerSecond)
 	c.Realtime = rt
 	if v := getenv("SALAULA_LOG_LEVEL"); v != "" {
 		if err := c.LogLevel.UnmarshalText([]byte(v)); err != nil {

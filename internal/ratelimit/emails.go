@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"salaula/internal/store"
-	"salaula/internal/validate"
 )
 
 // EmailMinInterval is the least time between two e-mails of the limited
@@ -32,15 +31,15 @@ type Emails struct {
 	Quota EmailQuota
 }
 
-// Allow reports whether one more e-mail may go to address at now, and if so
-// counts it; if not, wait is how long until one may. The count is per
-// mailbox (validate.MailboxKey): "a.b+x@gmail.com" and "ab@googlemail.com"
-// share one.
-func (l *Emails) Allow(ctx context.Context, address string, now time.Time) (ok bool, wait time.Duration, err error) {
+// Allow reports whether one more e-mail may go to mailbox at now, and if
+// so counts it; if not, wait is how long until one may. The caller names
+// the mailbox by validate.MailboxKey of the address, so that
+// "a.b+x@gmail.com" and "ab@googlemail.com" share one count.
+func (l *Emails) Allow(ctx context.Context, mailbox string, now time.Time) (ok bool, wait time.Duration, err error) {
 	if l == nil || l.Quota.Count <= 0 {
 		return true, 0, nil
 	}
-	address = validate.MailboxKey(address)
+	address := mailbox
 	for range 10 {
 		rec, err := l.DB.EmailSendsOf(ctx, address)
 		if err != nil {

@@ -10,6 +10,7 @@ import (
 	"salaula/internal/ratelimit"
 	"salaula/internal/store"
 	"salaula/internal/store/storetest"
+	"salaula/internal/validate"
 )
 
 func TestEmailsOneAMinuteAndFiveAnHour(t *testing.T) {
@@ -77,7 +78,7 @@ func TestEmailsCountAMailboxOnce(t *testing.T) {
 		l := &ratelimit.Emails{DB: db, Quota: ratelimit.EmailQuota{Count: 5, Window: time.Hour}}
 		t0 := time.Date(2026, 11, 23, 9, 0, 0, 0, time.UTC)
 		for i, addr := range []string{"a.b+x@gmail.com", "ab@googlemail.com", "AB@gmail.com.", "ab@gmail.com", "a.b@gmail.com", "ab+y@gmail.com"} {
-			ok, _, err := l.Allow(context.Background(), addr, t0.Add(time.Duration(i)*time.Minute))
+			ok, _, err := l.Allow(context.Background(), validate.MailboxKey(addr), t0.Add(time.Duration(i)*time.Minute))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -85,7 +86,7 @@ func TestEmailsCountAMailboxOnce(t *testing.T) {
 				t.Fatalf("e-mail %d, to %s: allowed %v, want %v", i+1, addr, ok, want)
 			}
 		}
-		if ok, _, _ := l.Allow(context.Background(), "ab@example.com", t0.Add(10*time.Minute)); !ok {
+		if ok, _, _ := l.Allow(context.Background(), validate.MailboxKey("ab@example.com"), t0.Add(10*time.Minute)); !ok {
 			t.Fatal("another domain's mailbox shares the Gmail inbox's limit")
 		}
 	})

@@ -57,6 +57,14 @@ func New(count int, window time.Duration) *Memory {
 // Allow records one event for key and reports whether it is within the limit,
 // and if not, how long until the key may try again.
 func (l *Memory) Allow(key string) (bool, time.Duration) {
+	return l.AllowN(key, 1)
+}
+
+// AllowN is Allow for something that counts as n events (n >= 1): it is
+// within the limit when the window has room for all n. One that counts as
+// more than Count is allowed alone, in a window where nothing else was
+// counted yet, so that it is slowed, never shut out for good.
+func (l *Memory) AllowN(key string, n int) (bool, time.Duration) {
 	if l == nil || l.Count <= 0 {
 		return true, 0
 	}
@@ -76,10 +84,11 @@ func (l *Memory) Allow(key string) (bool, time.Duration) {
 		b = &bucket{start: now}
 		l.buckets[key] = b
 	}
-	if b.n >= l.Count {
+	n = max(n, 1)
+	if b.n > 0 && b.n+n > l.Count {
 		return false, b.start.Add(l.Window).Sub(now)
 	}
-	b.n++
+	b.n += n
 	return true, 0
 }
 

@@ -32,6 +32,30 @@ func TestLimiterAllowsCountPerWindowPerKey(t *testing.T) {
 	}
 }
 
+func TestLimiterCountsWeightedEventsAndLetsAHeavyOneAloneThrough(t *testing.T) {
+	t.Parallel()
+	now := time.Unix(1000, 0)
+	l := New(10, time.Second)
+	l.now = func() time.Time { return now }
+	if ok, _ := l.AllowN("topic", 6); !ok {
+		t.Fatal("6 of 10 refused")
+	}
+	if ok, wait := l.AllowN("topic", 5); ok || wait != time.Second {
+		t.Fatalf("6+5 of 10: ok=%v wait=%v, want refused with 1s wait", ok, wait)
+	}
+	if ok, _ := l.AllowN("topic", 4); !ok {
+		t.Fatal("6+4 of 10 refused")
+	}
+	// One worth more than the whole limit passes alone in a fresh window, then nothing else does.
+	now = now.Add(time.Second)
+	if ok, _ := l.AllowN("topic", 25); !ok {
+		t.Fatal("a heavy event in an empty window was refused")
+	}
+	if ok, _ := l.Allow("topic"); ok {
+		t.Fatal("an event after the heavy one passed in the same window")
+	}
+}
+
 func TestZeroCountAllowsEverything(t *testing.T) {
 	t.Parallel()
 	l := New(0, time.Minute)

@@ -147,13 +147,18 @@ func bindingID(key string) uint32 {
 // allowed says why id may not hold a channel of topic with the bindings
 // ("" when it may): the Salaula team (operators with two-step sign-in) may
 // join every topic and follow every table; a signed-in person no topic of
-// the team's or of another person (topicRule) and only their own profile.
+// the team's or of another person (topicRule) and only their own profile;
+// the apikey's role (no person: the zero Identity) the public topics and
+// no table.
 func allowed(id Identity, topic string, bs []*binding) string {
 	if reason := topicRule(id, topic); reason != "" {
 		return reason
 	}
 	if id.Operator {
 		return ""
+	}
+	if id.UserID == "" && len(bs) > 0 {
+		return msgAnonChanges
 	}
 	for _, b := range bs {
 		own := b.table == store.TableProfiles && b.col == "user_id" && b.val == id.UserID
@@ -178,23 +183,31 @@ const (
 	personTopic  = "profile:"
 	topicForTeam = "Channel %s is the Salaula team's: only operators with two-step sign-in may join it or broadcast on it"
 	topicOfOther = "Channel %s is another person's: join realtime:profile:<your user id>"
+	// Without a person's token (no access_token, or the anon key).
+	topicForAnon   = "Sign in to use live updates: channel %s is not open to the anon key, and the join carries no person's access_token"
+	msgAnonChanges = "Sign in to use live updates: postgres_changes are not open to the anon key, and the join carries no person's access_token"
 )
 
 // topicRule says why id may not join or broadcast on topic ("" when it
 // may): the team's topics are for operators only, a person's topic for
-// that person (and operators); every other topic is open to anyone signed in.
+// that person (and operators); every other topic is public, open to
+// anyone with the apikey.
 func topicRule(id Identity, topic string) string {
 	if id.Operator {
 		return ""
 	}
 	name := strings.TrimPrefix(topic, topicPrefix)
+	team, personal := strings.HasPrefix(name, teamTopic), strings.HasPrefix(name, personTopic)
 	switch {
-	case strings.HasPrefix(name, teamTopic):
-		if id.NeedsAAL2 {
-			return msgNeedsAAL2
-		}
+	case !team && !personal:
+		return ""
+	case id.UserID == "":
+		return fmt.Sprintf(topicForAnon, topic)
+	case team && id.NeedsAAL2:
+		return msgNeedsAAL2
+	case team:
 		return fmt.Sprintf(topicForTeam, topic)
-	case strings.HasPrefix(name, personTopic) && strings.TrimPrefix(name, personTopic) != id.UserID:
+	case strings.TrimPrefix(name, personTopic) != id.UserID:
 		return fmt.Sprintf(topicOfOther, topic)
 	}
 	return ""

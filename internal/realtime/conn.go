@@ -20,12 +20,17 @@ type conn struct {
 	hub      *Hub
 	ws       *websocket.Conn
 	ip       string // the client address's limit key (clientip.LimitKey)
+	key      string // this socket's random id, its key in the hub's perConn limiter
 	vsn2     bool
 	send     chan frame
 	done     chan struct{} // closed when the server gives the socket up
 	closed   chan struct{} // closed when the close handshake is over
 	closing  sync.Once
 	lastRead atomic.Int64
+	// hold is how long the reader waits before it reads the next message:
+	// set when an event is dropped over a limit, so that a client sending
+	// too fast is read at the pace the limit allows (the reader's own).
+	hold time.Duration
 
 	mu        sync.Mutex
 	channels  map[string]*channel // by topic
@@ -156,6 +161,16 @@ func (c *conn) writeLoop() {
 
 func (c *conn) readLoop() {
 	for {
+		if c.hold > 0 {
+			t := time.NewTimer(c.hold)
+			c.hold = 0
+			select {
+			case <-t.C:
+			case <-c.done:
+				t.Stop()
+				return
+			}
+		}
 		typ, data, err := c.ws.Read(c.hub.ctx)
 		if err != nil {
 			switch {
@@ -252,16 +267,21 @@ func (c *conn) join(m message) {
 		refuse(fmt.Sprintf("too many postgres_changes bindings in one join (limit %d different ones)", c.hub.cfg.MaxBindingsPerJoin))
 		return
 	}
-	if p.AccessToken == nil || *p.AccessToken == "" {
-		refuse("Sign in to use live updates: the join carries no access_token")
-		return
-	}
-	ctx, cancel := context.WithTimeout(c.hub.ctx, 5*time.Second)
-	id, err := c.hub.auth.Authenticate(ctx, *p.AccessToken)
-	cancel()
-	if err != nil {
-		refuse(Reason(err))
-		return
+	// A join without a token acts with the apikey's role (the zero
+	// Identity), as one with the anon key does: public topics only, no
+	// postgres_changes. A person's token may follow in access_token.
+	var id Identity
+	tok := ""
+	if p.AccessToken != nil && *p.AccessToken != "" {
+		tok = *p.AccessToken
+		ctx, cancel := context.WithTimeout(c.hub.ctx, 5*time.Second)
+		var err error
+		id, err = c.hub.auth.Authenticate(ctx, tok)
+		cancel()
+		if err != nil {
+			refuse(Reason(err))
+			return
+		}
 	}
 	if reason := allowed(id, m.Topic, bindings); reason != "" {
 		refuse(reason)
@@ -272,7 +292,7 @@ func (c *conn) join(m message) {
 		refuse(reason)
 		return
 	}
-	ch := newChannel(c, m.Topic, bindings, id, *p.AccessToken)
+	ch := newChannel(c, m.Topic, bindings, id, tok)
 	ch.joinRef, ch.self, ch.ack = m.JoinRef, p.Config.Broadcast.Self, p.Config.Broadcast.Ack
 	ch.pKey, ch.pEnabled = pkey, p.Config.Presence.Enabled
 	c.mu.Lock()
@@ -378,10 +398,17 @@ func (c *conn) accessToken(ch *channel, m message) {
 		c.out(m.JoinRef, m.Ref, m.Topic, evReply, errorReply(Reason(err)), "reply")
 		return
 	}
-	if err == nil && id.UserID != ch.user {
+	switch {
+	case err != nil:
+	case id.UserID == "" && ch.user == "":
+		// The anon key again on a channel that acts with it: nothing changes.
+		c.out(m.JoinRef, m.Ref, m.Topic, evReply, reply("ok", nil), "reply")
+		return
+	case id.UserID == "":
+		err = &Refusal{Reason: ReasonAnonKey}
+	case ch.user != "" && id.UserID != ch.user:
 		err = errors.New("the new access token belongs to another person: join the channel again")
-	}
-	if err == nil {
+	default:
 		if reason := allowed(id, ch.topic, ch.bindings); reason != "" {
 			err = errors.New(reason)
 		}
@@ -389,6 +416,9 @@ func (c *conn) accessToken(ch *channel, m message) {
 	if err != nil {
 		c.closeChannel(ch, Reason(err))
 		return
+	}
+	if ch.user == "" {
+		c.hub.raise(ch, id.UserID) // a channel joined without a person's token now acts for this person
 	}
 	ch.mu.Lock()
 	ch.id, ch.tok = id, *p.AccessToken
@@ -419,12 +449,6 @@ func (c *conn) broadcast(ch *channel, m message) {
 		c.out(m.JoinRef, m.Ref, m.Topic, evReply, errorReply(reason), "reply")
 		return
 	}
-	msg, err := c.hub.relayBroadcast(ch.topic, bc)
-	if err != nil {
-		c.out(m.JoinRef, m.Ref, m.Topic, evReply, errorReply("broadcast "+err.Error()), "reply")
-		return
-	}
-	defer c.hub.relay(msg)
 	c.hub.mu.Lock()
 	targets := make([]*channel, 0, len(c.hub.topics[m.Topic]))
 	for other := range c.hub.topics[m.Topic] {
@@ -433,13 +457,75 @@ func (c *conn) broadcast(ch *channel, m message) {
 		}
 	}
 	c.hub.mu.Unlock()
-	for _, t := range targets {
-		if f, ok := encodeBroadcast(t.conn.vsn2, t.topic, bc); ok {
-			t.conn.push(f, "broadcast")
-		}
+	if reason := c.allow(ch.topic, len(targets), len(bc.Payload)); reason != "" {
+		c.out(m.JoinRef, m.Ref, m.Topic, evReply, errorReply(reason), "reply")
+		return
 	}
+	msg, err := c.hub.relayBroadcast(ch.topic, bc)
+	if err != nil {
+		c.out(m.JoinRef, m.Ref, m.Topic, evReply, errorReply("broadcast "+err.Error()), "reply")
+		return
+	}
+	defer c.hub.relay(msg)
+	deliver(targets, "broadcast", func(vsn2 bool) (frame, bool) { return encodeBroadcast(vsn2, ch.topic, bc) })
 	if ch.ack || m.Ref != nil {
 		c.out(m.JoinRef, m.Ref, m.Topic, evReply, reply("ok", nil), "reply")
+	}
+}
+
+// Reasons an event is dropped over a limit (Supabase Realtime's words first).
+const (
+	msgConnRate  = "Too many messages per second: a connection may send %d broadcast and presence events a second; this one was dropped"
+	msgTopicRate = "Too many messages per second on %s: it delivers at most %d messages a second to its listeners; this one was dropped"
+)
+
+// allow counts a broadcast or presence event of size bytes that this
+// socket sends on topic, reaching n channels, and says why it is dropped
+// ("" when it is within the limits): the socket's events a second, then
+// the topic's messages a second (messages(n, size)). A dropped event also
+// holds the reader until the limit has room again, so a flood is read no
+// faster than the limit takes it.
+func (c *conn) allow(topic string, n, size int) string {
+	h := c.hub
+	if ok, wait := h.perConn.Allow(c.key); !ok {
+		h.refused.WithLabelValues("conn_rate").Inc()
+		c.hold = wait
+		return fmt.Sprintf(msgConnRate, h.cfg.EventsPerSecond)
+	}
+	if ok, wait := h.perTopic.AllowN(topic, messages(n, size)); !ok {
+		h.refused.WithLabelValues("topic_rate").Inc()
+		c.hold = wait
+		return fmt.Sprintf(msgTopicRate, topic, h.cfg.TopicMessagesPerSecond)
+	}
+	return ""
+}
+
+// messages is what an event of size bytes delivered to n channels counts
+// against its topic's limit: one message per channel (at least one), as
+// Supabase counts them, and one more for each KiB started beyond the
+// first, so that the limit bounds the bytes a topic sends out as well.
+func messages(n, size int) int {
+	return max(n, 1) * max(1, (size+1023)/1024)
+}
+
+// deliver queues one message for every target channel (all on one
+// topic), encoded at most once for each vsn by enc (ok false: that vsn
+// cannot carry it), so that every listener's queue holds the same bytes.
+func deliver(targets []*channel, kind string, enc func(vsn2 bool) (frame, bool)) {
+	var frames [2]frame
+	var done, ok [2]bool
+	for _, t := range targets {
+		i := 0
+		if t.conn.vsn2 {
+			i = 1
+		}
+		if !done[i] {
+			frames[i], ok[i] = enc(t.conn.vsn2)
+			done[i] = true
+		}
+		if ok[i] {
+			t.conn.push(frames[i], kind)
+		}
 	}
 }
 

@@ -24,6 +24,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"salaula/internal/clientip"
+	"salaula/internal/ratelimit"
 	"salaula/internal/store"
 )
 
@@ -40,13 +41,21 @@ type Config struct {
 	WriteTimeout       time.Duration // a write a client does not take this long drops it (10s)
 	RecheckEvery       time.Duration // how often each channel's token and session are checked again (30s)
 	MaxPresenceBytes   int           // largest presence meta a channel may track (2048)
+	// EventsPerSecond is how many broadcast and presence events one socket
+	// may send in a second (10); TopicMessagesPerSecond how many messages
+	// one topic may deliver in a second (1000), counted as Supabase
+	// counts them, one per channel that receives the event, and once
+	// more per KiB of payload started beyond the first (messages). An
+	// event beyond either is dropped and its sender told.
+	EventsPerSecond        int
+	TopicMessagesPerSecond int
 }
 
 // DefaultConfig returns the limits used when a field of Config is zero.
 func DefaultConfig() Config {
 	return Config{MaxConns: 10000, MaxConnsPerIP: 100, MaxChannelsPerConn: 100, MaxBindingsPerJoin: 20, MaxBindingsPerConn: 100,
 		MaxMessageBytes: 64 << 10, SendQueue: 256, IdleTimeout: 60 * time.Second, WriteTimeout: 10 * time.Second, RecheckEvery: 30 * time.Second,
-		MaxPresenceBytes: 2048}
+		MaxPresenceBytes: 2048, EventsPerSecond: 10, TopicMessagesPerSecond: 1000}
 }
 
 func (c Config) withDefaults() Config {
@@ -84,12 +93,19 @@ func (c Config) withDefaults() Config {
 	if c.MaxPresenceBytes <= 0 {
 		c.MaxPresenceBytes = d.MaxPresenceBytes
 	}
+	if c.EventsPerSecond <= 0 {
+		c.EventsPerSecond = d.EventsPerSecond
+	}
+	if c.TopicMessagesPerSecond <= 0 {
+		c.TopicMessagesPerSecond = d.TopicMessagesPerSecond
+	}
 	return c
 }
 
 // Authenticator checks what a client presents: the apikey of the socket
-// and the access tokens of its channels. Errors carry a message a person
-// can act on.
+// and the access tokens of its channels. Authenticate returns the zero
+// Identity (the apikey's role) for the anon key. Errors carry a message a
+// person can act on.
 type Authenticator interface {
 	CheckAPIKey(ctx context.Context, apikey string) error
 	Authenticate(ctx context.Context, accessToken string) (Identity, error)
@@ -109,6 +125,9 @@ const (
 	closeStatusTryLater  = websocket.StatusTryAgainLater
 	closeStatusMalformed = websocket.StatusInvalidFramePayloadData
 )
+
+// ReasonAnonKey refuses the anon key where a person's token is needed.
+const ReasonAnonKey = "Sign in to use live updates: the anon key is not a person's token"
 
 // Hub holds every open socket and its channels.
 type Hub struct {
@@ -150,6 +169,11 @@ type Hub struct {
 	relayQ    chan string
 	parts     map[string]*partial // by origin, a longer message's parts so far
 
+	// perConn and perTopic count the events sockets send and the messages
+	// topics deliver (conn.allow).
+	perConn  *ratelimit.Memory
+	perTopic *ratelimit.Memory
+
 	events  *prometheus.CounterVec
 	dropped *prometheus.CounterVec
 	refused *prometheus.CounterVec
@@ -168,6 +192,8 @@ func New(cfg Config, auth Authenticator, logger *slog.Logger) *Hub {
 		subs: map[subKey]map[*channel]struct{}{}, filtered: map[string]map[string]int{}, users: map[string]map[*channel]struct{}{},
 		janitor: make(chan struct{}), origin: newID(8), remote: map[string]map[string]presences{}, seen: map[string]time.Time{},
 		relayQ: make(chan string, 4096)}
+	h.perConn = ratelimit.New(h.cfg.EventsPerSecond, time.Second)
+	h.perTopic = ratelimit.New(h.cfg.TopicMessagesPerSecond, time.Second)
 	h.ctx, h.cancel = context.WithCancel(context.Background())
 	h.events = prometheus.NewCounterVec(prometheus.CounterOpts{
 		Name: "salaula_realtime_events_sent_total",
@@ -179,7 +205,7 @@ func New(cfg Config, auth Authenticator, logger *slog.Logger) *Hub {
 	}, []string{"reason"})
 	h.refused = prometheus.NewCounterVec(prometheus.CounterOpts{
 		Name: "salaula_realtime_refused_total",
-		Help: "Realtime sockets and joins refused, by reason (per_ip, full, apikey, join).",
+		Help: "Realtime sockets, joins and events refused, by reason (per_ip, full, apikey, join, conn_rate, topic_rate).",
 	}, []string{"reason"})
 	h.gauges = []prometheus.Collector{
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "salaula_realtime_connections", Help: "Realtime sockets open."},
@@ -259,7 +285,7 @@ func (h *Hub) Serve(w http.ResponseWriter, r *http.Request, ip string) {
 		return // Accept has answered (e.g. 426 for a plain GET)
 	}
 	ws.SetReadLimit(h.cfg.MaxMessageBytes)
-	c := &conn{hub: h, ws: ws, ip: clientip.LimitKey(ip), vsn2: vsn == "2.0.0", send: make(chan frame, h.cfg.SendQueue),
+	c := &conn{hub: h, ws: ws, ip: clientip.LimitKey(ip), key: newID(8), vsn2: vsn == "2.0.0", send: make(chan frame, h.cfg.SendQueue),
 		done: make(chan struct{}), closed: make(chan struct{}), channels: map[string]*channel{}}
 	c.lastRead.Store(h.now().UnixNano())
 	if vsn != "" && vsn != "1.0.0" && vsn != "2.0.0" {
@@ -326,7 +352,9 @@ func (h *Hub) unregister(c *conn) {
 // addLocked adds ch to the hub's indexes.
 func (h *Hub) addLocked(ch *channel) {
 	addTo(h.topics, ch.topic, ch)
-	addTo(h.users, ch.user, ch)
+	if ch.user != "" {
+		addTo(h.users, ch.user, ch)
+	}
 	for k := range ch.byKey {
 		if addTo(h.subs, k, ch) && k.col != "" {
 			cols := h.filtered[k.table]
@@ -372,6 +400,18 @@ func (h *Hub) removeLocked(ch *channel) *tracked {
 	}
 	h.nChans--
 	return gone
+}
+
+// raise makes ch, joined without a person's token, act for the account
+// user from now on (an access_token push with their token): it is closed
+// with the account's channels when their access ends.
+func (h *Hub) raise(ch *channel, user string) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	ch.user = user
+	if _, open := h.topics[ch.topic][ch]; open {
+		addTo(h.users, user, ch)
+	}
 }
 
 // addTo adds ch to the set of m under k and reports whether the set is new.
@@ -549,6 +589,9 @@ func (h *Hub) janitorLoop() {
 					continue
 				}
 				tok := ch.token()
+				if tok == "" {
+					continue // the apikey's role, checked when the socket opened
+				}
 				ck, ok := checked[tok]
 				if !ok {
 					ctx, cancel := context.WithTimeout(h.ctx, 5*time.Second)

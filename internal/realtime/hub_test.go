@@ -14,7 +14,7 @@ import (
 // testConn is a socket without a network: what the hub sends it waits in
 // its queue.
 func testConn(h *Hub) *conn {
-	return &conn{hub: h, vsn2: true, send: make(chan frame, 1024), done: make(chan struct{}), closed: make(chan struct{}),
+	return &conn{hub: h, key: newID(8), vsn2: true, send: make(chan frame, 1024), done: make(chan struct{}), closed: make(chan struct{}),
 		channels: map[string]*channel{}}
 }
 
@@ -112,5 +112,40 @@ func BenchmarkPublish(b *testing.B) {
 				}
 			})
 		}
+	}
+}
+
+// A broadcast is encoded once: every listener's queue holds the same
+// bytes. Past the socket's events a second the sender is answered "Too
+// many messages per second", nobody receives the event, and the socket is
+// read again only when the limit has room.
+func TestBroadcastIsEncodedOnceAndLimitedPerSocket(t *testing.T) {
+	t.Parallel()
+	h := New(Config{EventsPerSecond: 2}, nil, slog.New(slog.DiscardHandler))
+	defer h.Close()
+	sender, a, b := testConn(h), testConn(h), testConn(h)
+	ch := attach(t, sender, "realtime:room", Identity{UserID: "u1"}, `[]`)
+	attach(t, a, "realtime:room", Identity{UserID: "u2"}, `[]`)
+	attach(t, b, "realtime:room", Identity{}, `[]`)
+	m, err := decodeText([]byte(`["1","7","realtime:room","broadcast",{"type":"broadcast","event":"wave","payload":{"n":1}}]`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 2 {
+		sender.broadcast(ch, m)
+		if r := next(t, sender); !strings.Contains(r.raw, `"ok"`) {
+			t.Fatalf("broadcast %d answered %s", i+1, r.raw)
+		}
+		fa, fb := <-a.send, <-b.send
+		if &fa.data[0] != &fb.data[0] {
+			t.Fatal("the listeners' messages were encoded apart")
+		}
+	}
+	sender.broadcast(ch, m)
+	if r := next(t, sender); !strings.Contains(r.raw, `"error"`) || !strings.Contains(r.raw, "Too many messages per second") {
+		t.Fatalf("broadcast 3 answered %s", r.raw)
+	}
+	if len(a.send)+len(b.send) != 0 || sender.hold <= 0 || sender.hold > time.Second {
+		t.Fatalf("after the limit: %d messages queued, the socket held %v", len(a.send)+len(b.send), sender.hold)
 	}
 }

@@ -215,11 +215,7 @@ func (h *Hub) relayed(raw string) {
 		targets := h.onTopicLocked(m.Topic, false)
 		h.mu.Unlock()
 		bc := &broadcast{Event: m.Event, Payload: m.Payload, JSON: m.JSON}
-		for _, t := range targets {
-			if f, ok := encodeBroadcast(t.conn.vsn2, t.topic, bc); ok {
-				t.conn.push(f, "broadcast")
-			}
-		}
+		deliver(targets, "broadcast", func(vsn2 bool) (frame, bool) { return encodeBroadcast(vsn2, m.Topic, bc) })
 	case "pd":
 		if len(h.topics[m.Topic]) == 0 {
 			h.mu.Unlock()
@@ -346,10 +342,14 @@ func (h *Hub) pushDiff(targets []*channel, joins, leaves map[string][]json.RawMe
 	if len(joins) == 0 && len(leaves) == 0 {
 		return
 	}
-	payload := map[string]any{"joins": entries(joins), "leaves": entries(leaves)}
-	for _, t := range targets {
-		t.conn.out(nil, nil, t.topic, evPresenceDiff, payload, "presence")
+	if len(targets) == 0 {
+		return
 	}
+	payload := map[string]any{"joins": entries(joins), "leaves": entries(leaves)}
+	topic := targets[0].topic
+	deliver(targets, "presence", func(vsn2 bool) (frame, bool) {
+		return encode(vsn2, nil, nil, topic, evPresenceDiff, payload), true
+	})
 }
 
 func entries(m map[string][]json.RawMessage) map[string]presenceEntry {
@@ -539,6 +539,18 @@ func (c *conn) presence(ch *channel, m message) {
 		return
 	}
 	if reason := topicRule(ch.identity(), ch.topic); reason != "" {
+		fail(reason)
+		return
+	}
+	h.mu.Lock()
+	listeners := 0
+	for other := range h.topics[ch.topic] {
+		if other.pEnabled {
+			listeners++
+		}
+	}
+	h.mu.Unlock()
+	if reason := c.allow(ch.topic, listeners, len(p.Payload)); reason != "" {
 		fail(reason)
 		return
 	}

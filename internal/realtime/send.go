@@ -18,9 +18,11 @@ type Message struct {
 }
 
 // Refused is why Send sent nothing: Forbidden when the access rules
-// refuse the sender, else the messages are malformed or too large.
+// refuse the sender, TooMany when a topic has delivered its messages for
+// this second, else the messages are malformed or too large.
 type Refused struct {
 	Forbidden bool
+	TooMany   bool
 	Reason    string
 }
 
@@ -31,8 +33,8 @@ const MaxSendMessages = 100
 
 // Send delivers msgs, as id, to every channel of their topics on every
 // instance, under the socket's rules (the topic's access rule, no private
-// channels). It checks every message first and sends none when one is
-// refused.
+// channels, the topics' messages a second). It checks every message
+// first and sends none when one is refused.
 func (h *Hub) Send(id Identity, msgs []Message) error {
 	if len(msgs) == 0 {
 		return &Refused{Reason: "messages is empty: send at least one {topic, event, payload}"}
@@ -64,17 +66,21 @@ func (h *Hub) Send(id Identity, msgs []Message) error {
 		}
 		relays[i] = msg
 	}
+	targets := make([][]*channel, len(msgs))
+	for i, m := range msgs {
+		topic := topicPrefix + m.Topic
+		h.mu.Lock()
+		targets[i] = h.onTopicLocked(topic, false)
+		h.mu.Unlock()
+		if ok, _ := h.perTopic.AllowN(topic, messages(len(targets[i]), len(m.Payload))); !ok {
+			h.refused.WithLabelValues("topic_rate").Inc()
+			return &Refused{TooMany: true, Reason: fmt.Sprintf("message %d: "+msgTopicRate, i, topic, h.cfg.TopicMessagesPerSecond)}
+		}
+	}
 	for i, m := range msgs {
 		topic := topicPrefix + m.Topic
 		bc := &broadcast{Event: m.Event, Payload: m.Payload, JSON: m.JSON}
-		h.mu.Lock()
-		targets := h.onTopicLocked(topic, false)
-		h.mu.Unlock()
-		for _, t := range targets {
-			if f, ok := encodeBroadcast(t.conn.vsn2, t.topic, bc); ok {
-				t.conn.push(f, "broadcast")
-			}
-		}
+		deliver(targets[i], "broadcast", func(vsn2 bool) (frame, bool) { return encodeBroadcast(vsn2, topic, bc) })
 		h.relay(relays[i])
 	}
 	return nil

@@ -128,6 +128,9 @@ func (s *Server) realtimeSender(w http.ResponseWriter, r *http.Request) (realtim
 	case err != nil:
 		writeRealtimeError(w, http.StatusUnauthorized, realtime.Reason(err))
 		return id, false
+	case id.UserID == "":
+		writeRealtimeError(w, http.StatusUnauthorized, realtime.ReasonAnonKey)
+		return id, false
 	}
 	return id, true
 }
@@ -140,6 +143,8 @@ func (s *Server) sendRealtime(w http.ResponseWriter, id realtime.Identity, msgs 
 	switch {
 	case errors.As(err, &ref) && ref.Forbidden:
 		writeRealtimeError(w, http.StatusForbidden, ref.Reason)
+	case errors.As(err, &ref) && ref.TooMany:
+		writeRealtimeError(w, http.StatusTooManyRequests, ref.Reason)
 	case errors.As(err, &ref) && strings.Contains(ref.Reason, "too large"):
 		writeRealtimeError(w, http.StatusRequestEntityTooLarge, ref.Reason)
 	case err != nil:
@@ -175,14 +180,17 @@ func (a realtimeAuth) CheckAPIKey(ctx context.Context, apikey string) error {
 
 // Authenticate checks an access token as authenticate does (signature,
 // expiry, an active session) and reads the operator role and the
-// two-step sign-in now.
+// two-step sign-in now. The anon key is the apikey's role: the zero
+// Identity, no error.
 func (a realtimeAuth) Authenticate(ctx context.Context, raw string) (realtime.Identity, error) {
 	s := a.s
 	var id realtime.Identity
 	claims, err := s.parseAccessToken(ctx, raw)
 	switch {
+	case errors.Is(err, token.ErrClaims) && claims != nil && claims.Role == "anon":
+		return id, nil
 	case errors.Is(err, token.ErrClaims) && claims != nil && claims.Role != "authenticated":
-		return id, &realtime.Refusal{Reason: "Sign in to use live updates: the anon key is not a person's token"}
+		return id, &realtime.Refusal{Reason: realtime.ReasonAnonKey}
 	case errors.Is(err, token.ErrExpired):
 		return id, &realtime.Refusal{Reason: "Token has expired: sign in again"}
 	case err != nil:

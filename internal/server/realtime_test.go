@@ -6,8 +6,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/http"
+	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -571,7 +574,12 @@ func TestRealtimeTwoInstancesOnOnePostgres(t *testing.T) {
 }
 
 func TestRealtimeDropsASlowClient(t *testing.T) {
-	tweak := func(c *config.Config) { c.Realtime.SendQueue = 8; c.MetricsToken = testMetricsToken }
+	tweak := func(c *config.Config) {
+		c.Realtime.SendQueue = 8
+		// The test sends as fast as the acknowledgements come.
+		c.Realtime.EventsPerSecond, c.Realtime.TopicMessagesPerSecond = 1e6, 1e6
+		c.MetricsToken = testMetricsToken
+	}
 	eachEngine(t, tweak, func(t *testing.T, env *testEnv) {
 		a := newUser(t, env, "a@example.com")
 		b := newUser(t, env, "b@example.com")
@@ -873,4 +881,210 @@ func TestRealtimeTeamAndPersonTopicsRefuseOthers(t *testing.T) {
 			t.Fatalf("%d of the shopper's broadcasts reached the operator", n)
 		}
 	})
+}
+
+// A join without a person's token (none, as supabase-js's first join with
+// the accessToken option sends, or the anon key) acts with the apikey's
+// role, as Supabase Realtime judges it: public topics open, the team's and
+// a person's topics and postgres_changes refused with the reason. The
+// person's token that follows in access_token raises the channel: it then
+// acts for that person (and closes when their session ends); a topic that
+// was refused is joined once the join carries the token.
+func TestRealtimeJoinWithoutTokenActsAsTheAPIKeyUntilTheTokenComes(t *testing.T) {
+	eachEngine(t, nil, func(t *testing.T, env *testEnv) {
+		s := env.signUp(t, "chipo@example.com", goodPassword)
+		uid, tok := str(obj(s, "user"), "id"), str(s, "access_token")
+		c := env.realtimeDial(t, "", true)
+		for _, anon := range []string{"", env.anonKey(t)} {
+			if status, resp := c.join("room", anon); status != "ok" {
+				t.Fatalf("public topic with %q: %s %v", anon, status, resp)
+			}
+			for _, topic := range []string{"console", "console-presence", "profile:" + uid, "profile:"} {
+				status, resp := c.join(topic, anon)
+				want := "Sign in to use live updates: channel realtime:" + topic + " is not open to the anon key, and the join carries no person's access_token"
+				if status != "error" || resp["reason"] != want {
+					t.Errorf("%s with %q: %s %v, want the error %q", topic, anon, status, resp, want)
+				}
+			}
+			status, resp := c.join("changes", anon, map[string]any{"event": "*", "schema": "public", "table": "profiles", "filter": "user_id=eq." + uid})
+			if status != "error" || !strings.Contains(fmt.Sprint(resp["reason"]), "postgres_changes are not open to the anon key") {
+				t.Errorf("postgres_changes with %q: %s %v", anon, status, resp)
+			}
+		}
+		// The refused topic is joined once the join carries the token, as realtime-js's rejoin does.
+		if status, resp := c.join("profile:"+uid, tok); status != "ok" {
+			t.Fatalf("own topic with the token: %s %v", status, resp)
+		}
+		// On the public topic, the anon key again changes nothing; the person's token raises the channel.
+		ref := c.send("1", "realtime:room", "access_token", map[string]any{"access_token": env.anonKey(t)})
+		if status, resp := c.replyTo(ref); status != "ok" {
+			t.Fatalf("the anon key again: %v", resp)
+		}
+		ref = c.send("1", "realtime:room", "access_token", map[string]any{"access_token": tok})
+		if status, resp := c.replyTo(ref); status != "ok" {
+			t.Fatalf("the person's token: %v", resp)
+		}
+		// Acting for the person now, the channel ends with their session.
+		wantStatus(t, env.authJSON(t, "POST", "/auth/v1/logout", nil, tok), 204)
+		if reason := c.closedChannel("room"); !strings.Contains(reason, "signed out") {
+			t.Fatalf("room closed with %q", reason)
+		}
+		// A bad token on a channel joined without one closes it.
+		if status, resp := c.join("hall", ""); status != "ok" {
+			t.Fatalf("hall: %v", resp)
+		}
+		c.send("1", "realtime:hall", "access_token", map[string]any{"access_token": forgedToken(tok)})
+		if reason := c.closedChannel("hall"); !strings.Contains(reason, "not valid") {
+			t.Fatalf("hall closed with %q", reason)
+		}
+	})
+}
+
+// One person flooding a public topic with 60 KB broadcasts, as fast as the
+// socket takes them, to 100 listeners leaves other people's waitlist
+// sign-ups alone: their median with the flood stays within 1.5 times their
+// median without it, measured in interleaved rounds on the same server. The
+// flooder is told that its excess is dropped, and a listener receives no
+// more than the per-socket limit lets through.
+func TestRealtimeFloodDoesNotSlowSignUps(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a test under load: it runs without -short")
+	}
+	const listeners, rounds, phase = 100, 16, 150 * time.Millisecond
+	tweak := func(c *config.Config) {
+		c.FormRateLimit = config.Rate{}
+		c.Realtime.MaxConnsPerIP = listeners + 10
+	}
+	eachEngine(t, tweak, func(t *testing.T, env *testEnv) {
+		flooder := newUser(t, env, "flooder@example.com")
+		var received atomic.Int64 // broadcasts that reached the first listener
+		for i := range listeners {
+			l := env.realtimeDial(t, "", false)
+			l.raw(websocket.MessageText, []byte(`["1","1","realtime:room","phx_join",{"config":{}}]`))
+			_, reply, err := l.ws.Read(context.Background())
+			if err != nil || !strings.Contains(string(reply), `"status":"ok"`) {
+				t.Fatalf("listener %d: join answered %s (%v)", i, reply, err)
+			}
+			go func() { // reads and forgets what arrives, as a browser tab would
+				for {
+					typ, r, err := l.ws.Reader(context.Background())
+					if err != nil {
+						return
+					}
+					io.Copy(io.Discard, r)
+					if i == 0 && typ == websocket.MessageBinary {
+						received.Add(1)
+					}
+				}
+			}()
+		}
+		msg := []byte(`["1","2","realtime:room","broadcast",{"type":"broadcast","event":"flood","payload":{"x":"` + strings.Repeat("x", 60<<10) + `"}}]`)
+		// flood opens a flooding socket that sends as fast as the server
+		// reads; stop closes it (what the server had not read yet goes
+		// with it) and returns what the server last refused and how long
+		// the socket flooded.
+		flood := func() (stop func() (string, time.Duration)) {
+			began := time.Now()
+			c := env.realtimeDial(t, "", true)
+			if status, resp := c.join("room", flooder.Token); status != "ok" {
+				t.Fatalf("flooder: %v", resp)
+			}
+			sent := make(chan struct{})
+			go func() {
+				defer close(sent)
+				for c.ws.Write(context.Background(), websocket.MessageText, msg) == nil {
+				}
+			}()
+			return func() (string, time.Duration) {
+				c.ws.CloseNow()
+				<-sent
+				<-c.done
+				took := time.Since(began)
+				c.mu.Lock()
+				defer c.mu.Unlock()
+				told := ""
+				for _, m := range c.msgs {
+					if resp, _ := m.Payload["response"].(map[string]any); m.Payload["status"] == "error" {
+						told = fmt.Sprint(resp["reason"])
+					}
+				}
+				return told, took
+			}
+		}
+		client := &http.Client{}
+		n := 0
+		signUp := func() time.Duration {
+			n++
+			body := fmt.Sprintf(`{"email":"visitor%d@example.com","programName":"Upcycling Initiative"}`, n)
+			req, _ := http.NewRequest("POST", env.URL+"/functions/v1/waitlist-signup", strings.NewReader(body))
+			req.Header.Set("Content-Type", "application/json")
+			req.Header.Set("apikey", env.anonKey(t))
+			start := time.Now()
+			res, err := client.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			io.Copy(io.Discard, res.Body)
+			res.Body.Close()
+			took := time.Since(start)
+			if res.StatusCode != 200 {
+				t.Fatalf("sign-up %d: %d", n, res.StatusCode)
+			}
+			return took
+		}
+		signUps := func() []time.Duration {
+			var ds []time.Duration
+			for end := time.Now().Add(phase); time.Now().Before(end); {
+				ds = append(ds, signUp())
+			}
+			return ds
+		}
+		signUp() // the first request opens the connection
+		// Each round measures sign-ups without and with a flood, next to
+		// each other (in turn first and second), so that what else the
+		// machine does falls on both alike; the medians of all are compared.
+		var told string
+		var quiet, flooded []time.Duration
+		limit := int64(0) // the broadcasts the limits let through
+		for r := range rounds {
+			if r%2 == 1 {
+				quiet = append(quiet, signUps()...)
+			}
+			stop := flood()
+			time.Sleep(20 * time.Millisecond) // the flood is under way
+			flooded = append(flooded, signUps()...)
+			reason, took := stop()
+			if reason != "" {
+				told = reason
+			}
+			// A 60 KB broadcast to 100 listeners counts as 6,000 of the
+			// topic's 1,000 messages a second: one passes alone in each
+			// one-second window the flood touched.
+			limit += int64(took/time.Second + 2)
+			if r%2 == 0 {
+				quiet = append(quiet, signUps()...)
+			}
+		}
+		q, f := median(quiet), median(flooded)
+		t.Logf("sign-ups: median %v without the flood (%d), %v with it (%d): %.2f times; the first listener received %d broadcasts",
+			q, len(quiet), f, len(flooded), float64(f)/float64(q), received.Load())
+		if f > q*3/2 {
+			t.Errorf("sign-ups' median under the flood is %v, more than 1.5 times the %v without it", f, q)
+		}
+		if !strings.Contains(told, "Too many messages per second") {
+			t.Errorf("the flooder was told %q, want Too many messages per second", told)
+		}
+		if got := received.Load(); got == 0 || got > limit {
+			t.Errorf("a listener received %d broadcasts, want 1 to %d", got, limit)
+		}
+	})
+}
+
+// median is the middle of ds (which it sorts).
+func median(ds []time.Duration) time.Duration {
+	if len(ds) == 0 {
+		return 0
+	}
+	slices.Sort(ds)
+	return ds[len(ds)/2]
 }

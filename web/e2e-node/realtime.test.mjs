@@ -1,6 +1,7 @@
 // Realtime with the real supabase-js (from npm) against a running
 // `salaula serve`: channel().on('postgres_changes') as an operator and as a
-// person, the access rules, a sign-out closing a channel, broadcast with ack,
+// person, the access rules, joins before the accessToken option's token
+// comes, a sign-out closing a channel, broadcast with ack,
 // heartbeats keeping a channel open past 60 s, and a server restart the
 // client rides through.
 import assert from 'node:assert/strict';
@@ -227,6 +228,38 @@ test('broadcast reaches the other clients of the channel, with ack and self', as
   await chB.send({ type: 'broadcast', event: 'wave', payload: { from: 'b' } });
   await waitFor(gotA, (x) => x.payload.from === 'b', 1000, 'b at a');
   assert.equal(gotB.filter((x) => x.payload.from === 'b').length, 0);
+});
+
+test('with the accessToken option, a public topic is joined at once and a personal one once the token arrives', async () => {
+  const me = await person();
+  const { data } = await me.supabase.auth.getSession();
+  // The token comes only when the test says so: the first joins carry no access_token.
+  let release;
+  const tokenReady = new Promise((ok) => (release = ok));
+  const c = createClient(cfg.url, cfg.anonKey, {
+    accessToken: async () => {
+      await tokenReady;
+      return data.session.access_token;
+    },
+  });
+  clients.push(c);
+  const got = [];
+  const pub = c.channel(`lobby-${Date.now()}`, { config: { broadcast: { ack: true, self: true } } });
+  pub.on('broadcast', { event: 'hello' }, (m) => got.push(m));
+  const first = await subscribe(pub);
+  assert.equal(first.status, 'SUBSCRIBED', String(first.err));
+
+  const own = c.channel(`profile:${me.userId}`);
+  const refused = await subscribe(own);
+  assert.equal(refused.status, 'CHANNEL_ERROR');
+  assert.match(refused.err.message, /not open to the anon key, and the join carries no person's access_token/);
+
+  release();
+  await waitFor(own.statuses, (s) => s === 'SUBSCRIBED', 5000, 'SUBSCRIBED once the token came');
+  // The public channel took the token in an access_token message and goes on.
+  assert.equal(await pub.send({ type: 'broadcast', event: 'hello', payload: { n: 1 } }), 'ok');
+  await waitFor(got, (m) => m.payload.n === 1, 1000, 'the broadcast back (self)');
+  assert.deepEqual(pub.statuses, ['SUBSCRIBED']);
 });
 
 test('heartbeats keep a channel open past 60 s', { timeout: 120_000 }, async () => {
