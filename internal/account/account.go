@@ -20,6 +20,7 @@ import (
 	"salaula/internal/apierr"
 	"salaula/internal/mail"
 	"salaula/internal/media"
+	"salaula/internal/mfa"
 	"salaula/internal/password"
 	"salaula/internal/ratelimit"
 	"salaula/internal/store"
@@ -47,11 +48,21 @@ type Rules struct {
 	Now    func() time.Time // time.Now when nil
 }
 
+// Caller is the signed-in person calling one of the account's own
+// functions: their account, the session and its assurance level (the
+// access token's aal claim).
+type Caller struct {
+	UserID, SessionID, AAL string
+}
+
 // Messages of the rules' errors.
 const (
-	msgNoAccount      = "You must be logged in."
-	msgWrongPassword  = "The password is not correct"
-	msgPasswordNeeded = "Please enter your password to delete your account"
+	// msgInsufficientAAL is the words the auth and admin APIs use for a
+	// password-only session where two-step sign-in is needed.
+	msgInsufficientAAL = "AAL2 required: verify your two-step sign-in code first"
+	msgNoAccount       = "You must be logged in."
+	msgWrongPassword   = "The password is not correct"
+	msgPasswordNeeded  = "Please enter your password to delete your account"
 )
 
 // Errors of the rules (*apierr.Error: the functions render them).
@@ -63,6 +74,10 @@ var (
 	// ErrWrongPassword: the password given to delete an account is not its password.
 	ErrWrongPassword = &apierr.Error{Kind: apierr.Unauthenticated, Message: msgWrongPassword,
 		Fields: map[string]string{"password": msgWrongPassword}, Err: errors.New("wrong password")}
+	// ErrInsufficientAAL: the account has a verified second factor and the
+	// session has not passed it (docs/decisions/0217-password-alone-never-undoes-two-step.md).
+	ErrInsufficientAAL = &apierr.Error{Kind: apierr.Forbidden, Code: "insufficient_aal", Message: msgInsufficientAAL,
+		Err: mfa.ErrInsufficientAAL}
 	// ErrPasswordNeeded: no password was given to delete an account.
 	ErrPasswordNeeded = apierr.Fields(msgPasswordNeeded, map[string]string{"password": msgPasswordNeeded})
 )
@@ -90,6 +105,16 @@ func (r *Rules) audit(ctx context.Context, actor, action, subject string) error 
 		return fmt.Errorf("audit log: %w", err)
 	}
 	return nil
+}
+
+// checkAAL refuses c when its account has a verified second factor and
+// its session has not passed it (mfa.CheckAAL).
+func (r *Rules) checkAAL(ctx context.Context, c Caller) error {
+	err := mfa.CheckAAL(ctx, r.DB, c.UserID, c.AAL)
+	if errors.Is(err, mfa.ErrInsufficientAAL) {
+		return ErrInsufficientAAL
+	}
+	return err
 }
 
 // userByID finds an account by id.

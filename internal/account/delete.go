@@ -28,13 +28,18 @@ type Deleted struct {
 // delete the account and everything held about it, then send a
 // confirmation. The waitlist sign-ups, contact messages and e-mails under
 // its address go only when the account proved the address. A wrong
-// password is ErrWrongPassword and changes nothing.
-func (r *Rules) DeleteOwn(ctx context.Context, userID, pw string) (*Deleted, error) {
+// password is ErrWrongPassword and changes nothing; so is a password-only
+// session of an account with two-step sign-in (ErrInsufficientAAL, before
+// the password is looked at).
+func (r *Rules) DeleteOwn(ctx context.Context, c Caller, pw string) (*Deleted, error) {
 	if strings.TrimSpace(pw) == "" {
 		return nil, ErrPasswordNeeded
 	}
-	u, err := r.userByID(ctx, userID)
+	u, err := r.userByID(ctx, c.UserID)
 	if err != nil {
+		return nil, err
+	}
+	if err := r.checkAAL(ctx, c); err != nil {
 		return nil, err
 	}
 	if err := checkPassword(u, pw); err != nil {

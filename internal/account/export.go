@@ -92,17 +92,21 @@ type Session struct {
 	Current    bool      `json:"current"`
 }
 
-// ExportOwn is what account-export answers: the caller's data, with
-// currentSession marked among the sessions and uploads not in the profile
+// ExportOwn is what account-export answers: the caller's data, with the
+// caller's session marked among the sessions and uploads not in the profile
 // addressed under baseURL (the site's public URL). The waitlist sign-ups
 // and contact messages sent with the account's address are in it only once
-// the account proved the address; until then AddressNotProven says so.
-func (r *Rules) ExportOwn(ctx context.Context, userID, currentSession, baseURL string) (*Export, error) {
-	u, err := r.userByID(ctx, userID)
+// the account proved the address; until then AddressNotProven says so. An
+// account with two-step sign-in needs an aal2 session (ErrInsufficientAAL).
+func (r *Rules) ExportOwn(ctx context.Context, c Caller, baseURL string) (*Export, error) {
+	u, err := r.userByID(ctx, c.UserID)
 	if err != nil {
 		return nil, err
 	}
-	return r.export(ctx, u, currentSession, baseURL, u.EmailProvenAt != nil)
+	if err := r.checkAAL(ctx, c); err != nil {
+		return nil, err
+	}
+	return r.export(ctx, u, c.SessionID, baseURL, u.EmailProvenAt != nil)
 }
 
 // ExportByEmail is `salaula admin user export EMAIL`: the same document for

@@ -117,10 +117,14 @@ func (r *Rules) sentWith(ctx context.Context, email string) ([]Waitlist, []Messa
 // hour, whose page proves the address when the signed-in holder presses
 // its button; it returns the address. ErrAlreadyProven when it is proven,
 // ErrTooManyEmails when the address had its share of e-mails lately
-// (nothing is sent either way).
-func (r *Rules) SendProof(ctx context.Context, userID string) (string, error) {
-	u, err := r.userByID(ctx, userID)
+// (nothing is sent either way). An account with two-step sign-in needs an
+// aal2 session (ErrInsufficientAAL).
+func (r *Rules) SendProof(ctx context.Context, c Caller) (string, error) {
+	u, err := r.userByID(ctx, c.UserID)
 	if err != nil {
+		return "", err
+	}
+	if err := r.checkAAL(ctx, c); err != nil {
 		return "", err
 	}
 	if u.EmailProvenAt != nil {
@@ -165,11 +169,12 @@ func proofMail(to, link, support string) mail.Message {
 	return mail.Message{To: to, Subject: "Prove your e-mail address to Salaula", Body: body, Kind: "email_proof"}
 }
 
-// ProveAddress spends the proof link's token for the signed-in account
-// userID and records its address as proven. ErrLinkInvalid when the token
+// ProveAddress spends the proof link's token for the signed-in caller's
+// account and records its address as proven. ErrLinkInvalid when the token
 // is unknown, used, expired or belongs to another account (it then stays
-// unspent).
-func (r *Rules) ProveAddress(ctx context.Context, userID, tok string) error {
+// unspent); ErrInsufficientAAL (the token unspent) for a password-only
+// session of an account with two-step sign-in.
+func (r *Rules) ProveAddress(ctx context.Context, c Caller, tok string) error {
 	tok = strings.TrimSpace(tok)
 	if tok == "" {
 		return ErrLinkNeeded
@@ -177,7 +182,10 @@ func (r *Rules) ProveAddress(ctx context.Context, userID, tok string) error {
 	if len(tok) > maxLinkToken {
 		return ErrLinkInvalid
 	}
-	err := r.DB.ProveEmailWithToken(ctx, userID, token.Hash(tok), r.now())
+	if err := r.checkAAL(ctx, c); err != nil {
+		return err
+	}
+	err := r.DB.ProveEmailWithToken(ctx, c.UserID, token.Hash(tok), r.now())
 	if errors.Is(err, store.ErrTokenInvalid) {
 		return ErrLinkInvalid
 	}

@@ -127,7 +127,7 @@ func TestAnUnprovenAccountGetsNothingSentWithItsAddress(t *testing.T) {
 		if a.Proven || a.ProvenAt != nil || len(a.ContactMessages) != 0 || len(a.WaitlistSignups) != 0 || a.Email != victim {
 			t.Fatalf("address of an unproven account: %+v", a)
 		}
-		x, err := r.ExportOwn(ctx, intruder.ID, "", "https://salaula.example")
+		x, err := r.ExportOwn(ctx, Caller{UserID: intruder.ID}, "https://salaula.example")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -140,7 +140,7 @@ func TestAnUnprovenAccountGetsNothingSentWithItsAddress(t *testing.T) {
 			t.Fatalf("the export does not say why the lists are empty: %s", doc)
 		}
 
-		d, err := r.DeleteOwn(ctx, intruder.ID, accountP)
+		d, err := r.DeleteOwn(ctx, Caller{UserID: intruder.ID}, accountP)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -171,12 +171,12 @@ func TestAProvenAccountGetsWhatWasSentWithItsAddress(t *testing.T) {
 		holder := signedUp(t, db, victim)
 		other := signedUp(t, db, "bupe@example.com")
 
-		if email, err := r.SendProof(ctx, holder.ID); err != nil || email != victim {
+		if email, err := r.SendProof(ctx, Caller{UserID: holder.ID}); err != nil || email != victim {
 			t.Fatalf("SendProof = %q, %v", email, err)
 		}
 		tok := proofToken(t, db, victim)
 		// A second link within the minute is refused, and nothing is sent.
-		if _, err := r.SendProof(ctx, holder.ID); !errors.Is(err, ErrTooManyEmails) {
+		if _, err := r.SendProof(ctx, Caller{UserID: holder.ID}); !errors.Is(err, ErrTooManyEmails) {
 			t.Fatalf("second SendProof: %v", err)
 		}
 		if proofToken(t, db, victim) != tok {
@@ -184,23 +184,23 @@ func TestAProvenAccountGetsWhatWasSentWithItsAddress(t *testing.T) {
 		}
 		// Another account cannot use the link, nor can a bad token; they change nothing.
 		for _, c := range []struct{ user, tok string }{{other.ID, tok}, {holder.ID, "x" + tok}, {holder.ID, strings.Repeat("a", 5000)}} {
-			if err := r.ProveAddress(ctx, c.user, c.tok); !errors.Is(err, ErrLinkInvalid) {
+			if err := r.ProveAddress(ctx, Caller{UserID: c.user}, c.tok); !errors.Is(err, ErrLinkInvalid) {
 				t.Fatalf("ProveAddress(%s, %.20q) = %v, want ErrLinkInvalid", c.user, c.tok, err)
 			}
 		}
-		if err := r.ProveAddress(ctx, holder.ID, " "); !errors.Is(err, ErrLinkNeeded) {
+		if err := r.ProveAddress(ctx, Caller{UserID: holder.ID}, " "); !errors.Is(err, ErrLinkNeeded) {
 			t.Fatalf("ProveAddress without a token = %v, want ErrLinkNeeded", err)
 		}
 		if a, _ := r.AddressOf(ctx, holder.ID); a.Proven {
 			t.Fatal("proven by a refused link")
 		}
-		if err := r.ProveAddress(ctx, holder.ID, tok); err != nil {
+		if err := r.ProveAddress(ctx, Caller{UserID: holder.ID}, tok); err != nil {
 			t.Fatal(err)
 		}
-		if err := r.ProveAddress(ctx, holder.ID, tok); !errors.Is(err, ErrLinkInvalid) {
+		if err := r.ProveAddress(ctx, Caller{UserID: holder.ID}, tok); !errors.Is(err, ErrLinkInvalid) {
 			t.Fatalf("the link worked twice: %v", err)
 		}
-		if _, err := r.SendProof(ctx, holder.ID); !errors.Is(err, ErrAlreadyProven) {
+		if _, err := r.SendProof(ctx, Caller{UserID: holder.ID}); !errors.Is(err, ErrAlreadyProven) {
 			t.Fatalf("SendProof when proven: %v", err)
 		}
 
@@ -212,7 +212,7 @@ func TestAProvenAccountGetsWhatWasSentWithItsAddress(t *testing.T) {
 			len(a.WaitlistSignups) != 1 || a.WaitlistSignups[0].Program != "Upcycling Initiative" {
 			t.Fatalf("address of the proven account: %+v", a)
 		}
-		x, err := r.ExportOwn(ctx, holder.ID, "", "https://salaula.example")
+		x, err := r.ExportOwn(ctx, Caller{UserID: holder.ID}, "https://salaula.example")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -221,7 +221,7 @@ func TestAProvenAccountGetsWhatWasSentWithItsAddress(t *testing.T) {
 			len(x.ContactMessages) != 1 || x.ContactMessages[0].PhoneNumber != "+260971234567" || len(x.WaitlistSignups) != 1 {
 			t.Fatalf("export of the proven account: %s", doc)
 		}
-		d, err := r.DeleteOwn(ctx, holder.ID, accountP)
+		d, err := r.DeleteOwn(ctx, Caller{UserID: holder.ID}, accountP)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -96,6 +96,10 @@ const (
 	CodeFactorNameTooLong  ErrorCode = "factor_name_too_long"
 	CodeInsufficientAAL    ErrorCode = "insufficient_aal"
 	CodeNoVerifiedFactor   ErrorCode = "no_verified_factor"
+	// An account with a verified factor, a session at aal1.
+	CodeAAL2ToUpdateUser ErrorCode = "aal2_to_update_user" // a new password or e-mail address
+	CodeAAL2ToEnroll     ErrorCode = "aal2_to_enroll"      // enrolling or verifying another factor
+	CodeAAL2ToUnenroll   ErrorCode = "aal2_to_unenroll"    // removing a verified factor
 )
 
 // Error is a failure of an auth call a client can act on.

@@ -14,8 +14,12 @@ import (
 	"salaula/internal/token"
 )
 
-// mfaFailed turns a rule's error of internal/mfa into an *Error.
-func (s *Service) mfaFailed(err error) error {
+// mfaFailed turns a rule's error of internal/mfa into an *Error;
+// ErrInsufficientAAL becomes aal2, the call's own code for it.
+func (s *Service) mfaFailed(err error, aal2 ErrorCode) error {
+	if errors.Is(err, mfa.ErrInsufficientAAL) {
+		return &Error{Code: aal2, Err: err}
+	}
 	var locked *mfa.LockedError
 	if errors.As(err, &locked) {
 		return &Error{Code: CodeFactorLocked, RetryAfter: max(locked.Until.Sub(s.now()), time.Second), Err: err}
@@ -32,7 +36,6 @@ func (s *Service) mfaFailed(err error) error {
 		{mfa.ErrTooManyFactors, CodeTooManyFactors},
 		{mfa.ErrNameConflict, CodeFactorNameConflict},
 		{mfa.ErrNameTooLong, CodeFactorNameTooLong},
-		{mfa.ErrInsufficientAAL, CodeInsufficientAAL},
 		{mfa.ErrNoVerifiedFactor, CodeNoVerifiedFactor},
 	} {
 		if errors.Is(err, m.err) {
@@ -56,7 +59,7 @@ func (s *Service) Enroll(ctx context.Context, claims *token.Claims, u *store.Use
 	}
 	e, err := mfa.Enroll(ctx, s.DB, s.Factors, u, claims.AAL, friendlyName, issuer)
 	if err != nil {
-		return nil, s.mfaFailed(err)
+		return nil, s.mfaFailed(err, CodeAAL2ToEnroll)
 	}
 	return e, nil
 }
@@ -66,15 +69,16 @@ func (s *Service) Enroll(ctx context.Context, claims *token.Claims, u *store.Use
 func (s *Service) Challenge(ctx context.Context, u *store.User, factorID, ip string) (string, time.Time, error) {
 	id, exp, err := mfa.Challenge(ctx, s.DB, u.ID, factorID, ip, s.now().UTC().Truncate(time.Microsecond))
 	if err != nil {
-		return "", time.Time{}, s.mfaFailed(err)
+		return "", time.Time{}, s.mfaFailed(err, CodeInsufficientAAL)
 	}
 	return id, exp, nil
 }
 
 // VerifyFactor checks a code against a challenge; when right, the session
 // is raised to aal2 and answered with fresh tokens. Attempts are limited
-// per person (CodeTries); wrong codes in a row make the factor wait, and
-// the person is e-mailed when it starts to.
+// per person (CodeTries); wrong codes in a row, on any factor, make the
+// account wait, and the person is e-mailed when it starts to. A new factor
+// of an account that has a verified one is verified only at aal2.
 func (s *Service) VerifyFactor(ctx context.Context, claims *token.Claims, u *store.User, factorID, challengeID, code string) (*Session, error) {
 	if strings.TrimSpace(challengeID) == "" {
 		return nil, Fail(CodeChallengeIDMissing)
@@ -86,10 +90,10 @@ func (s *Service) VerifyFactor(ctx context.Context, claims *token.Claims, u *sto
 		return nil, Fail(CodeCodeTries)
 	}
 	err := mfa.Verify(ctx, s.DB, s.Factors, mfa.Attempt{UserID: u.ID, SessionID: claims.SessionID, FactorID: factorID,
-		ChallengeID: challengeID, Code: code, Now: s.now().UTC().Truncate(time.Microsecond)},
+		ChallengeID: challengeID, Code: code, AAL: claims.AAL, Now: s.now().UTC().Truncate(time.Microsecond)},
 		func(ctx context.Context, tx *store.Tx) error { return s.QueueMail(ctx, tx, s.wrongCodesMail(u.Email)) })
 	if err != nil {
-		return nil, s.mfaFailed(err)
+		return nil, s.mfaFailed(err, CodeAAL2ToEnroll)
 	}
 	return s.raise(ctx, u, claims.SessionID)
 }
@@ -98,7 +102,7 @@ func (s *Service) VerifyFactor(ctx context.Context, claims *token.Claims, u *sto
 // an aal2 session).
 func (s *Service) Unenroll(ctx context.Context, claims *token.Claims, u *store.User, factorID string) error {
 	if err := mfa.Unenroll(ctx, s.DB, u.ID, factorID, claims.AAL); err != nil {
-		return s.mfaFailed(err)
+		return s.mfaFailed(err, CodeAAL2ToUnenroll)
 	}
 	return nil
 }

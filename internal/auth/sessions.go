@@ -6,6 +6,7 @@ import (
 	"errors"
 	"strings"
 
+	"salaula/internal/mfa"
 	"salaula/internal/password"
 	"salaula/internal/store"
 	"salaula/internal/token"
@@ -120,10 +121,17 @@ type UserUpdate struct {
 
 // UpdateUser changes the signed-in user's password and/or metadata and
 // returns the user as stored. A new password signs out every other session
-// of the user and spends their reset links. Everything is checked before
-// anything is stored, so a refusal changes nothing.
+// of the user and spends their reset links. On an account with a verified
+// second factor, a new password or address needs an aal2 session. Everything
+// is checked before anything is stored, so a refusal changes nothing.
 func (s *Service) UpdateUser(ctx context.Context, claims *token.Claims, u *store.User, up UserUpdate) (*store.User, error) {
-	if up.Email != nil && validate.NormaliseEmail(*up.Email) != u.Email {
+	emailChange := up.Email != nil && validate.NormaliseEmail(*up.Email) != u.Email
+	if up.Password != nil || emailChange {
+		if err := mfa.CheckAAL(ctx, s.DB, u.ID, claims.AAL); err != nil {
+			return nil, s.mfaFailed(err, CodeAAL2ToUpdateUser)
+		}
+	}
+	if emailChange {
 		return nil, Fail(CodeEmailChange)
 	}
 	if up.Phone != nil && strings.TrimSpace(*up.Phone) != "" {

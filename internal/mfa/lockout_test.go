@@ -61,15 +61,21 @@ func newLockoutEnv(t *testing.T, db *store.DB) *lockoutEnv {
 		now: time.Date(2031, 3, 2, 8, 0, 0, 0, time.UTC), outbox: outbox}
 }
 
-// try tries code against a new challenge at the env's clock.
+// try tries code against a new challenge of the env's factor at its clock.
 func (e *lockoutEnv) try(code string) error {
 	e.t.Helper()
+	return e.tryOn(e.factor, "aal1", code)
+}
+
+// tryOn tries code against a new challenge of factor from a session at aal.
+func (e *lockoutEnv) tryOn(factor, aal, code string) error {
+	e.t.Helper()
 	ctx := context.Background()
-	id, _, err := Challenge(ctx, e.db, e.user.ID, e.factor, "198.51.100.7", e.now)
+	id, _, err := Challenge(ctx, e.db, e.user.ID, factor, "198.51.100.7", e.now)
 	if err != nil {
 		e.t.Fatal(err)
 	}
-	return Verify(ctx, e.db, e.box, Attempt{UserID: e.user.ID, FactorID: e.factor, ChallengeID: id, Code: code, Now: e.now},
+	return Verify(ctx, e.db, e.box, Attempt{UserID: e.user.ID, FactorID: factor, ChallengeID: id, Code: code, AAL: aal, Now: e.now},
 		func(ctx context.Context, tx *store.Tx) error {
 			return e.outbox.Enqueue(ctx, tx, mail.Message{To: e.user.Email, Subject: "Someone is trying codes", Body: "…", Kind: "mfa-wrong-codes"})
 		})
@@ -95,8 +101,15 @@ func (e *lockoutEnv) wrong() string {
 // wrongCodes tries n wrong codes, each answered ErrBadCode.
 func (e *lockoutEnv) wrongCodes(n int) {
 	e.t.Helper()
+	e.wrongCodesOn(e.factor, "aal1", n)
+}
+
+// wrongCodesOn tries n wrong codes on factor from a session at aal, each
+// answered ErrBadCode.
+func (e *lockoutEnv) wrongCodesOn(factor, aal string, n int) {
+	e.t.Helper()
 	for i := range n {
-		if err := e.try(e.wrong()); err != ErrBadCode {
+		if err := e.tryOn(factor, aal, e.wrong()); err != ErrBadCode {
 			e.t.Fatalf("wrong code %d of %d: %v, want ErrBadCode", i+1, n, err)
 		}
 	}
@@ -111,14 +124,19 @@ func (e *lockoutEnv) wantLocked(err error, until time.Time) {
 	}
 }
 
-// state returns the factor's wrong codes in a row and lock.
+// state returns the account's wrong codes in a row and lock.
 func (e *lockoutEnv) state() (int, *time.Time) {
 	e.t.Helper()
-	f, err := e.db.FactorOf(context.Background(), e.user.ID, e.factor)
+	ctx := context.Background()
+	var n int
+	if err := e.db.QueryRow(ctx, `SELECT mfa_failed_attempts FROM users WHERE id = ?`, e.user.ID).Scan(&n); err != nil {
+		e.t.Fatal(err)
+	}
+	until, err := e.db.MFALockedUntil(ctx, e.user.ID)
 	if err != nil {
 		e.t.Fatal(err)
 	}
-	return f.FailedAttempts, f.LockedUntil
+	return n, until
 }
 
 // warnings counts the e-mails about wrong codes, queued or sent.
@@ -140,13 +158,8 @@ func TestWrongCodesInARowLockTheFactorForAGrowingDelay(t *testing.T) {
 	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		e := newLockoutEnv(t, db)
-		// While the factor is being enrolled, wrong codes are not counted.
-		e.wrongCodes(LockAfter + 2)
 		if err := e.try(e.right()); err != nil {
 			t.Fatalf("enrolment: %v", err)
-		}
-		if n, until := e.state(); n != 0 || until != nil {
-			t.Fatalf("after enrolment: %d in a row, locked until %v", n, until)
 		}
 
 		// LockAfter-1 wrong codes: still free, nobody told.
@@ -249,5 +262,69 @@ func TestWrongCodesAtOnceAfterAWaitGetOneTry(t *testing.T) {
 		if n, _ := e.state(); counted != 1 || n != LockAfter+1 {
 			t.Fatalf("%d codes checked, %d in a row; want 1 and %d", counted, n, LockAfter+1)
 		}
+	})
+}
+
+// Wrong codes on a factor being enrolled count against the account like
+// those on a verified one: the LockAfter-th locks every factor of the
+// account and warns the person, and while the account waits the enrolling
+// factor's right code is refused like any other.
+func TestWrongCodesOnAnUnverifiedFactorLockTheAccount(t *testing.T) {
+	t.Parallel()
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		e := newLockoutEnv(t, db) // its factor is not verified yet
+		e.wrongCodes(LockAfter)
+		first := e.now.Add(FirstDelay)
+		if n, until := e.state(); n != LockAfter || until == nil || !until.Equal(first) {
+			t.Fatalf("after %d wrong codes: %d in a row, locked until %v, want %s", LockAfter, n, until, first)
+		}
+		if n := e.warnings(); n != 1 {
+			t.Fatalf("%d warnings, want 1", n)
+		}
+		e.wantLocked(e.try(e.right()), first)
+		e.now = first
+		if err := e.try(e.right()); err != nil {
+			t.Fatalf("right code after the wait: %v", err)
+		}
+		if n, until := e.state(); n != 0 || until != nil {
+			t.Fatalf("after the right code: %d in a row, locked until %v", n, until)
+		}
+	})
+}
+
+// A second factor (enrolled at aal2) shares the account's count: wrong
+// codes on it and on the verified one make one run, one lock, one e-mail;
+// from a password-only session it cannot be verified at all.
+func TestWrongCodesOnEveryFactorMakeOneRun(t *testing.T) {
+	t.Parallel()
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		e := newLockoutEnv(t, db)
+		if err := e.try(e.right()); err != nil {
+			t.Fatal(err)
+		}
+		ctx := context.Background()
+		if _, err := Enroll(ctx, db, e.box, e.user, "aal1", "Tablet", ""); err != ErrInsufficientAAL {
+			t.Fatalf("enrolling a second factor at aal1: %v, want ErrInsufficientAAL", err)
+		}
+		other, err := Enroll(ctx, db, e.box, e.user, "aal2", "Tablet", "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		right := func() string { c, _ := Code(other.Secret, Step(e.now)); return c }
+		e.now = e.now.Add(Period)
+		if err := e.tryOn(other.Factor.ID, "aal1", right()); err != ErrInsufficientAAL {
+			t.Fatalf("the new factor's right code at aal1: %v, want ErrInsufficientAAL", err)
+		}
+		e.wrongCodesOn(other.Factor.ID, "aal2", 3)
+		e.wrongCodes(LockAfter - 3)
+		first := e.now.Add(FirstDelay)
+		if n, until := e.state(); n != LockAfter || until == nil || !until.Equal(first) {
+			t.Fatalf("after %d wrong codes on two factors: %d in a row, locked until %v, want %s", LockAfter, n, until, first)
+		}
+		if n := e.warnings(); n != 1 {
+			t.Fatalf("%d warnings, want 1", n)
+		}
+		e.wantLocked(e.tryOn(other.Factor.ID, "aal2", right()), first)
+		e.wantLocked(e.try(e.right()), first)
 	})
 }

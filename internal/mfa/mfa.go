@@ -1,7 +1,9 @@
 // Package mfa is two-step sign-in with TOTP authenticator apps: enrolling a
 // factor (secret, otpauth URI, QR code), challenging and verifying it
 // (RFC 6238, one step of drift, no code accepted twice, growing delays
-// after wrong codes in a row), removing it, and the rule that operators
+// after wrong codes in a row on any factor of the account), removing it,
+// the rule that an account with a verified factor needs an aal2 session
+// for what would undo or bypass it (CheckAAL), and the rule that operators
 // need a verified factor and an aal2 session. Secrets are stored sealed
 // with a key derived from the server secret.
 package mfa
@@ -32,8 +34,9 @@ const DefaultIssuer = "Salaula"
 // The delays after wrong codes (see Delay);
 // docs/decisions/0157-totp-lockout.md gives the odds they leave an attacker who knows the password.
 const (
-	// LockAfter is how many wrong codes in a row a verified factor takes
-	// before it refuses codes for a while; the person is e-mailed then.
+	// LockAfter is how many wrong codes in a row, on any of its factors,
+	// an account takes before it refuses codes for a while; the person is
+	// e-mailed then.
 	LockAfter = 5
 	// FirstDelay is the first wait, after LockAfter wrong codes in a row;
 	// each further wrong code doubles it, up to MaxDelay.
@@ -42,7 +45,7 @@ const (
 	MaxDelay = time.Hour
 )
 
-// Delay is how long a verified factor refuses codes after its n-th wrong
+// Delay is how long an account refuses codes after its n-th wrong
 // code in a row: nothing before LockAfter, then FirstDelay doubling with
 // each further wrong code, at most MaxDelay.
 func Delay(n int) time.Duration {
@@ -56,7 +59,7 @@ func Delay(n int) time.Duration {
 	return min(d, MaxDelay)
 }
 
-// LockedError is the answer to a code tried while the factor refuses
+// LockedError is the answer to a code tried while the account refuses
 // codes, right or wrong: after too many wrong codes in a row, no code is
 // checked until Until.
 type LockedError struct {
@@ -79,7 +82,8 @@ var (
 	ErrTooManyFactors   = errors.New("mfa: too many factors")
 	ErrNameConflict     = errors.New("mfa: friendly name taken")
 	ErrNameTooLong      = errors.New("mfa: friendly name too long")
-	// ErrInsufficientAAL: the session must have passed a second factor.
+	// ErrInsufficientAAL: the account has a verified factor and the
+	// session has not passed one (aal1).
 	ErrInsufficientAAL = errors.New("mfa: aal2 required")
 	// ErrNoVerifiedFactor: the account has no verified second factor.
 	ErrNoVerifiedFactor = errors.New("mfa: no verified factor")
@@ -151,7 +155,9 @@ func Challenge(ctx context.Context, db *store.DB, userID, factorID, ip string, n
 // Attempt is a code tried against a challenge of one of the user's factors.
 type Attempt struct {
 	UserID, SessionID, FactorID, ChallengeID, Code string
-	Now                                            time.Time
+	// AAL is the session's assurance level (the access token's aal claim).
+	AAL string
+	Now time.Time
 }
 
 // Warn queues, inside tx (the one that counts the wrong code), the e-mail
@@ -159,21 +165,36 @@ type Attempt struct {
 type Warn func(ctx context.Context, tx *store.Tx) error
 
 // Verify checks a's code against its challenge; when it is right (and not
-// a code already accepted), the factor is verified, its wrong codes in a
-// row are forgotten, and the session is raised to aal2.
+// a code already accepted), the factor is verified, the account's wrong
+// codes in a row are forgotten, and the session is raised to aal2.
 //
-// A verified factor counts wrong codes in a row in the store, so every
-// instance agrees: after each from the LockAfter-th on, it refuses every
-// code, right or wrong, for Delay of them (*LockedError, which tells
-// nothing about the code). The LockAfter-th runs warn with the count, so
-// the person hears of it once for each run of wrong codes, whatever its
-// length. A factor being enrolled (unverified) is tried by the person who
-// was just shown its secret: its wrong codes are not counted.
+// An unverified factor of an account that has a verified one is a new
+// factor being added: only an aal2 session may verify it
+// (ErrInsufficientAAL, before any code is looked at).
+//
+// The account counts wrong codes in a row in the store, on any of its
+// factors, verified or not, so every instance agrees: after each from the
+// LockAfter-th on, it refuses every code, right or wrong, on every factor,
+// for Delay of them (*LockedError, which tells nothing about the code).
+// The LockAfter-th runs warn with the count, so the person hears of it
+// once for each run of wrong codes, whatever its length.
 func Verify(ctx context.Context, db *store.DB, box *seal.Box, a Attempt, warn Warn) error {
 	now := a.Now.UTC()
-	f, err := factorOf(ctx, db, a.UserID, a.FactorID)
+	factors, err := db.Factors(ctx, a.UserID)
 	if err != nil {
 		return err
+	}
+	var f *store.Factor
+	for i := range factors {
+		if factors[i].ID == a.FactorID {
+			f = &factors[i]
+		}
+	}
+	if f == nil {
+		return ErrFactorNotFound
+	}
+	if f.Status != store.FactorVerified && hasVerified(factors) && a.AAL != "aal2" {
+		return ErrInsufficientAAL
 	}
 	created, err := db.ChallengeCreatedAt(ctx, a.FactorID, a.ChallengeID)
 	if errors.Is(err, store.ErrChallengeGone) {
@@ -185,9 +206,15 @@ func Verify(ctx context.Context, db *store.DB, box *seal.Box, a Attempt, warn Wa
 	if now.Sub(created) > ChallengeTTL {
 		return ErrChallengeExpired
 	}
-	counted := f.Status == store.FactorVerified
-	if counted && f.LockedUntil != nil && f.LockedUntil.After(now) {
-		return &LockedError{Until: *f.LockedUntil}
+	locked, err := db.MFALockedUntil(ctx, a.UserID)
+	if errors.Is(err, store.ErrNotFound) {
+		return ErrFactorNotFound
+	}
+	if err != nil {
+		return err
+	}
+	if locked != nil && locked.After(now) {
+		return &LockedError{Until: *locked}
 	}
 	secret, err := box.Open(f.SecretSealed)
 	if err != nil {
@@ -195,10 +222,7 @@ func Verify(ctx context.Context, db *store.DB, box *seal.Box, a Attempt, warn Wa
 	}
 	step, ok := Match(string(secret), strings.TrimSpace(a.Code), now)
 	if !ok {
-		if !counted {
-			return ErrBadCode
-		}
-		_, until, err := db.RecordWrongCode(ctx, f.ID, now, Delay, func(tx *store.Tx, n int) error {
+		_, until, err := db.RecordWrongCode(ctx, a.UserID, now, Delay, func(tx *store.Tx, n int) error {
 			if n == LockAfter && warn != nil {
 				return warn(ctx, tx)
 			}
@@ -221,10 +245,10 @@ func Verify(ctx context.Context, db *store.DB, box *seal.Box, a Attempt, warn Wa
 	switch {
 	case errors.Is(err, store.ErrFactorLocked):
 		// Another instance counted a wrong code in the meantime.
-		if f, err := factorOf(ctx, db, a.UserID, a.FactorID); err != nil {
+		if locked, err := db.MFALockedUntil(ctx, a.UserID); err != nil {
 			return err
-		} else if f.LockedUntil != nil {
-			return &LockedError{Until: *f.LockedUntil}
+		} else if locked != nil {
+			return &LockedError{Until: *locked}
 		}
 		return ErrCodeReused
 	case errors.Is(err, store.ErrCodeReused):
@@ -237,7 +261,8 @@ func Verify(ctx context.Context, db *store.DB, box *seal.Box, a Attempt, warn Wa
 	return err
 }
 
-// Unenroll removes the user's factor; removing a verified one needs aal2.
+// Unenroll removes the user's factor; removing a verified one needs aal2,
+// an unverified one (an enrolment never finished) does not.
 func Unenroll(ctx context.Context, db *store.DB, userID, factorID, aal string) error {
 	f, err := factorOf(ctx, db, userID, factorID)
 	if err != nil {
@@ -262,17 +287,43 @@ func RequireAAL2(ctx context.Context, db *store.DB, userID, aal string) error {
 	if err != nil {
 		return err
 	}
-	verified := false
-	for _, f := range factors {
-		verified = verified || f.Status == store.FactorVerified
-	}
-	if !verified {
+	if !hasVerified(factors) {
 		return ErrNoVerifiedFactor
 	}
 	if aal != "aal2" {
 		return ErrInsufficientAAL
 	}
 	return nil
+}
+
+// CheckAAL is the rule for what would undo two-step sign-in or reach the
+// account's data as a whole (a new password, the export, deleting the
+// account, proving the address): an account with a verified factor needs
+// an aal2 session (ErrInsufficientAAL); one without is served at aal1. It
+// reads the factors from the store on every call, so a factor verified a
+// moment ago counts.
+func CheckAAL(ctx context.Context, db *store.DB, userID, aal string) error {
+	if aal == "aal2" {
+		return nil
+	}
+	factors, err := db.Factors(ctx, userID)
+	if err != nil {
+		return err
+	}
+	if hasVerified(factors) {
+		return ErrInsufficientAAL
+	}
+	return nil
+}
+
+// hasVerified tells whether one of factors is verified.
+func hasVerified(factors []store.Factor) bool {
+	for _, f := range factors {
+		if f.Status == store.FactorVerified {
+			return true
+		}
+	}
+	return false
 }
 
 // Reset removes every factor of the account with this e-mail (a lost

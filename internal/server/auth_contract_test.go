@@ -194,7 +194,7 @@ func TestMFAEnrollVerifyUnenroll(t *testing.T) {
 		if c1.AAL != "aal1" {
 			t.Fatalf("password sign-in aal = %s", c1.AAL)
 		}
-		wantAuthError(t, env.authJSON(t, "DELETE", "/auth/v1/factors/"+id, nil, aal1), 403, "insufficient_aal", "")
+		wantAuthError(t, env.authJSON(t, "DELETE", "/auth/v1/factors/"+id, nil, aal1), 422, "insufficient_aal", "")
 		wantAuthError(t, env.authJSON(t, "POST", "/auth/v1/factors", map[string]any{"factor_type": "totp"}, aal1), 403, "insufficient_aal", "")
 		// The next step's code (one step of drift) raises it.
 		raised2 := verifyCode(t, env, aal1, id, secret, time.Now().Add(mfa.Period), 200)
@@ -228,69 +228,93 @@ func TestMFAVerifyIsRateLimited(t *testing.T) {
 	})
 }
 
-// After mfa.LockAfter wrong codes in a row, the factor refuses every code
-// for a while, the right one too, with 429, a clear message and
-// Retry-After; the person is e-mailed once; after the wait the right code
-// works.
-func TestMFAWrongCodesInARowMakeTheFactorWait(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, db *store.DB) {
-		var mu sync.Mutex
-		clock := time.Now()
-		now := func() time.Time { mu.Lock(); defer mu.Unlock(); return clock }
-		env := newTestEnvAt(t, db, nil, now)
-		access := str(env.signUp(t, "mwila@example.com", goodPassword), "access_token")
-		id, secret, _ := enrol(t, env, access)
-		aal1 := str(env.signIn(t, "mwila@example.com", goodPassword), "access_token")
-		mu.Lock()
-		clock = clock.Add(mfa.Period) // the enrolment's code is spent
-		mu.Unlock()
-		try := func(code string) *http.Response {
-			t.Helper()
-			ch := decode(t, env.authJSON(t, "POST", "/auth/v1/factors/"+id+"/challenge", nil, aal1))
-			return env.authJSON(t, "POST", "/auth/v1/factors/"+id+"/verify", map[string]any{"challenge_id": str(ch, "id"), "code": code}, aal1)
-		}
-		right := func() string { c, _ := mfa.Code(secret, mfa.Step(now())); return c }
-		wrong := "000000"
-		if _, ok := mfa.Match(secret, wrong, now()); ok {
-			wrong = "111111"
-		}
-		for range mfa.LockAfter {
-			wantAuthError(t, try(wrong), 422, "mfa_verification_failed", "")
-		}
-		res := try(right())
-		wantAuthError(t, res, 429, "over_request_rate_limit", "Too many wrong codes in a row. Wait 1 minute, then type the code your app shows.")
-		if got := res.Header.Get("Retry-After"); got != "60" {
-			t.Fatalf("Retry-After = %q, want 60", got)
-		}
+// After mfa.LockAfter wrong codes in a row, on a verified factor or on one
+// never verified alike, the account refuses every code for a while, the
+// right one too, with 429, a clear message and Retry-After; the person is
+// e-mailed once; after the wait the right code works.
+func TestMFAWrongCodesInARowMakeTheAccountWait(t *testing.T) {
+	for _, c := range []struct {
+		name     string
+		verified bool
+	}{{"verified factor", true}, {"unverified factor", false}} {
+		t.Run(c.name, func(t *testing.T) {
+			storetest.Each(t, func(t *testing.T, db *store.DB) {
+				wrongCodesMakeTheAccountWait(t, db, c.verified)
+			})
+		})
+	}
+}
 
-		sent, err := mail.Recent(context.Background(), env.DB, "mwila@example.com", 10)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var warnings []mail.Sent
-		for _, m := range sent {
-			if m.Kind == "mfa-wrong-codes" {
-				warnings = append(warnings, m)
-			}
-		}
-		if len(warnings) != 1 || warnings[0].Subject != "Someone is trying to sign in to your Salaula account" ||
-			!strings.Contains(warnings[0].Body, "typed 5 wrong two-step sign-in codes in a row") ||
-			!strings.Contains(warnings[0].Body, env.Config.PublicURL+"/sign_up?mode=login") {
-			t.Fatalf("warnings = %+v", warnings)
-		}
-
-		mu.Lock()
-		clock = clock.Add(mfa.FirstDelay)
-		mu.Unlock()
-		res = try(right())
+func wrongCodesMakeTheAccountWait(t *testing.T, db *store.DB, verified bool) {
+	var mu sync.Mutex
+	clock := time.Now()
+	now := func() time.Time { mu.Lock(); defer mu.Unlock(); return clock }
+	env := newTestEnvAt(t, db, nil, now)
+	access := str(env.signUp(t, "mwila@example.com", goodPassword), "access_token")
+	var id, secret string
+	if verified {
+		id, secret, _ = enrol(t, env, access)
+	} else {
+		// An enrolment left unfinished: its factor is still unverified.
+		res := env.authJSON(t, "POST", "/auth/v1/factors", map[string]any{"factor_type": "totp"}, access)
 		wantStatus(t, res, 200)
-		if c, _ := env.claimsOf(t, str(decode(t, res), "access_token")); c.AAL != "aal2" {
-			t.Fatalf("aal after the wait = %s", c.AAL)
+		f := decode(t, res)
+		id, secret = str(f, "id"), str(obj(f, "totp"), "secret")
+	}
+	aal1 := str(env.signIn(t, "mwila@example.com", goodPassword), "access_token")
+	mu.Lock()
+	clock = clock.Add(mfa.Period) // the enrolment's code is spent
+	mu.Unlock()
+	try := func(code string) *http.Response {
+		t.Helper()
+		ch := decode(t, env.authJSON(t, "POST", "/auth/v1/factors/"+id+"/challenge", nil, aal1))
+		return env.authJSON(t, "POST", "/auth/v1/factors/"+id+"/verify", map[string]any{"challenge_id": str(ch, "id"), "code": code}, aal1)
+	}
+	right := func() string { c, _ := mfa.Code(secret, mfa.Step(now())); return c }
+	wrong := "000000"
+	if _, ok := mfa.Match(secret, wrong, now()); ok {
+		wrong = "111111"
+	}
+	for range mfa.LockAfter {
+		wantAuthError(t, try(wrong), 422, "mfa_verification_failed", "")
+	}
+	// Two more wrong codes (seven in all) are refused without being checked.
+	for range 2 {
+		wantAuthError(t, try(wrong), 429, "over_request_rate_limit", "")
+	}
+	res := try(right())
+	wantAuthError(t, res, 429, "over_request_rate_limit", "Too many wrong codes in a row. Wait 1 minute, then type the code your app shows.")
+	if got := res.Header.Get("Retry-After"); got != "60" {
+		t.Fatalf("Retry-After = %q, want 60", got)
+	}
+
+	sent, err := mail.Recent(context.Background(), env.DB, "mwila@example.com", 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var warnings []mail.Sent
+	for _, m := range sent {
+		if m.Kind == "mfa-wrong-codes" {
+			warnings = append(warnings, m)
 		}
-		if n := countRows(t, env.DB, `SELECT COUNT(*) FROM mfa_factors WHERE failed_attempts = 0 AND locked_until IS NULL`); n != 1 {
-			t.Fatal("the right code did not forget the wrong ones")
-		}
-	})
+	}
+	if len(warnings) != 1 || warnings[0].Subject != "Someone is trying to sign in to your Salaula account" ||
+		!strings.Contains(warnings[0].Body, "typed 5 wrong two-step sign-in codes in a row") ||
+		!strings.Contains(warnings[0].Body, env.Config.PublicURL+"/sign_up?mode=login") {
+		t.Fatalf("warnings = %+v", warnings)
+	}
+
+	mu.Lock()
+	clock = clock.Add(mfa.FirstDelay)
+	mu.Unlock()
+	res = try(right())
+	wantStatus(t, res, 200)
+	if c, _ := env.claimsOf(t, str(decode(t, res), "access_token")); c.AAL != "aal2" {
+		t.Fatalf("aal after the wait = %s", c.AAL)
+	}
+	if n := countRows(t, env.DB, `SELECT COUNT(*) FROM users WHERE mfa_failed_attempts = 0 AND mfa_locked_until IS NULL`); n != 1 {
+		t.Fatal("the right code did not forget the wrong ones")
+	}
 }
 
 func TestRequireAAL2(t *testing.T) {

@@ -100,6 +100,11 @@ var authAnswers = map[auth.ErrorCode]authAnswer{
 	auth.CodeFactorNameTooLong:  {400, "validation_failed", "Friendly name must be at most 100 characters"},
 	auth.CodeInsufficientAAL:    {403, "insufficient_aal", "AAL2 required: verify your two-step sign-in code first"},
 	auth.CodeNoVerifiedFactor:   {403, "insufficient_aal", "Two-step sign-in is required: enrol an authenticator app first"},
+	// A password-only session of an account with a verified factor
+	// (docs/decisions/0217-password-alone-never-undoes-two-step.md).
+	auth.CodeAAL2ToUpdateUser: {403, "insufficient_aal", "AAL2 session is required to update email or password when MFA is enabled."},
+	auth.CodeAAL2ToEnroll:     {403, "insufficient_aal", "AAL2 required to enroll a new factor"},
+	auth.CodeAAL2ToUnenroll:   {422, "insufficient_aal", "AAL2 required to unenroll verified factor"},
 }
 
 // Words shared with other answers (the verify page's redirect, realtime).

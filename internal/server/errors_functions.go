@@ -8,8 +8,9 @@ import (
 )
 
 // The functions family (/functions/v1) answers every error as
-// {"error": "<message>", "fields": {"<field>": "<message>"}}; its codes are
-// the apierr kinds, its status is statusOf(kind).
+// {"error": "<message>", "fields": {"<field>": "<message>"}}, with
+// "error_code" where a client must tell the case apart (insufficient_aal:
+// do two-step sign-in, then try again); its status is statusOf(kind).
 
 // msgSomethingWrong is a function's answer to an error of ours with no
 // message of its own.
@@ -17,8 +18,9 @@ const msgSomethingWrong = "Something went wrong on our side. Please try again."
 
 // functionError is the body of every failed function call.
 type functionError struct {
-	Error  string            `json:"error"`
-	Fields map[string]string `json:"fields,omitempty"`
+	Error     string            `json:"error"`
+	ErrorCode string            `json:"error_code,omitempty"`
+	Fields    map[string]string `json:"fields,omitempty"`
 }
 
 // writeFunctionError writes a function's error body with status.
@@ -34,7 +36,7 @@ func (s *Server) renderFunctionError(w http.ResponseWriter, r *http.Request, err
 	if e.Kind == apierr.TooMany && w.Header().Get("Retry-After") == "" {
 		w.Header().Set("Retry-After", "60")
 	}
-	writeFunctionError(w, status, e.Message, e.Fields)
+	writeJSON(w, status, functionError{Error: e.Message, ErrorCode: e.Code, Fields: e.Fields})
 }
 
 // function serves h as a function: its error is rendered by

@@ -3,13 +3,20 @@ package server
 import (
 	"net/http"
 
+	"salaula/internal/account"
 	"salaula/internal/apierr"
+	"salaula/internal/token"
 )
 
 // The account functions (internal/account): a person's own data as a whole.
 
 // msgAccountNoSession is the account functions' 401 without a session.
 const msgAccountNoSession = "You must be logged in."
+
+// callerOf is the account functions' caller from their access token.
+func callerOf(claims *token.Claims) account.Caller {
+	return account.Caller{UserID: claims.Subject, SessionID: claims.SessionID, AAL: claims.AAL}
+}
 
 // handleAccountAddress answers the caller's e-mail address, whether the
 // account proved it and, once it did, the waitlist sign-ups and contact
@@ -38,7 +45,7 @@ func (s *Server) handleSendProof() http.Handler {
 		if err != nil {
 			return err
 		}
-		email, err := s.account.SendProof(r.Context(), claims.Subject)
+		email, err := s.account.SendProof(r.Context(), callerOf(claims))
 		if err != nil {
 			return err
 		}
@@ -64,7 +71,7 @@ func (s *Server) handleProveAddress() http.Handler {
 		if err := decodeJSON(w, r, &body); err != nil {
 			return err
 		}
-		if err := s.account.ProveAddress(r.Context(), claims.Subject, body.TokenHash); err != nil {
+		if err := s.account.ProveAddress(r.Context(), callerOf(claims), body.TokenHash); err != nil {
 			return err
 		}
 		a, err := s.account.AddressOf(r.Context(), claims.Subject)
@@ -84,7 +91,7 @@ func (s *Server) handleAccountExport() http.Handler {
 		if err != nil {
 			return err
 		}
-		x, err := s.account.ExportOwn(r.Context(), claims.Subject, claims.SessionID, s.publicURL(r))
+		x, err := s.account.ExportOwn(r.Context(), callerOf(claims), s.publicURL(r))
 		if err != nil {
 			return apierr.Or(err, "Could not collect your data. Please try again.")
 		}
@@ -111,7 +118,7 @@ func (s *Server) handleAccountDelete() http.Handler {
 		if err := decodeJSON(w, r, &body); err != nil {
 			return err
 		}
-		d, err := s.account.DeleteOwn(r.Context(), claims.Subject, body.Password)
+		d, err := s.account.DeleteOwn(r.Context(), callerOf(claims), body.Password)
 		if err != nil && d == nil {
 			return apierr.Or(err, "Could not delete your account. Please try again.")
 		}

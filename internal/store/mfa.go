@@ -19,11 +19,6 @@ type Factor struct {
 	CreatedAt        time.Time
 	UpdatedAt        time.Time
 	LastChallengedAt *time.Time
-	// FailedAttempts is the wrong codes tried in a row (since the last
-	// right one); LockedUntil, when set, is until when the factor refuses
-	// codes after too many.
-	FailedAttempts int
-	LockedUntil    *time.Time
 }
 
 // Factor statuses.
@@ -38,17 +33,16 @@ var (
 	ErrCodeReused = errors.New("code already used")
 	// ErrChallengeGone: the challenge is unknown, of another factor, or used.
 	ErrChallengeGone = errors.New("challenge not found")
-	// ErrFactorLocked: the factor refuses codes until its LockedUntil.
-	ErrFactorLocked = errors.New("factor refuses codes for now")
+	// ErrFactorLocked: the account refuses codes until the end of its wait.
+	ErrFactorLocked = errors.New("account refuses codes for now")
 )
 
-const factorColumns = `id, user_id, friendly_name, factor_type, status, secret_sealed, last_step, created_at, updated_at, last_challenged_at, failed_attempts, locked_until`
+const factorColumns = `id, user_id, friendly_name, factor_type, status, secret_sealed, last_step, created_at, updated_at, last_challenged_at`
 
 func scanFactor(row interface{ Scan(...any) error }) (*Factor, error) {
 	var f Factor
-	var ch, locked sql.NullTime
-	err := row.Scan(&f.ID, &f.UserID, &f.FriendlyName, &f.Type, &f.Status, &f.SecretSealed, &f.LastStep, &f.CreatedAt, &f.UpdatedAt, &ch,
-		&f.FailedAttempts, &locked)
+	var ch sql.NullTime
+	err := row.Scan(&f.ID, &f.UserID, &f.FriendlyName, &f.Type, &f.Status, &f.SecretSealed, &f.LastStep, &f.CreatedAt, &f.UpdatedAt, &ch)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, ErrNotFound
 	}
@@ -59,10 +53,6 @@ func scanFactor(row interface{ Scan(...any) error }) (*Factor, error) {
 	if ch.Valid {
 		t := ch.Time.UTC()
 		f.LastChallengedAt = &t
-	}
-	if locked.Valid {
-		t := locked.Time.UTC()
-		f.LockedUntil = &t
 	}
 	return &f, nil
 }
@@ -158,10 +148,10 @@ func (db *DB) ChallengeCreatedAt(ctx context.Context, factorID, challengeID stri
 
 // CompleteChallenge records a correct code of step for the challenge, in
 // one transaction: the challenge is spent, the factor's last step moves to
-// step (ErrCodeReused when it is not after the last one), its wrong codes
-// in a row go back to none, the factor is verified, the user's other
-// unverified factors are removed, and the session is raised to aal2. A
-// factor that refuses codes at now (locked_until after it) changes nothing
+// step (ErrCodeReused when it is not after the last one), the account's
+// wrong codes in a row go back to none, the factor is verified, the user's
+// other unverified factors are removed, and the session is raised to aal2.
+// An account that refuses codes at now (its wait not over) changes nothing
 // and answers ErrFactorLocked.
 func (db *DB) CompleteChallenge(ctx context.Context, userID, factorID, challengeID, sessionID string, step int64, now time.Time) error {
 	return db.InTx(ctx, func(tx *Tx) error {
@@ -172,16 +162,24 @@ func (db *DB) CompleteChallenge(ctx context.Context, userID, factorID, challenge
 		if n, _ := res.RowsAffected(); n != 1 {
 			return ErrChallengeGone
 		}
-		res, err = tx.Exec(ctx, `UPDATE mfa_factors SET last_step = ?, status = ?, updated_at = ?, failed_attempts = 0, locked_until = NULL
-			WHERE id = ? AND user_id = ? AND last_step < ? AND (locked_until IS NULL OR locked_until <= ?)`,
-			step, FactorVerified, now, factorID, userID, step, now)
+		res, err = tx.Exec(ctx, `UPDATE users SET mfa_failed_attempts = 0, mfa_locked_until = NULL
+			WHERE id = ? AND (mfa_locked_until IS NULL OR mfa_locked_until <= ?)`, userID, now)
 		if err != nil {
 			return err
 		}
 		if n, _ := res.RowsAffected(); n != 1 {
-			if _, err := lockedAt(ctx, tx, factorID, now); err != nil {
+			if _, err := lockedAt(ctx, tx, userID, now); err != nil {
 				return err
 			}
+			return ErrNotFound
+		}
+		res, err = tx.Exec(ctx, `UPDATE mfa_factors SET last_step = ?, status = ?, updated_at = ?
+			WHERE id = ? AND user_id = ? AND last_step < ?`,
+			step, FactorVerified, now, factorID, userID, step)
+		if err != nil {
+			return err
+		}
+		if n, _ := res.RowsAffected(); n != 1 {
 			return ErrCodeReused
 		}
 		if _, err := tx.Exec(ctx, `DELETE FROM mfa_factors WHERE user_id = ? AND status = ?`, userID, FactorUnverified); err != nil {
@@ -192,23 +190,38 @@ func (db *DB) CompleteChallenge(ctx context.Context, userID, factorID, challenge
 	})
 }
 
-// RecordWrongCode counts a wrong code tried against the factor at now, in
-// one transaction: its wrong codes in a row go up by one to n; when
-// delay(n) is more than zero, the factor refuses codes until now plus that
-// delay; then, when not nil, runs with n (to queue an e-mail with the
-// change). It returns n and the end of the refusal (zero when none). A
-// factor that refuses codes at now counts nothing and answers
-// ErrFactorLocked with the end of its refusal; ErrNotFound when there is
-// no such factor.
-func (db *DB) RecordWrongCode(ctx context.Context, factorID string, now time.Time, delay func(n int) time.Duration, then func(tx *Tx, n int) error) (int, time.Time, error) {
+// MFALockedUntil returns until when the user's account refuses two-step
+// codes (nil when it does not); ErrNotFound when there is no such user.
+func (db *DB) MFALockedUntil(ctx context.Context, userID string) (*time.Time, error) {
+	var until sql.NullTime
+	err := db.QueryRow(ctx, `SELECT mfa_locked_until FROM users WHERE id = ?`, userID).Scan(&until)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, ErrNotFound
+	}
+	if err != nil || !until.Valid {
+		return nil, err
+	}
+	t := until.Time.UTC()
+	return &t, nil
+}
+
+// RecordWrongCode counts a wrong code tried against any factor of the user
+// at now, in one transaction: the account's wrong codes in a row go up by
+// one to n; when delay(n) is more than zero, the account refuses codes
+// until now plus that delay; then, when not nil, runs with n (to queue an
+// e-mail with the change). It returns n and the end of the refusal (zero
+// when none). An account that refuses codes at now counts nothing and
+// answers ErrFactorLocked with the end of its refusal; ErrNotFound when
+// there is no such user.
+func (db *DB) RecordWrongCode(ctx context.Context, userID string, now time.Time, delay func(n int) time.Duration, then func(tx *Tx, n int) error) (int, time.Time, error) {
 	var n int
 	var until time.Time
 	err := db.InTx(ctx, func(tx *Tx) error {
 		n, until = 0, time.Time{}
-		err := tx.QueryRow(ctx, `UPDATE mfa_factors SET failed_attempts = failed_attempts + 1
-			WHERE id = ? AND (locked_until IS NULL OR locked_until <= ?) RETURNING failed_attempts`, factorID, now).Scan(&n)
+		err := tx.QueryRow(ctx, `UPDATE users SET mfa_failed_attempts = mfa_failed_attempts + 1
+			WHERE id = ? AND (mfa_locked_until IS NULL OR mfa_locked_until <= ?) RETURNING mfa_failed_attempts`, userID, now).Scan(&n)
 		if errors.Is(err, sql.ErrNoRows) {
-			if until, err = lockedAt(ctx, tx, factorID, now); err != nil {
+			if until, err = lockedAt(ctx, tx, userID, now); err != nil {
 				return err
 			}
 			return ErrNotFound
@@ -218,7 +231,7 @@ func (db *DB) RecordWrongCode(ctx context.Context, factorID string, now time.Tim
 		}
 		if d := delay(n); d > 0 {
 			until = now.Add(d)
-			if _, err := tx.Exec(ctx, `UPDATE mfa_factors SET locked_until = ? WHERE id = ?`, until, factorID); err != nil {
+			if _, err := tx.Exec(ctx, `UPDATE users SET mfa_locked_until = ? WHERE id = ?`, until, userID); err != nil {
 				return err
 			}
 		}
@@ -231,11 +244,11 @@ func (db *DB) RecordWrongCode(ctx context.Context, factorID string, now time.Tim
 }
 
 // lockedAt returns ErrFactorLocked and the end of the refusal when the
-// factor refuses codes at now, ErrNotFound when there is no such factor,
-// and nil otherwise.
-func lockedAt(ctx context.Context, tx *Tx, factorID string, now time.Time) (time.Time, error) {
+// user's account refuses codes at now, ErrNotFound when there is no such
+// user, and nil otherwise.
+func lockedAt(ctx context.Context, tx *Tx, userID string, now time.Time) (time.Time, error) {
 	var until sql.NullTime
-	err := tx.QueryRow(ctx, `SELECT locked_until FROM mfa_factors WHERE id = ?`, factorID).Scan(&until)
+	err := tx.QueryRow(ctx, `SELECT mfa_locked_until FROM users WHERE id = ?`, userID).Scan(&until)
 	if errors.Is(err, sql.ErrNoRows) {
 		return time.Time{}, ErrNotFound
 	}

@@ -160,6 +160,36 @@ async function adminOverview(supabase) {
   return { status: res.status, body: await res.json() };
 }
 
+test('a password-only session of an account with two-step sign-in cannot undo it, nor take or delete the account', async () => {
+  const { supabase, email } = await signedIn();
+  const { data: f } = await supabase.auth.mfa.enroll({ factorType: 'totp' });
+  assert.equal((await supabase.auth.mfa.challengeAndVerify({ factorId: f.id, code: totp(f.totp.secret) })).error, null);
+
+  const aal1 = client();
+  assert.equal((await aal1.auth.signInWithPassword({ email, password: PASSWORD })).error, null);
+  let { error } = await aal1.auth.updateUser({ password: 'a-brand-new-pass-9' });
+  assert.equal(error?.status, 403);
+  assert.equal(error?.code, 'insufficient_aal');
+  assert.equal(error?.message, 'AAL2 session is required to update email or password when MFA is enabled.');
+  ({ error } = await aal1.auth.mfa.enroll({ factorType: 'totp', friendlyName: 'Tablet' }));
+  assert.equal(error?.code, 'insufficient_aal');
+  assert.equal(error?.message, 'AAL2 required to enroll a new factor');
+  ({ error } = await aal1.auth.mfa.unenroll({ factorId: f.id }));
+  assert.equal(error?.status, 422);
+  assert.equal(error?.code, 'insufficient_aal');
+  for (const [name, body] of [['account-export', undefined], ['account-delete', { password: PASSWORD }]]) {
+    const res = await aal1.functions.invoke(name, { method: 'POST', body });
+    assert.equal(res.error?.context?.status, 403, name);
+    assert.deepEqual(await res.error.context.json(), { error: 'AAL2 required: verify your two-step sign-in code first', error_code: 'insufficient_aal' });
+  }
+
+  // The same session, once it passes the code, can.
+  const code = totp(f.totp.secret, Date.now() + 30000);
+  assert.equal((await aal1.auth.mfa.challengeAndVerify({ factorId: f.id, code })).error, null);
+  assert.equal((await aal1.functions.invoke('account-export', { method: 'POST' })).error, null);
+  assert.equal((await aal1.auth.updateUser({ password: 'a-brand-new-pass-9' })).error, null);
+});
+
 test('an operator without aal2 is refused by /admin/v1, and accepted after verifying a code', async () => {
   const { supabase, email } = await signedIn();
   const out = execFileSync(binary, ['admin', 'grant', email, '--data', server.dataDir], { encoding: 'utf8' });

@@ -3,7 +3,7 @@ import { act, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
 import { AuthProvider } from '../auth/AuthProvider';
-import { installFakeSupabase, makeSession, type FakeSupabase } from '../auth/testing/fakeSupabase';
+import { authError, installFakeSupabase, makeSession, type FakeSupabase } from '../auth/testing/fakeSupabase';
 import { setSupabaseForTests } from '../../lib/supabase';
 import AccountPage from './AccountPage';
 
@@ -188,5 +188,60 @@ describe('AccountPage', { timeout: 60_000 }, () => {
     expect(screen.getByText('Chipo Banda')).toBeInTheDocument();
     expect(screen.getByRole('status')).toHaveTextContent('Just updated from another device.');
     expect(screen.queryByText('Loading your account...')).not.toBeInTheDocument();
+  });
+
+  describe('with two-step sign-in on and a password-only session', () => {
+    it('asks for the code when changing the password needs it, then changes it', async () => {
+      fake.withSecondStep();
+      fake.auth.updateUser.mockResolvedValueOnce({
+        data: { user: null },
+        error: authError('AAL2 session is required to update email or password when MFA is enabled.', 403, 'insufficient_aal'),
+      } as never);
+      const user = open();
+      await screen.findByText('097 123 4567', {}, SLOW);
+      const form = screen.getByRole('form', { name: 'Change password' });
+      await user.type(within(form).getByLabelText('Current password'), 'old-password-1');
+      await user.type(within(form).getByLabelText('New password'), 'new-password-22');
+      await user.click(within(form).getByRole('button', { name: 'CHANGE PASSWORD' }));
+      const step = await screen.findByRole('form', { name: 'Two-step sign-in' }, SLOW);
+      expect(within(step).getByRole('heading', { level: 2, name: 'TWO-STEP SIGN-IN' })).toBeInTheDocument();
+      expect(screen.queryByText(/AAL2/)).not.toBeInTheDocument();
+      await user.type(within(step).getByLabelText('6-digit code'), '123456');
+      await user.click(within(step).getByRole('button', { name: 'VERIFY' }));
+      expect(await within(form).findByText(/Your password has been changed/, {}, SLOW)).toBeInTheDocument();
+      expect(fake.auth.mfa.challengeAndVerify).toHaveBeenCalledWith({ factorId: 'factor-1', code: '123456' });
+      expect(fake.auth.updateUser).toHaveBeenCalledTimes(2);
+      expect(fake.auth.updateUser).toHaveBeenLastCalledWith({ password: 'new-password-22', current_password: 'old-password-1' });
+      expect(screen.queryByRole('form', { name: 'Two-step sign-in' })).not.toBeInTheDocument();
+    });
+
+    it('deletes the account after the code; Cancel leaves it undone', async () => {
+      fake.withSecondStep();
+      const needsCode = () => ({
+        data: null,
+        error: httpError(403, { error: 'AAL2 required: verify your two-step sign-in code first', error_code: 'insufficient_aal' }),
+      });
+      const user = open();
+      await screen.findByText('097 123 4567', {}, SLOW);
+      await user.click(screen.getByRole('button', { name: 'Delete my account' }));
+      const dialog = screen.getByRole('dialog', { name: 'Delete your account?' });
+      await user.type(within(dialog).getByLabelText('Password'), 'my-password-1');
+
+      fake.functions.invoke.mockResolvedValueOnce(needsCode());
+      await user.click(within(dialog).getByRole('button', { name: 'DELETE MY ACCOUNT' }));
+      const asked = await within(dialog).findByRole('form', { name: 'Two-step sign-in' }, SLOW);
+      await user.click(within(asked).getByRole('button', { name: 'Cancel' }));
+      expect(await within(dialog).findByText('Not done: this needs the code of your authenticator app.', {}, SLOW)).toBeInTheDocument();
+      expect(within(dialog).queryByRole('form', { name: 'Two-step sign-in' })).not.toBeInTheDocument();
+
+      fake.functions.invoke.mockResolvedValueOnce(needsCode());
+      await user.click(within(dialog).getByRole('button', { name: 'DELETE MY ACCOUNT' }));
+      const step = await within(dialog).findByRole('form', { name: 'Two-step sign-in' }, SLOW);
+      await user.type(within(step).getByLabelText('6-digit code'), '654321');
+      await user.click(within(step).getByRole('button', { name: 'VERIFY' }));
+      expect(await screen.findByText(/Your account has been deleted/, {}, SLOW)).toBeInTheDocument();
+      expect(fake.auth.mfa.challengeAndVerify).toHaveBeenCalledWith({ factorId: 'factor-1', code: '654321' });
+      expect(fake.functions.invoke).toHaveBeenLastCalledWith('account-delete', { method: 'POST', body: { password: 'my-password-1' } });
+    });
   });
 });

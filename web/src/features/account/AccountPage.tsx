@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState, type FormEvent, type ReactNode } from 'react';
+import { useCallback, useEffect, useMemo, useState, type FormEvent, type ReactNode } from 'react';
 import { Link as RouterLink, useLocation, useNavigate } from 'react-router';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
@@ -19,6 +19,7 @@ import { changePassword, deleteMyAccount, downloadMyData, fetchMyAddress, forget
 import { SentWithAddress } from './SentWithAddress';
 import { MyPhotos } from './MyPhotos';
 import { useAction, type ActionState } from './useAction';
+import { useSecondStep } from '../auth/useSecondStep';
 import { useOwnProfileLive } from './liveProfile';
 import { useAuth } from '../auth/AuthProvider';
 import { localPhone } from '../../lib/words';
@@ -132,7 +133,8 @@ function ChangePasswordForm() {
   const [current, setCurrent] = useState('');
   const [next, setNext] = useState('');
   const [missing, setMissing] = useState<{ current?: string; next?: string }>({});
-  const action = useAction(changePassword);
+  const { guard, prompt: codeStep } = useSecondStep();
+  const action = useAction(useMemo(() => guard(changePassword), [guard]));
   const onSubmit = async (e: FormEvent) => {
     e.preventDefault();
     const m = { current: current ? undefined : 'Current password is required', next: next ? undefined : 'New password is required' };
@@ -144,12 +146,15 @@ function ChangePasswordForm() {
     }
   };
   return (
-    <Box component="form" ref={leadRef} noValidate aria-label="Change password" onSubmit={onSubmit} sx={{ display: 'flex', flexDirection: 'column', gap: 1.5 }}>
-      <ActionMessage state={action.state} done="Your password has been changed. Your other devices have been signed out." />
-      <PasswordField id="current-password" label="Current password" value={current} onChange={setCurrent} error={missing.current} autoComplete="current-password" disabled={action.busy} />
-      <PasswordField id="new-password" label="New password" value={next} onChange={setNext} error={missing.next} autoComplete="new-password" disabled={action.busy} />
-      <Button type="submit" variant="contained" disabled={action.busy}>{action.busy ? 'SAVING...' : 'CHANGE PASSWORD'}</Button>
-    </Box>
+    <>
+      <Box component="form" ref={leadRef} noValidate aria-label="Change password" onSubmit={onSubmit} sx={{ display: 'flex', flexDirection: 'column', gap: 1.5 }}>
+        <ActionMessage state={action.state} done="Your password has been changed. Your other devices have been signed out." />
+        <PasswordField id="current-password" label="Current password" value={current} onChange={setCurrent} error={missing.current} autoComplete="current-password" disabled={action.busy} />
+        <PasswordField id="new-password" label="New password" value={next} onChange={setNext} error={missing.next} autoComplete="new-password" disabled={action.busy} />
+        <Button type="submit" variant="contained" disabled={action.busy}>{action.busy ? 'SAVING...' : 'CHANGE PASSWORD'}</Button>
+      </Box>
+      {codeStep}
+    </>
   );
 }
 
@@ -162,7 +167,8 @@ function DeleteAccount({ onDeleted, proven }: { onDeleted: () => void; proven: b
   const [open, setOpen] = useState(false);
   const [password, setPassword] = useState('');
   const [missing, setMissing] = useState('');
-  const action = useAction(deleteMyAccount);
+  const { guard, prompt: codeStep } = useSecondStep();
+  const action = useAction(useMemo(() => guard(deleteMyAccount), [guard]));
   const close = () => {
     if (action.busy) return;
     setOpen(false);
@@ -211,6 +217,7 @@ function DeleteAccount({ onDeleted, proven }: { onDeleted: () => void; proven: b
             </Button>
           </DialogActions>
         </Box>
+        {codeStep && <DialogContent>{codeStep}</DialogContent>}
       </Dialog>
     </>
   );
@@ -230,7 +237,8 @@ export default function AccountPage() {
   const [profile, setProfile] = useState<SavedProfile | null>(null);
   const [loadError, setLoadError] = useState('');
   const [deleted, setDeleted] = useState(false);
-  const download = useAction(downloadMyData);
+  const { guard, prompt: codeStep } = useSecondStep();
+  const download = useAction(useMemo(() => guard(downloadMyData), [guard]));
   const signOut = useAction(signOutOf);
 
   const load = useCallback(() => {
@@ -320,6 +328,7 @@ export default function AccountPage() {
           <Button variant="outlined" disabled={download.busy} onClick={() => download.start()}>
             {download.busy ? 'PREPARING YOUR FILE...' : 'Download my data'}
           </Button>
+          {codeStep}
         </Section>
         <Section title="Delete my account">
           <DeleteAccount

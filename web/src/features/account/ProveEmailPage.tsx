@@ -12,6 +12,7 @@ import { useAuth } from '../auth/AuthProvider';
 import { RequireAuth } from '../auth/RequireAuth';
 import { proveMyAddress } from './api';
 import { useAction } from './useAction';
+import { useSecondStep } from '../auth/useSecondStep';
 
 /**
  * ProveEmailPage (/account/prove_email?token_hash=...) is where the link
@@ -25,8 +26,9 @@ export default function ProveEmailPage() {
   const tokenHash = params.get('token_hash') ?? '';
   const navigate = useNavigate();
   const email = useAuth().user?.email ?? '';
+  const step = useSecondStep();
   const prove = useAction(async () => {
-    await proveMyAddress(tokenHash);
+    await step.guard(proveMyAddress)(tokenHash);
     navigate(ACCOUNT_PATH, { state: { proven: true } });
   });
   return (
@@ -49,6 +51,7 @@ export default function ProveEmailPage() {
                 <Button variant="contained" size="large" disabled={prove.busy} onClick={() => prove.start()}>
                   {prove.busy ? 'PROVING...' : 'Prove this address'}
                 </Button>
+                {step.prompt}
               </>
             )}
             <Link component={RouterLink} to={ACCOUNT_PATH}>Back to My account</Link>

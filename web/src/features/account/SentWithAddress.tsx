@@ -5,6 +5,7 @@ import Button from '@mui/material/Button';
 import Typography from '@mui/material/Typography';
 import { count, subjectLabel } from '../../lib/words';
 import { sendProofLink, type MyAddress } from './api';
+import { useSecondStep } from '../auth/useSecondStep';
 
 /** A day as people in Lusaka write it: 3 Dec 2026. */
 function day(iso: string): string {
@@ -22,11 +23,12 @@ export function SentWithAddress({ address }: { address: MyAddress }) {
   const [sent, setSent] = useState('');
   const [error, setError] = useState('');
   const [busy, setBusy] = useState(false);
+  const step = useSecondStep();
   const send = async () => {
     setBusy(true);
     setError('');
     try {
-      setSent(await sendProofLink());
+      setSent(await step.guard(sendProofLink)());
     } catch (err) {
       setError(err instanceof Error ? err.message : String(err));
     } finally {
@@ -49,6 +51,7 @@ export function SentWithAddress({ address }: { address: MyAddress }) {
             {busy ? 'SENDING...' : sent ? 'Send another link' : 'Send me a link'}
           </Button>
         </Box>
+        {step.prompt}
       </>
     );
   }

@@ -4,12 +4,28 @@
  * (account-delete), change my password, sign out here or everywhere, and
  * prove my e-mail address to see what was sent with it (account-address,
  * account-prove-email, account-prove-email-verify). Each throws an Error
- * whose message is the one to show.
+ * whose message is the one to show, or SecondStepNeeded when the account has
+ * two-step sign-in and this session has not passed it yet.
  */
 import type { SupabaseClient, UserAttributes } from '@supabase/supabase-js';
 import { FUNCTIONS } from '../../config/constants';
 import { getSupabase } from '../../lib/supabase';
 import { functionErrorReason } from '../auth/api';
+import { SecondStepNeeded } from '../auth/mfa';
+
+/** failed is a function's error as the Error to throw. */
+async function failed(error: unknown): Promise<Error> {
+  const context = (error as { context?: unknown }).context;
+  if (context instanceof Response && context.status === 403) {
+    try {
+      const body = (await context.clone().json()) as { error_code?: unknown; error?: unknown };
+      if (body.error_code === 'insufficient_aal') return new SecondStepNeeded(String(body.error));
+    } catch {
+      // not JSON: read as any other refusal
+    }
+  }
+  return new Error(await functionErrorReason(error));
+}
 
 /** exportFileName is the name of the downloaded file: salaula-my-data-YYYY-MM-DD.json. */
 export function exportFileName(now = new Date()): string {
@@ -20,7 +36,7 @@ export function exportFileName(now = new Date()): string {
 export async function fetchMyData(): Promise<Record<string, unknown>> {
   const supabase = await getSupabase();
   const { data, error } = await supabase.functions.invoke(FUNCTIONS.accountExport, { method: 'POST' });
-  if (error) throw new Error(await functionErrorReason(error));
+  if (error) throw await failed(error);
   return data as Record<string, unknown>;
 }
 
@@ -43,7 +59,7 @@ export async function deleteMyAccount(password: string): Promise<void> {
   const supabase = await getSupabase();
   await expectSessionEndHere(supabase);
   const { error } = await supabase.functions.invoke(FUNCTIONS.accountDelete, { method: 'POST', body: { password } });
-  if (error) throw new Error(await functionErrorReason(error));
+  if (error) throw await failed(error);
 }
 
 /** expectSessionEndHere tells lib/sessionEnded that this device ends its own session now. */
@@ -63,7 +79,7 @@ export async function changePassword(current: string, next: string): Promise<voi
   const supabase = await getSupabase();
   const attributes = { password: next, current_password: current } as UserAttributes;
   const { error } = await supabase.auth.updateUser(attributes);
-  if (error) throw new Error(error.message);
+  if (error) throw error.code === 'insufficient_aal' ? new SecondStepNeeded(error.message) : new Error(error.message);
 }
 
 /** signOutOf ends this device's session (local) or every session of the account (global). */
@@ -104,7 +120,7 @@ export interface MyAddress {
 export async function fetchMyAddress(): Promise<MyAddress> {
   const supabase = await getSupabase();
   const { data, error } = await supabase.functions.invoke(FUNCTIONS.accountAddress, { method: 'POST' });
-  if (error) throw new Error(await functionErrorReason(error));
+  if (error) throw await failed(error);
   return data as MyAddress;
 }
 
@@ -112,7 +128,7 @@ export async function fetchMyAddress(): Promise<MyAddress> {
 export async function sendProofLink(): Promise<string> {
   const supabase = await getSupabase();
   const { data, error } = await supabase.functions.invoke(FUNCTIONS.accountProveEmail, { method: 'POST' });
-  if (error) throw new Error(await functionErrorReason(error));
+  if (error) throw await failed(error);
   return (data as { message: string }).message;
 }
 
@@ -120,6 +136,6 @@ export async function sendProofLink(): Promise<string> {
 export async function proveMyAddress(tokenHash: string): Promise<MyAddress> {
   const supabase = await getSupabase();
   const { data, error } = await supabase.functions.invoke(FUNCTIONS.accountProveEmailVerify, { method: 'POST', body: { token_hash: tokenHash } });
-  if (error) throw new Error(await functionErrorReason(error));
+  if (error) throw await failed(error);
   return data as MyAddress;
 }

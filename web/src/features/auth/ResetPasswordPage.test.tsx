@@ -1,4 +1,4 @@
-import { configure, act, screen, waitFor } from '@testing-library/react';
+import { configure, act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { setSupabaseForTests } from '../../lib/supabase';
@@ -121,5 +121,25 @@ describe('/reset_password', () => {
     // The toggle clears the banner, as for the red one.
     await userEvent.setup({ delay: null }).click(screen.getByRole('button', { name: 'Sign up' }));
     expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+  });
+
+  it('with two-step sign-in on, asks for the code before saving the password', async () => {
+    const fake = installFakeSupabase();
+    fake.withSecondStep();
+    fake.auth.updateUser.mockResolvedValueOnce({
+      data: { user: null },
+      error: authError('AAL2 session is required to update email or password when MFA is enabled.', 403, 'insufficient_aal'),
+    } as never);
+    renderAuth(LINK);
+    await screen.findByRole('heading', { name: 'Choose a new password' });
+    const user = await choosePassword('a-much-better-secret');
+    const step = await screen.findByRole('form', { name: 'Two-step sign-in' });
+    expect(screen.queryByText(/AAL2/)).not.toBeInTheDocument();
+    await user.type(within(step).getByLabelText('6-digit code'), '123456');
+    await user.click(within(step).getByRole('button', { name: 'VERIFY' }));
+    expect(await screen.findByRole('heading', { name: 'WELCOME BACK!' })).toBeInTheDocument();
+    expect(fake.auth.mfa.challengeAndVerify).toHaveBeenCalledWith({ factorId: 'factor-1', code: '123456' });
+    expect(fake.auth.updateUser).toHaveBeenCalledTimes(2);
+    expect(fake.auth.verifyOtp).toHaveBeenCalledTimes(1);
   });
 });

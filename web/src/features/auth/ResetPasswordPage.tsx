@@ -13,6 +13,7 @@ import { signOut, updatePassword, verifyRecoveryLink } from './api';
 import { validateNewPassword } from './credentials';
 import { ForgotPasswordForm } from './ForgotPasswordForm';
 import { PasswordField } from './PasswordField';
+import { useSecondStep } from './useSecondStep';
 import type { SignInNotice } from './SignInPage';
 
 type Stage = 'bad-link' | 'choose';
@@ -44,6 +45,8 @@ export default function ResetPasswordPage() {
   // The link works once: after it signed in, a second try (a refused
   // password) only saves the password.
   const verified = useRef(false);
+  // An account with two-step sign-in needs its code before a new password.
+  const { guard, prompt: codeStep } = useSecondStep();
 
   async function handleSubmit(e: FormEvent) {
     e.preventDefault();
@@ -65,7 +68,7 @@ export default function ResetPasswordPage() {
       }
     }
     try {
-      await updatePassword(password);
+      await guard(updatePassword)(password);
     } catch (err) {
       setError(err instanceof Error ? err.message : String(err));
       setSaving(false);
@@ -124,6 +127,7 @@ export default function ResetPasswordPage() {
               </Button>
             </Stack>
           )}
+          {stage === 'choose' && codeStep}
         </Paper>
       </Container>
     </>

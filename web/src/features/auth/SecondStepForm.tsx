@@ -11,14 +11,18 @@ function messageOf(err: unknown): string {
  * SecondStepForm is the sign-in code step ('TWO-STEP SIGN-IN'): it asks for
  * the 6-digit code of the account's authenticator app, raises the session to
  * aal2 and then runs onVerified (whose error, if any, it shows). Used by the
- * sign-in page and by the founders' console for a password-only session.
+ * sign-in page and by the founders' console for a password-only session, and,
+ * with onCancel, by My account when an action needs the code (a heading of
+ * the page's second level and Cancel instead of Use another account).
  */
 export function SecondStepForm({
   onVerified,
   onOtherAccount,
+  onCancel,
 }: {
   onVerified: () => Promise<void>;
-  onOtherAccount: () => Promise<void>;
+  onOtherAccount?: () => Promise<void>;
+  onCancel?: () => void;
 }) {
   const [code, setCode] = useState('');
   const [codeError, setCodeError] = useState<string | undefined>();
@@ -47,8 +51,11 @@ export function SecondStepForm({
   return (
     <form noValidate onSubmit={handleCode} aria-label="Two-step sign-in" className="fk-stack fk-stack-l">
       <div>
-        <h1 className="fk-h1">TWO-STEP SIGN-IN</h1>
-        <p className="fk-sub">Open your authenticator app and type the 6-digit code it shows for Salaula.</p>
+        {onCancel ? <h2 className="fk-h2">TWO-STEP SIGN-IN</h2> : <h1 className="fk-h1">TWO-STEP SIGN-IN</h1>}
+        <p className="fk-sub">
+          {onCancel && 'Two-step sign-in is on for your account: this needs your code too. '}
+          Open your authenticator app and type the 6-digit code it shows for Salaula.
+        </p>
       </div>
       {error && <Alert severity="error">{error}</Alert>}
       <CodeField
@@ -64,9 +71,17 @@ export function SecondStepForm({
       <Button type="submit" variant="contained" size="large" busy={loading} fullWidth>
         VERIFY
       </Button>
-      <Button variant="link" onClick={() => void onOtherAccount()} disabled={loading}>
-        Use another account
-      </Button>
+      {onCancel ? (
+        <Button variant="link" onClick={onCancel} disabled={loading}>
+          Cancel
+        </Button>
+      ) : (
+        onOtherAccount && (
+          <Button variant="link" onClick={() => void onOtherAccount()} disabled={loading}>
+            Use another account
+          </Button>
+        )
+      )}
     </form>
   );
 }

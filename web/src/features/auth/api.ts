@@ -8,6 +8,7 @@ import type { Session, User } from '@supabase/supabase-js';
 import { AUTH_ROUTES, FUNCTIONS } from '../../config/constants';
 import { NETWORK_ERROR_MESSAGE, isNetworkFailure } from '../../lib/functionError';
 import { getSupabase as loadClient } from '../../lib/supabase';
+import { SecondStepNeeded } from './mfa';
 
 /**
  * getSupabase is the app's client for the auth calls. supabase-js may still
@@ -140,5 +141,5 @@ export async function verifyRecoveryLink(tokenHash: string): Promise<void> {
 export async function updatePassword(password: string): Promise<void> {
   const supabase = await getSupabase();
   const { error } = await supabase.auth.updateUser({ password });
-  if (error) throw new Error(error.message);
+  if (error) throw error.code === 'insufficient_aal' ? new SecondStepNeeded(error.message) : new Error(error.message);
 }

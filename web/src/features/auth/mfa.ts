@@ -5,6 +5,13 @@
  */
 import { getSupabase } from '../../lib/supabase';
 
+/**
+ * SecondStepNeeded is the server's insufficient_aal for an action: the
+ * account has two-step sign-in on and this session has not passed it yet
+ * (useSecondStep asks for the code, then repeats the action).
+ */
+export class SecondStepNeeded extends Error {}
+
 /** A second factor as the screens need it. */
 export interface TotpFactor {
   id: string;
