@@ -84,22 +84,7 @@ func restoreCmd(ctx context.Context, args []string, getenv func(string) string, 
 		DataDir:  cfg.DataDir,
 		Postgres: cfg.DatabaseURL != "",
 		OpenDB: func(ctx context.Context) (*store.DB, error) {
-			db, err := store.Open(ctx, cfg.DatabaseURL, cfg.DataDir)
-			if err != nil {
-				return nil, err
-			}
-			if has, err := db.HasTables(ctx); err != nil || has {
-				db.Close()
-				if err == nil {
-					err = errors.New("admin restore: the database of DATABASE_URL already holds tables: restore into a new, empty database (createdb NAME)")
-				}
-				return nil, err
-			}
-			if _, err := db.Migrate(ctx); err != nil {
-				db.Close()
-				return nil, err
-			}
-			return db, nil
+			return backup.OpenEmpty(ctx, cfg.DatabaseURL, cfg.DataDir)
 		},
 		OpenMedia: func() (media.Store, error) { return openMedia(cfg) },
 	}
@@ -114,6 +99,9 @@ func restoreCmd(ctx context.Context, args []string, getenv func(string) string, 
 	fmt.Fprintf(stdout, "restored into %s; every table's row count matches the archive:\n", where)
 	for _, t := range rep.Tables {
 		fmt.Fprintf(stdout, "  %-28s %d\n", t.Name, t.Rows)
+	}
+	for _, t := range rep.Cleaned {
+		fmt.Fprintf(stdout, "cleaned: %d row(s) of %s held NUL bytes, which PostgreSQL cannot hold; they were loaded without them\n", t.Rows, t.Name)
 	}
 	mediaWhere := filepath.Join(cfg.DataDir, "media")
 	if cfg.S3.Bucket != "" {

@@ -22,6 +22,7 @@ import (
 	"unicode/utf8"
 
 	"salaula/internal/store"
+	"salaula/internal/validate"
 )
 
 // MaxBody is the largest event body accepted, in bytes.
@@ -122,6 +123,9 @@ func Parse(r io.Reader, length int64) (Hit, error) {
 	}
 	if !utf8.ValidString(h.Path + h.Referrer + h.UTMSource + h.UTMMedium + h.UTMCampaign) {
 		return h, bad("The event's text must be UTF-8")
+	}
+	if e := validate.RequestText(h); e != nil {
+		return h, bad(e.Sentence())
 	}
 	return h, nil
 }

@@ -62,7 +62,7 @@ func New(db *store.DB, publicURL string, logger *slog.Logger, wakeSender func())
 type Draft struct {
 	Program       string `json:"program"`
 	Subject       string `json:"subject"`
-	Body          string `json:"body"`
+	Body          string `json:"body" text:"multiline"`
 	RatePerSecond int    `json:"ratePerSecond"` // 0: DefaultRate
 }
 

@@ -22,6 +22,7 @@ const (
 	CodeGrantType     ErrorCode = "grant_type"     // grant_type is not password, refresh_token or pkce
 	CodeLogoutScope   ErrorCode = "logout_scope"   // scope is not global, local or others
 	CodeMetadataLarge ErrorCode = "metadata_large" // user metadata over MaxUserMetadataBytes
+	CodeBadText       ErrorCode = "bad_text"       // a text is not printable, e.g. holds NUL (Detail names the field)
 
 	// Credentials and accounts.
 	CodeCredentialsRequired  ErrorCode = "credentials_required"   // e-mail or password missing

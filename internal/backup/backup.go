@@ -5,7 +5,8 @@
 // media object the snapshot records, read from the media store (disk or
 // S3). A restore loads it into a new SQLite folder or an empty PostgreSQL
 // database, checks every table's row count, and puts the media into the
-// configured store (disk or S3) in that store's own format.
+// configured store (disk or S3) in that store's own format; one that fails
+// takes back what it wrote.
 package backup
 
 import (
@@ -250,27 +251,57 @@ type Target struct {
 	DataDir  string // the data folder: the secret, and the media when they are on disk
 	Postgres bool   // the database is PostgreSQL (DATABASE_URL), not DataDir/salaula.db
 	// OpenDB opens the target database, refusing one that already holds
-	// tables, and migrates it.
+	// tables, and migrates it. A restore that fails drops every table of
+	// the PostgreSQL database it gave.
 	OpenDB func(ctx context.Context) (*store.DB, error)
 	// OpenMedia opens the configured media store (disk under DataDir, or S3).
 	OpenMedia func() (media.Store, error)
 }
 
+// OpenEmpty is the Target.OpenDB of `salaula admin restore`: the database
+// of dbURL (PostgreSQL) or of dataDir (SQLite, dbURL ""), refused when it
+// already holds tables, migrated.
+func OpenEmpty(ctx context.Context, dbURL, dataDir string) (*store.DB, error) {
+	db, err := store.Open(ctx, dbURL, dataDir)
+	if err != nil {
+		return nil, err
+	}
+	if has, err := db.HasTables(ctx); err != nil || has {
+		db.Close()
+		if err == nil {
+			err = errors.New("admin restore: the database of DATABASE_URL already holds tables: restore into a new, empty database (createdb NAME)")
+		}
+		return nil, err
+	}
+	if _, err := db.Migrate(ctx); err != nil {
+		db.Close()
+		return nil, err
+	}
+	return db, nil
+}
+
 // RestoreReport says what Restore put where.
 type RestoreReport struct {
-	Format     int          // the archive's format (1: an archive of an earlier version)
-	Tables     []TableCount // every table loaded, with its row count checked against the manifest
+	Format int          // the archive's format (1: an archive of an earlier version)
+	Tables []TableCount // every table loaded, with its row count checked against the manifest
+	// Cleaned are the tables with rows whose text held NUL bytes (written
+	// on SQLite before requests were checked), and how many: they were
+	// loaded without them, as PostgreSQL cannot hold them.
+	Cleaned    []TableCount
 	MediaFiles int
 }
 
 // Restore puts an archive into t: for SQLite a new, empty data folder; for
 // PostgreSQL an empty database (DataDir receives the secret and is marked
 // as moved). Tables are loaded in one transaction and every row count is
-// checked against the manifest before it commits. Run as root, the files
+// checked against the manifest before it commits; a row that cannot be
+// loaded is named (table, row, the line of its file, id). A restore that
+// fails leaves the target as it found it, so it can be tried again: the
+// SQLite folder empty (or absent), the PostgreSQL database without tables,
+// no secret, mark or media object it wrote. Run as root, the files
 // written are given to the owner of the data folder (or of its parent
 // when Restore creates it), so the service user can read them.
-func Restore(ctx context.Context, r io.Reader, t Target) (RestoreReport, error) {
-	var rep RestoreReport
+func Restore(ctx context.Context, r io.Reader, t Target) (rep RestoreReport, err error) {
 	entries, err := os.ReadDir(t.DataDir)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return rep, err
@@ -279,6 +310,15 @@ func Restore(ctx context.Context, r io.Reader, t Target) (RestoreReport, error) 
 		return rep, fmt.Errorf("restore: %s is not empty; restore into a new, empty folder", t.DataDir)
 	}
 	owner := ownerOf(t.DataDir)
+	var u undo
+	u.dir, u.dirIsNew, u.wholeDir = t.DataDir, errors.Is(err, fs.ErrNotExist), !t.Postgres
+	defer func() {
+		if err != nil {
+			err = u.run(err)
+		} else if u.db != nil {
+			u.db.Close()
+		}
+	}()
 	if err := os.MkdirAll(t.DataDir, 0o750); err != nil {
 		return rep, err
 	}
@@ -319,7 +359,12 @@ func Restore(ctx context.Context, r io.Reader, t Target) (RestoreReport, error) 
 		return rep, err
 	}
 	if src.hdr != nil && src.hdr.Name == SecretFile {
-		if err := restoreSecret(tr, filepath.Join(t.DataDir, SecretFile)); err != nil {
+		secret := filepath.Join(t.DataDir, SecretFile)
+		written, err := restoreSecret(tr, secret)
+		if written {
+			u.files = append(u.files, secret)
+		}
+		if err != nil {
 			return rep, err
 		}
 		if err := src.advance(); err != nil {
@@ -330,18 +375,26 @@ func Restore(ctx context.Context, r io.Reader, t Target) (RestoreReport, error) 
 	if err != nil {
 		return rep, err
 	}
-	defer db.Close()
-	counts, err := db.Load(ctx, src, want)
+	u.db = db // closed when Restore returns
+	loaded, err := db.Load(ctx, src, want)
+	if re := (*store.RowError)(nil); errors.As(err, &re) {
+		return rep, fmt.Errorf("restore: %w (line %d of %s/%s.jsonl in the archive)", err, re.Row+1, TablesDir, re.Table)
+	}
 	if err != nil {
 		return rep, fmt.Errorf("restore: %w", err)
 	}
 	for _, c := range man.Tables {
-		rep.Tables = append(rep.Tables, TableCount{Name: c.Name, Rows: counts[c.Name]})
+		rep.Tables = append(rep.Tables, TableCount{Name: c.Name, Rows: loaded.Rows[c.Name]})
+		if n := loaded.Cleaned[c.Name]; n > 0 {
+			rep.Cleaned = append(rep.Cleaned, TableCount{Name: c.Name, Rows: n})
+		}
 	}
 	if t.Postgres {
 		note := fmt.Sprintf("The database of this folder moved to PostgreSQL on %s (salaula admin restore).\n"+
 			"Commands run without DATABASE_URL refuse this folder; set DATABASE_URL (see docs/deploy.md).\n", time.Now().UTC().Format(time.RFC3339))
-		if err := os.WriteFile(filepath.Join(t.DataDir, MovedFile), []byte(note), 0o640); err != nil {
+		moved := filepath.Join(t.DataDir, MovedFile)
+		u.files = append(u.files, moved)
+		if err := os.WriteFile(moved, []byte(note), 0o640); err != nil {
 			return rep, err
 		}
 	}
@@ -356,9 +409,11 @@ func Restore(ctx context.Context, r io.Reader, t Target) (RestoreReport, error) 
 			if st, err = t.OpenMedia(); err != nil {
 				return rep, err
 			}
+			u.media = st
 		}
+		u.keys = append(u.keys, key)
 		if _, err := st.Put(ctx, key, tr, hdr.PAXRecords[contentTypeRecord]); err != nil {
-			return rep, fmt.Errorf("restore media %s (the database is restored; %d media objects were put before it): %w", key, rep.MediaFiles, err)
+			return rep, fmt.Errorf("restore media %s: %w", key, err)
 		}
 		rep.MediaFiles++
 		if hdr, err = tr.Next(); errors.Is(err, io.EOF) {
@@ -370,20 +425,73 @@ func Restore(ctx context.Context, r io.Reader, t Target) (RestoreReport, error) 
 	return rep, nil
 }
 
+// undo is what a restore wrote, taken back when it fails (Restore).
+type undo struct {
+	dir      string
+	dirIsNew bool        // Restore made dir
+	wholeDir bool        // dir was empty: everything in it is the restore's (SQLite)
+	files    []string    // files written in dir (PostgreSQL: the secret, the mark)
+	db       *store.DB   // the database migrated
+	media    media.Store // where keys were put
+	keys     []string
+}
+
+// run takes back what the restore wrote and returns its error, saying so,
+// or what could not be taken back.
+func (u *undo) run(cause error) error {
+	ctx := context.Background() // the restore's may be what was cancelled
+	var errs []error
+	for _, k := range u.keys {
+		if err := u.media.Delete(ctx, k); err != nil && !errors.Is(err, media.ErrNotFound) {
+			errs = append(errs, fmt.Errorf("remove media %s: %w", k, err))
+		}
+	}
+	if u.db != nil && u.db.Dialect() == store.Postgres {
+		if err := u.db.DropTables(ctx); err != nil {
+			errs = append(errs, fmt.Errorf("drop the tables made: %w", err))
+		}
+	}
+	if u.db != nil {
+		u.db.Close() // SQLite: its files can go
+	}
+	for _, f := range u.files {
+		if err := os.Remove(f); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			errs = append(errs, err)
+		}
+	}
+	if u.wholeDir {
+		entries, _ := os.ReadDir(u.dir)
+		for _, e := range entries {
+			if err := os.RemoveAll(filepath.Join(u.dir, e.Name())); err != nil {
+				errs = append(errs, err)
+			}
+		}
+	}
+	if u.dirIsNew {
+		if err := os.Remove(u.dir); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			errs = append(errs, err)
+		}
+	}
+	if len(errs) > 0 {
+		return fmt.Errorf("%w; and taking back what it wrote failed: %w", cause, errors.Join(errs...))
+	}
+	return fmt.Errorf("%w (nothing was restored: the target is as it was)", cause)
+}
+
 // restoreSecret writes the archive's secret to path, or checks that the
-// one there is the same.
-func restoreSecret(r io.Reader, path string) error {
+// one there is the same; written says it wrote the file.
+func restoreSecret(r io.Reader, path string) (written bool, err error) {
 	b, err := io.ReadAll(io.LimitReader(r, 4096))
 	if err != nil {
-		return fmt.Errorf("restore: damaged archive: %w", err)
+		return false, fmt.Errorf("restore: damaged archive: %w", err)
 	}
 	if old, err := os.ReadFile(path); err == nil {
 		if strings.TrimSpace(string(old)) != strings.TrimSpace(string(b)) {
-			return fmt.Errorf("restore: %s differs from the archive's secret (the signing keys in the archive open only with its own): move it away first", path)
+			return false, fmt.Errorf("restore: %s differs from the archive's secret (the signing keys in the archive open only with its own): move it away first", path)
 		}
-		return nil
+		return false, nil
 	}
-	return writeNew(path, bytes.NewReader(b), 0o600)
+	return true, writeNew(path, bytes.NewReader(b), 0o600)
 }
 
 func writeNew(path string, r io.Reader, mode os.FileMode) error {

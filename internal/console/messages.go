@@ -74,7 +74,7 @@ func messageLister(db *store.DB, f MessageFilter) lister[Message] {
 // left as it is.
 type MessageUpdate struct {
 	Status *string `json:"status"`
-	Note   *string `json:"note"`
+	Note   *string `json:"note" text:"multiline"`
 }
 
 // UpdateMessage sets a message's status and/or note and appends the audit

@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"strings"
 
+	"salaula/internal/apierr"
 	"salaula/internal/auth"
 	"salaula/internal/password"
 	"salaula/internal/store"
@@ -16,11 +17,16 @@ import (
 // with renderAuthError.
 
 // decodeAuth reads a JSON body, answering a Supabase-shaped error when it
-// cannot: 415 wrong content type, 413 too large, 400 bad_json.
+// cannot: 415 wrong content type, 413 too large, 400 bad_json, 400
+// validation_failed for a text that is not printable (naming the field).
 func (s *Server) decodeAuth(w http.ResponseWriter, r *http.Request, v any) bool {
 	err := decodeJSON(w, r, v)
 	if err == nil {
 		return true
+	}
+	if e := apierr.As(err); e != nil {
+		s.renderAuthError(w, "decode", &auth.Error{Code: auth.CodeBadText, Detail: e.Message})
+		return false
 	}
 	var re *requestError
 	if !errors.As(err, &re) {
@@ -65,7 +71,7 @@ func (s *Server) handleAuthSettings() http.Handler {
 type credentials struct {
 	Email    string         `json:"email"`
 	Phone    string         `json:"phone"`
-	Password string         `json:"password"`
+	Password string         `json:"password" text:"-"` // only hashed
 	Data     map[string]any `json:"data"`
 
 	CodeChallenge       string `json:"code_challenge"`
@@ -236,9 +242,9 @@ func (s *Server) handleUpdateUser() http.Handler {
 		var body struct {
 			Email           *string        `json:"email"`
 			Phone           *string        `json:"phone"`
-			Password        *string        `json:"password"`
+			Password        *string        `json:"password" text:"-"` // only hashed
 			Data            map[string]any `json:"data"`
-			CurrentPassword *string        `json:"current_password"`
+			CurrentPassword *string        `json:"current_password" text:"-"`
 		}
 		if !s.decodeAuth(w, r, &body) {
 			return

@@ -847,12 +847,16 @@ func flipChar(s string, i int) string {
 func TestControlCharactersAndBadUTF8NeverFail(t *testing.T) {
 	eachEngine(t, nil, func(t *testing.T, env *testEnv) {
 		nul := `"mwi\u0000la@example.com"`
-		wantAuthError(t, env.authJSON(t, "POST", "/auth/v1/signup", `{"email": `+nul+`, "password": "chitenge-lusaka-42"}`, ""), 400, "email_address_invalid", "")
-		wantAuthError(t, env.authJSON(t, "POST", "/auth/v1/token?grant_type=password", `{"email": `+nul+`, "password": "chitenge-lusaka-42"}`, ""), 400, "invalid_credentials", "")
-		wantAuthError(t, env.authJSON(t, "POST", "/auth/v1/recover", `{"email": `+nul+`}`, ""), 400, "email_address_invalid", "")
+		refused := "email can hold only printable text: letters, digits, signs and spaces, not the control character U+0000"
+		wantAuthError(t, env.authJSON(t, "POST", "/auth/v1/signup", `{"email": `+nul+`, "password": "chitenge-lusaka-42"}`, ""), 400, "validation_failed", refused)
+		wantAuthError(t, env.authJSON(t, "POST", "/auth/v1/token?grant_type=password", `{"email": `+nul+`, "password": "chitenge-lusaka-42"}`, ""), 400, "validation_failed", refused)
+		wantAuthError(t, env.authJSON(t, "POST", "/auth/v1/recover", `{"email": `+nul+`}`, ""), 400, "validation_failed", refused)
+		// Bytes that are not UTF-8 reach the rules as U+FFFD (the JSON decoder's replacement).
 		wantAuthError(t, env.do(t, "POST", "/auth/v1/signup", "{\"email\": \"m\xffw@example.com\", \"password\": \"chitenge-lusaka-42\"}", nil), 400, "email_address_invalid", "")
-		// Metadata and passwords may hold any character.
-		res := env.authJSON(t, "POST", "/auth/v1/signup", `{"email": "mwila@example.com", "password": "chitenge\u0000lusaka", "data": {"note": "a\u0000b"}}`, "")
+		// Metadata is text too; a password, only hashed, may hold any character.
+		wantAuthError(t, env.authJSON(t, "POST", "/auth/v1/signup", `{"email": "mwila@example.com", "password": "chitenge-lusaka-42", "data": {"note": "a\u0000b"}}`, ""),
+			400, "validation_failed", "data.note can hold only printable text: letters, digits, signs and spaces, not the control character U+0000")
+		res := env.authJSON(t, "POST", "/auth/v1/signup", `{"email": "mwila@example.com", "password": "chitenge\u0000lusaka", "data": {"note": "a\nb"}}`, "")
 		wantStatus(t, res, 200)
 		// A User-Agent that is not UTF-8 is stored cleaned.
 		res = env.do(t, "POST", "/auth/v1/token?grant_type=password", `{"email": "mwila@example.com", "password": "chitenge\u0000lusaka"}`,

@@ -31,6 +31,7 @@ var authAnswers = map[auth.ErrorCode]authAnswer{
 	auth.CodeGrantType:     {400, "validation_failed", "Unsupported grant_type: use password, refresh_token or pkce"},
 	auth.CodeLogoutScope:   {400, "validation_failed", "Unsupported logout scope: use global, local or others"},
 	auth.CodeMetadataLarge: {422, "validation_failed", "User metadata is too large: at most 4 KiB (4096 bytes) of JSON"},
+	auth.CodeBadText:       {400, "validation_failed", "The request can hold only printable text"},
 
 	auth.CodeCredentialsRequired:  {400, "validation_failed", "You must provide either an email or phone number and a password"},
 	auth.CodeInvalidCredentials:   {400, "invalid_credentials", "Invalid login credentials"},

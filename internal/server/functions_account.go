@@ -113,7 +113,7 @@ func (s *Server) handleAccountDelete() http.Handler {
 			return err
 		}
 		var body struct {
-			Password string `json:"password"`
+			Password string `json:"password" text:"-"` // only checked against its hash
 		}
 		if err := decodeJSON(w, r, &body); err != nil {
 			return err

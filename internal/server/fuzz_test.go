@@ -66,7 +66,9 @@ func seedCases(f *testing.F, form string, selector uint8) {
 		f.Add([]byte(c.Input), selector)
 	}
 	for _, raw := range []string{``, `{`, `[]`, `null`, `{"email": 42}`, `{} {}`, `{"email":"a@b.co","programName":"Upcycling Initiative","website":"x"}`,
-		`{"email":"\u0000@b.co","programName":"Upcycling Initiative"}`, `{"firstName":"` + strings.Repeat("é", 200) + `"}`} {
+		`{"email":"\u0000@b.co","programName":"Upcycling Initiative"}`, `{"firstName":"` + strings.Repeat("é", 200) + `"}`,
+		`{"email":"a@b.co","programName":"Upcycling Initiative","utm_source":"x\u0000","pagePath":"/\u0001","referrer":"\u007f"}`,
+		`{"firstName":"Ch\u0085","lastName":"M\nw","email":"a@b.co","subject":"other","message":"Hello,\n\tthere\r\n\u0000"}`} {
 		f.Add([]byte(raw), selector)
 	}
 }

@@ -47,7 +47,7 @@ func (s *Server) handleRealtimeBroadcast() http.Handler {
 				writeRealtimeError(w, re.Status, re.Message)
 				return
 			}
-			writeRealtimeError(w, http.StatusBadRequest, err.Error())
+			writeRealtimeError(w, http.StatusBadRequest, messageOf(err))
 			return
 		}
 		msgs := make([]realtime.Message, len(body.Messages))

@@ -6,8 +6,14 @@ import (
 	"io"
 	"mime"
 	"net/http"
+	"net/url"
+	"sort"
+	"strings"
 
 	"salaula/internal/apierr"
+	"salaula/internal/auth"
+	"salaula/internal/media"
+	"salaula/internal/validate"
 )
 
 // maxJSONBody is the largest JSON request body the API reads.
@@ -34,9 +40,12 @@ func (e *requestError) Error() string { return e.Message }
 
 // decodeJSON reads a JSON object body of at most maxJSONBody bytes into v.
 // Its errors are *requestError: 415 for another content type, 413 for a body
-// too large, 400 for malformed JSON or a body that is not one object. A
-// body whose Content-Length is over the limit is refused before any of it
-// is read, so a client waiting for "100 Continue" gets the 413 instead.
+// too large, 400 for malformed JSON or a body that is not one object; and a
+// text the body holds that validate.Text refuses (a NUL byte, a control
+// character, a new line in a one-line field) is an Invalid *apierr.Error
+// naming the field (textError). A body whose Content-Length is over the
+// limit is refused before any of it is read, so a client waiting for
+// "100 Continue" gets the 413 instead.
 func decodeJSON(w http.ResponseWriter, r *http.Request, v any) error {
 	if ct := r.Header.Get("Content-Type"); ct != "" {
 		mt, _, err := mime.ParseMediaType(ct)
@@ -77,7 +86,16 @@ func decodeJSON(w http.ResponseWriter, r *http.Request, v any) error {
 		}
 		return &requestError{http.StatusBadRequest, "Request body must hold a single JSON object"}
 	}
+	if e := validate.RequestText(v); e != nil {
+		return textError(e)
+	}
 	return nil
+}
+
+// textError is the Invalid error of a request text validate.Text refuses:
+// the sentence names the field, the field's message is Text's.
+func textError(e *validate.TextError) *apierr.Error {
+	return apierr.Fields(e.Sentence(), map[string]string{e.Field: e.Message})
 }
 
 // handleAPINotFound answers unknown API paths with JSON, never the app's
@@ -152,4 +170,143 @@ func (s *Server) typedError(what string, err error, fallback string) (*apierr.Er
 		s.logger.Error(what, "err", e)
 	}
 	return e, statusOf(e.Kind)
+}
+
+// plainURLs refuses an API request whose path or query holds a text that
+// validate.Text refuses (a NUL byte, a control character, bytes that are
+// not UTF-8: %00 in a factor's id, ?program=%00 on the console), before any
+// handler reads it, answered 400 in the family's own shape (renderTextError)
+// and naming the path's wildcard (as routes.go names it) or the parameter.
+// A plain path and query (printable ASCII, escapes of printable bytes) is
+// passed on without parsing.
+func (s *Server) plainURLs(mux *http.ServeMux, next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if family(r.URL.Path) != "" {
+			if e := urlText(mux, r); e != nil {
+				s.renderTextError(w, r, e)
+				return
+			}
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// family is the API family of a path ("auth", "functions", "storage",
+// "admin", "analytics", "realtime"), or "" for the app's pages.
+func family(p string) string {
+	for _, f := range []string{"auth", "functions", "storage", "admin", "analytics", "realtime"} {
+		if rest, ok := strings.CutPrefix(p, "/"+f+"/v1"); ok && (rest == "" || rest[0] == '/') {
+			return f
+		}
+	}
+	return ""
+}
+
+// urlText returns the first text of r's path or query that validate.Text
+// refuses, or nil.
+func urlText(mux *http.ServeMux, r *http.Request) *validate.TextError {
+	if msg := validate.Text(r.URL.Path, false); msg != "" {
+		segs := strings.Split(r.URL.Path, "/")
+		for i, seg := range segs {
+			if msg := validate.Text(seg, false); msg != "" {
+				return &validate.TextError{Field: wildcardAt(mux, r, i), Message: msg}
+			}
+		}
+		return &validate.TextError{Field: "path", Message: msg}
+	}
+	if !escapesText(r.URL.RawQuery) {
+		return nil
+	}
+	q, _ := url.ParseQuery(r.URL.RawQuery) // a malformed pair is the handler's to refuse
+	names := make([]string, 0, len(q))
+	for name := range q {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		if msg := validate.Text(name, false); msg != "" {
+			return &validate.TextError{Field: "query", Message: msg}
+		}
+		for _, v := range q[name] {
+			if msg := validate.Text(v, false); msg != "" {
+				return &validate.TextError{Field: name, Message: msg}
+			}
+		}
+	}
+	return nil
+}
+
+// escapesText reports whether a raw query may hold a byte validate.Text
+// looks at: one outside printable ASCII, as it is or %-escaped.
+func escapesText(raw string) bool {
+	for i := 0; i < len(raw); i++ {
+		c := raw[i]
+		if c == '%' && i+2 < len(raw) {
+			c = unhex(raw[i+1])<<4 | unhex(raw[i+2])
+		}
+		if c < 0x20 || c >= 0x7f {
+			return true
+		}
+	}
+	return false
+}
+
+func unhex(c byte) byte {
+	switch {
+	case '0' <= c && c <= '9':
+		return c - '0'
+	case 'a' <= c && c <= 'f':
+		return c - 'a' + 10
+	case 'A' <= c && c <= 'F':
+		return c - 'A' + 10
+	}
+	return 0
+}
+
+// wildcardAt is the name routes.go gives the i-th segment of r's path
+// ("id" in /auth/v1/factors/{id}/challenge; the last {name...} for the
+// segments it takes), or "path" when it is no wildcard.
+func wildcardAt(mux *http.ServeMux, r *http.Request, i int) string {
+	_, pattern := mux.Handler(r)
+	if j := strings.IndexByte(pattern, '/'); j >= 0 {
+		pattern = pattern[j:]
+	}
+	segs := strings.Split(pattern, "/")
+	for k, seg := range segs {
+		name, ok := strings.CutPrefix(seg, "{")
+		if !ok {
+			continue
+		}
+		name = strings.TrimSuffix(name, "}")
+		if rest, ok := strings.CutSuffix(name, "..."); ok && i >= k {
+			return rest
+		}
+		if k == i {
+			return name
+		}
+	}
+	return "path"
+}
+
+// renderTextError answers a request text validate.Text refuses in the
+// shape of its API family: 400 with the sentence naming the field (auth:
+// validation_failed; functions and analytics: with the field's message in
+// "fields"; storage: InvalidKey for an object's path, else InvalidRequest).
+func (s *Server) renderTextError(w http.ResponseWriter, r *http.Request, e *validate.TextError) {
+	err := textError(e)
+	switch family(r.URL.Path) {
+	case "auth":
+		s.renderAuthError(w, "text", &auth.Error{Code: auth.CodeBadText, Detail: err.Message})
+	case "storage":
+		if e.Field == "path" || e.Field == "bucket" {
+			err.Code = media.CodeInvalidKey
+		}
+		s.renderStorageError(w, "text", err)
+	case "admin":
+		s.renderAdminError(w, "text", err)
+	case "realtime":
+		writeRealtimeError(w, http.StatusBadRequest, err.Message)
+	default:
+		s.renderFunctionError(w, r, err)
+	}
 }

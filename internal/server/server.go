@@ -147,5 +147,5 @@ func NewWithMetrics(d Deps) (app, metrics http.Handler, err error) {
 	}
 	mux := http.NewServeMux()
 	s.routes(mux)
-	return s.recoverPanics(s.logRequests(s.securityHeaders(mux))), s.metricsOnly(), nil
+	return s.recoverPanics(s.logRequests(s.securityHeaders(s.plainURLs(mux, mux)))), s.metricsOnly(), nil
 }

@@ -61,7 +61,7 @@ func (s *Server) handleAdminSettings() http.Handler {
 func (s *Server) handleAdminSetSetting() http.Handler {
 	return s.operator(func(w http.ResponseWriter, r *http.Request, by console.Actor) {
 		var body struct {
-			Value *string `json:"value"`
+			Value *string `json:"value" text:"multiline"` // the team's texts are paragraphs
 		}
 		err := decodeJSON(w, r, &body)
 		if err == nil && body.Value == nil {

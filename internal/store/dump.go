@@ -59,6 +59,34 @@ type DumpReader interface {
 // ErrNotEmpty is returned by Load when the target already holds data.
 var ErrNotEmpty = errors.New("the database is not empty")
 
+// Loaded is what Load wrote.
+type Loaded struct {
+	Rows map[string]int64 // each table's row count
+	// Cleaned counts, per table, the rows whose text held NUL bytes, which
+	// PostgreSQL cannot hold: Load writes them without (an archive of a
+	// SQLite database written before requests were checked, decision 0221).
+	Cleaned map[string]int64
+}
+
+// RowError is a row of a dump that could not be loaded: its table, its
+// place (1 for the table's first row) and its id when it has one.
+type RowError struct {
+	Table string
+	Row   int64
+	ID    string
+	Err   error
+}
+
+func (e *RowError) Error() string {
+	id := ""
+	if e.ID != "" {
+		id = ", id " + e.ID
+	}
+	return fmt.Sprintf("table %s, row %d%s: %v", e.Table, e.Row, id, e.Err)
+}
+
+func (e *RowError) Unwrap() error { return e.Err }
+
 // bookkeeping tables are the migrations' own, never dumped.
 func bookkeeping(name string) bool {
 	return name == "goose_db_version" || name == "schema_migrations" || strings.HasPrefix(name, "sqlite_")
@@ -346,6 +374,37 @@ func (db *DB) HasTables(ctx context.Context) (bool, error) {
 	return n > 0, nil
 }
 
+// DropTables drops every table of a PostgreSQL database's current schema
+// (the migrations' bookkeeping too), with their indexes and sequences: what
+// a restore that failed does to the empty database it migrated, so that it
+// is left as it was given (backup.Restore). SQLite's restore removes its
+// files instead.
+func (db *DB) DropTables(ctx context.Context) error {
+	if db.dialect != Postgres {
+		return errors.New("drop tables: only on PostgreSQL")
+	}
+	rows, err := db.sql.QueryContext(ctx, `SELECT table_name FROM information_schema.tables
+		WHERE table_schema = current_schema() AND table_type = 'BASE TABLE'`)
+	if err != nil {
+		return err
+	}
+	var names []string
+	for rows.Next() {
+		var n string
+		if err := rows.Scan(&n); err != nil {
+			rows.Close()
+			return err
+		}
+		names = append(names, quoteIdent(n))
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil || len(names) == 0 {
+		return err
+	}
+	_, err = db.sql.ExecContext(ctx, "DROP TABLE IF EXISTS "+strings.Join(names, ", ")+" CASCADE")
+	return err
+}
+
 // retiredTable is a table of archives made by an earlier version that the
 // schema no longer has: Load puts its rows in a temporary table of that
 // name (create), then moves them to where they are kept now (apply; none
@@ -380,18 +439,25 @@ var retiredTables = map[string]retiredTable{
 // for each table of the dump it removes the rows the migrations seeded and
 // inserts the dump's, then counts every table and compares with want (the
 // dump's row counts). A table of an older archive the schema moved
-// elsewhere (retiredTables) is read into its new place. Any difference, or
-// a table or column the schema lacks, undoes everything. It returns the row
-// count of each table loaded.
-func (db *DB) Load(ctx context.Context, r DumpReader, want map[string]int64) (map[string]int64, error) {
+// elsewhere (retiredTables) is read into its new place. NUL bytes are
+// taken out of text, and the rows counted (Loaded.Cleaned). Any difference,
+// a table or column the schema lacks, or a row that cannot be written (a
+// *RowError naming it) undoes everything. It returns the row count of each
+// table loaded.
+func (db *DB) Load(ctx context.Context, r DumpReader, want map[string]int64) (Loaded, error) {
+	got, cleaned, err := db.load(ctx, r, want)
+	return Loaded{Rows: got, Cleaned: cleaned}, err
+}
+
+func (db *DB) load(ctx context.Context, r DumpReader, want map[string]int64) (map[string]int64, map[string]int64, error) {
 	tx, err := db.sql.BeginTx(ctx, nil)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	defer tx.Rollback()
 	if db.dialect == SQLite {
 		if _, err := tx.ExecContext(ctx, `PRAGMA defer_foreign_keys = ON`); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	}
 	// The places in line are loaded without their unique index: an archive
@@ -399,17 +465,17 @@ func (db *DB) Load(ctx context.Context, r DumpReader, want map[string]int64) (ma
 	// with the same number, numbered apart below before the index is made
 	// again.
 	if _, err := tx.ExecContext(ctx, `DROP INDEX waitlist_signups_line`); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	schema, err := db.dumpTables(ctx, tx)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	byName := map[string]DumpTable{}
 	for _, t := range schema {
 		byName[t.Name] = t
 	}
-	got := map[string]int64{}
+	got, cleaned := map[string]int64{}, map[string]int64{}
 	var retired []retiredTable
 	for {
 		name, cols, err := r.NextTable()
@@ -417,48 +483,51 @@ func (db *DB) Load(ctx context.Context, r DumpReader, want map[string]int64) (ma
 			break
 		}
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		t, ok := byName[name]
 		if old, isOld := retiredTables[name]; !ok && isOld {
 			if _, err := tx.ExecContext(ctx, old.create); err != nil {
-				return nil, fmt.Errorf("load %s: %w", name, err)
+				return nil, nil, fmt.Errorf("load %s: %w", name, err)
 			}
 			t, ok = old.columns, true
 			retired = append(retired, old)
 		}
 		if !ok {
-			return nil, fmt.Errorf("load: table %s is not in this database's schema (an archive of a newer version?)", name)
+			return nil, nil, fmt.Errorf("load: table %s is not in this database's schema (an archive of a newer version?)", name)
 		}
 		kinds := make([]ColumnKind, len(cols))
 		for i, c := range cols {
 			j := indexOf(t.Columns, c)
 			if j < 0 {
-				return nil, fmt.Errorf("load: column %s.%s is not in this database's schema (an archive of a newer version?)", name, c)
+				return nil, nil, fmt.Errorf("load: column %s.%s is not in this database's schema (an archive of a newer version?)", name, c)
 			}
 			kinds[i] = t.Kinds[j]
 		}
 		if _, err := tx.ExecContext(ctx, "DELETE FROM "+quoteIdent(name)); err != nil {
-			return nil, fmt.Errorf("load %s: %w", name, err)
+			return nil, nil, fmt.Errorf("load %s: %w", name, err)
 		}
-		n, err := db.loadRows(ctx, tx, name, cols, kinds, r)
+		n, c, err := db.loadRows(ctx, tx, name, cols, kinds, r)
 		if err != nil {
-			return nil, fmt.Errorf("load %s: %w", name, err)
+			return nil, nil, fmt.Errorf("load %s: %w", name, err)
 		}
 		got[name] = n
+		if c > 0 {
+			cleaned[name] = c
+		}
 	}
 	for _, old := range retired {
 		name := old.columns.Name
 		if old.apply != "" {
 			if _, err := tx.ExecContext(ctx, old.apply); err != nil {
-				return nil, fmt.Errorf("load %s: %w", name, err)
+				return nil, nil, fmt.Errorf("load %s: %w", name, err)
 			}
 		}
 		if got[name] != want[name] {
-			return nil, fmt.Errorf("load: table %s has %d rows, the archive says %d: nothing restored", name, got[name], want[name])
+			return nil, nil, fmt.Errorf("load: table %s has %d rows, the archive says %d: nothing restored", name, got[name], want[name])
 		}
 		if _, err := tx.ExecContext(ctx, "DROP TABLE "+quoteIdent(name)); err != nil {
-			return nil, fmt.Errorf("load %s: %w", name, err)
+			return nil, nil, fmt.Errorf("load %s: %w", name, err)
 		}
 	}
 	for name, w := range want {
@@ -466,24 +535,24 @@ func (db *DB) Load(ctx context.Context, r DumpReader, want map[string]int64) (ma
 			continue // moved above
 		}
 		if _, ok := byName[name]; !ok {
-			return nil, fmt.Errorf("load: table %s is not in this database's schema", name)
+			return nil, nil, fmt.Errorf("load: table %s is not in this database's schema", name)
 		}
 		var n int64
 		if err := tx.QueryRowContext(ctx, "SELECT COUNT(*) FROM "+quoteIdent(name)).Scan(&n); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		if n != w {
-			return nil, fmt.Errorf("load: table %s has %d rows, the archive says %d: nothing restored", name, n, w)
+			return nil, nil, fmt.Errorf("load: table %s has %d rows, the archive says %d: nothing restored", name, n, w)
 		}
 		got[name] = n
 	}
 	for _, q := range []string{renumberLine, lineIndex} {
 		if _, err := tx.ExecContext(ctx, q); err != nil {
-			return nil, fmt.Errorf("load: the places in line: %w", err)
+			return nil, nil, fmt.Errorf("load: the places in line: %w", err)
 		}
 	}
 	if err := db.recountLine(ctx, tx); err != nil {
-		return nil, fmt.Errorf("load: the places in line: %w", err)
+		return nil, nil, fmt.Errorf("load: the places in line: %w", err)
 	}
 	// An archive made before migration 0043 holds sent e-mails in the
 	// outbox: they move to sent_emails as the migration moved them.
@@ -491,32 +560,59 @@ func (db *DB) Load(ctx context.Context, r DumpReader, want map[string]int64) (ma
 		SELECT created_at, COALESCE(sent_at, created_at), to_address, subject, kind, sent_via, body, list_unsubscribe
 		FROM outbox_emails WHERE status = 'sent' ORDER BY created_at, id`, `DELETE FROM outbox_emails WHERE status = 'sent'`} {
 		if _, err := tx.ExecContext(ctx, q); err != nil {
-			return nil, fmt.Errorf("load: sent e-mails: %w", err)
+			return nil, nil, fmt.Errorf("load: sent e-mails: %w", err)
 		}
 	}
 	if err := tx.Commit(); err != nil {
-		return nil, fmt.Errorf("load: commit: %w", err)
+		return nil, nil, fmt.Errorf("load: commit: %w", err)
 	}
-	return got, nil
+	return got, cleaned, nil
 }
 
-// loadRows inserts the table's rows from r, several to a statement.
-func (db *DB) loadRows(ctx context.Context, tx *sql.Tx, table string, cols []string, kinds []ColumnKind, r DumpReader) (int64, error) {
+// loadRows inserts the table's rows from r, several to a statement, and
+// returns how many, and how many had NUL bytes taken out of their text. A
+// statement that fails is undone (a savepoint) and its rows are written one
+// at a time to name the one that cannot be (a *RowError).
+func (db *DB) loadRows(ctx context.Context, tx *sql.Tx, table string, cols []string, kinds []ColumnKind, r DumpReader) (n, cleaned int64, err error) {
 	per := min(200, max(1, 30000/len(cols)))
 	head := "INSERT INTO " + quoteIdent(table) + " (" + quoteList(cols) + ") VALUES "
 	one := "(" + strings.TrimSuffix(strings.Repeat("?,", len(cols)), ",") + ")"
-	var n int64
+	idCol := indexOf(cols, "id")
+	rowErr := func(row int64, values []any, err error) error {
+		e := &RowError{Table: table, Row: row, Err: err}
+		if idCol >= 0 && idCol < len(values) && values[idCol] != nil {
+			e.ID = fmt.Sprint(values[idCol])
+		}
+		return e
+	}
+	insert := func(args []any) error {
+		q := head + strings.TrimSuffix(strings.Repeat(one+",", len(args)/len(cols)), ",")
+		if _, err := tx.ExecContext(ctx, "SAVEPOINT load_rows"); err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, db.rebind(q), args...); err != nil {
+			if _, rerr := tx.ExecContext(ctx, "ROLLBACK TO SAVEPOINT load_rows"); rerr != nil {
+				return errors.Join(err, rerr)
+			}
+			return err
+		}
+		_, err := tx.ExecContext(ctx, "RELEASE SAVEPOINT load_rows")
+		return err
+	}
 	args := make([]any, 0, per*len(cols))
 	flush := func() error {
 		if len(args) == 0 {
 			return nil
 		}
-		rowsN := len(args) / len(cols)
-		q := head + strings.TrimSuffix(strings.Repeat(one+",", rowsN), ",")
-		if _, err := tx.ExecContext(ctx, db.rebind(q), args...); err != nil {
+		if err := insert(args); err != nil {
+			for i := 0; i < len(args); i += len(cols) {
+				if rerr := insert(args[i : i+len(cols)]); rerr != nil {
+					return rowErr(n+int64(i/len(cols))+1, args[i:i+len(cols)], rerr)
+				}
+			}
 			return err
 		}
-		n += int64(rowsN)
+		n += int64(len(args) / len(cols))
 		args = args[:0]
 		return nil
 	}
@@ -525,33 +621,41 @@ func (db *DB) loadRows(ctx context.Context, tx *sql.Tx, table string, cols []str
 		if errors.Is(err, io.EOF) {
 			break
 		}
+		at := n + int64(len(args)/len(cols)) + 1
 		if err != nil {
-			return n, err
+			return n, cleaned, fmt.Errorf("row %d: %w", at, err)
 		}
 		if len(row) != len(cols) {
-			return n, fmt.Errorf("row %d has %d values for %d columns", n+int64(len(args)/len(cols))+1, len(row), len(cols))
+			return n, cleaned, rowErr(at, row, fmt.Errorf("%d values for %d columns", len(row), len(cols)))
 		}
+		nul := false
 		for i, v := range row {
 			if name, ok := v.(string); ok && table == "waitlist_signups" && cols[i] == "program" {
 				// An archive made before migration 0042 holds the program's name.
 				if !IsProgram(name) {
-					return n, fmt.Errorf("column program: %q is not a waitlist program", name)
+					return n, cleaned, rowErr(at, row, fmt.Errorf("column program: %q is not a waitlist program", name))
 				}
 				v = json.Number(strconv.FormatInt(codeOf(name), 10))
 			}
+			if s, ok := v.(string); ok && kinds[i] == KindText && strings.IndexByte(s, 0) >= 0 {
+				v, nul = strings.ReplaceAll(s, "\x00", ""), true
+			}
 			x, err := fromDump(kinds[i], v)
 			if err != nil {
-				return n, fmt.Errorf("column %s: %w", cols[i], err)
+				return n, cleaned, rowErr(at, row, fmt.Errorf("column %s: %w", cols[i], err))
 			}
 			args = append(args, x)
 		}
+		if nul {
+			cleaned++
+		}
 		if len(args) >= per*len(cols) {
 			if err := flush(); err != nil {
-				return n, err
+				return n, cleaned, err
 			}
 		}
 	}
-	return n, flush()
+	return n, cleaned, flush()
 }
 
 // fromDump turns a JSON-decoded dump value into what this engine's driver

@@ -29,7 +29,7 @@ type Contact struct {
 	Email       string `json:"email"`
 	PhoneNumber string `json:"phoneNumber"`
 	Subject     string `json:"subject"`
-	Message     string `json:"message"`
+	Message     string `json:"message" text:"multiline"`
 	// Website is the form's hidden bot trap: people leave it empty, and no
 	// rule checks it; the server drops a message that fills it.
 	Website string `json:"website"`

@@ -51,7 +51,7 @@ type ProfileInput struct {
 	Gender                string          `json:"gender"`
 	Height                string          `json:"height"`
 	WaistSize             string          `json:"waist_size"`
-	StyleDescription      string          `json:"style_description"`
+	StyleDescription      string          `json:"style_description" text:"multiline"`
 	ClothingAesthetics    []string        `json:"clothing_aesthetics"`
 	Inspiration           string          `json:"inspiration"`
 	WantsClearanceProgram bool            `json:"wants_clearance_program"`
