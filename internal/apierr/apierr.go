@@ -26,10 +26,11 @@ const (
 	UnsupportedType              // the body's type is not taken
 	TooMany                      // too many attempts lately
 	Unavailable                  // passing trouble on our side
+	NotOffered                   // a call of the contract this server does not offer
 )
 
 var kindNames = [...]string{"internal", "invalid", "unauthenticated", "forbidden", "not found",
-	"method not allowed", "conflict", "too large", "unsupported type", "too many", "unavailable"}
+	"method not allowed", "conflict", "too large", "unsupported type", "too many", "unavailable", "not offered"}
 
 // String names the kind, for logs.
 func (k Kind) String() string {

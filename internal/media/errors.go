@@ -20,6 +20,7 @@ const (
 	CodeTooMany        = "TooManyRequests"
 	CodeUnavailable    = "ServiceUnavailable"
 	CodeInternal       = "internal"
+	CodeNotSupported   = "NotSupported"
 )
 
 // HostedCode is the hosted storage service's "code" of an error of kind k
@@ -29,7 +30,7 @@ func HostedCode(k apierr.Kind, name string) string {
 	switch name {
 	case CodeNoBucket:
 		return "NoSuchBucket"
-	case CodeInvalidKey, CodeInvalidJWT:
+	case CodeInvalidKey, CodeInvalidJWT, CodeNotSupported:
 		return name
 	case CodeDuplicate:
 		return "KeyAlreadyExists"
@@ -86,6 +87,17 @@ var (
 	ErrExpiredToken  = apierr.Coded(apierr.Invalid, CodeInvalidJWT, "The signed URL has expired: ask for a new one")
 	ErrTokenNotValid = apierr.Coded(apierr.Invalid, CodeInvalidJWT, "The signed URL is not valid for this file")
 )
+
+// NoAccessMessage is a signed URL's reason in createSignedUrls for a path
+// that is not the caller's or holds no file, as the hosted service words it.
+const NoAccessMessage = "Either the object does not exist or you do not have access to it"
+
+// IsNoAccess tells the errors a path of createSignedUrls answers with
+// NoAccessMessage: not a valid path, not the caller's folder, no file.
+func IsNoAccess(err error) bool {
+	e := apierr.As(err)
+	return e != nil && (e == ErrReadOwnFolder || e == ErrNoObject || e.Code == CodeInvalidKey)
+}
 
 // SignInError is the 401 of a storage write without a user's session;
 // why tells the person what was wrong with the token they sent.

@@ -3,11 +3,13 @@ package media
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"io"
 	"log/slog"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"salaula/internal/apierr"
 	"salaula/internal/store"
@@ -41,8 +43,58 @@ type Upload struct {
 	Path   string // checked by ObjectPath
 	Owner  string // the signed-in caller's user id
 	Upsert bool   // replace an existing file
-	// Read reads the file; it runs once the checks that need no file pass.
-	Read func() ([]byte, error)
+	// Read reads the file and the metadata sent with it (nil when none); it
+	// runs once the checks that need no file pass.
+	Read func() (body, metadata []byte, err error)
+}
+
+// MaxMetadataBytes is the largest user metadata an upload may carry.
+const MaxMetadataBytes = 1024
+
+// checkMetadata returns the user metadata of an upload as it is stored: a
+// JSON object of at most MaxMetadataBytes, without control characters in
+// its text; '{}' for none.
+func checkMetadata(raw []byte) (string, error) {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 {
+		return "{}", nil
+	}
+	if len(raw) > MaxMetadataBytes {
+		return "", invalid("metadata must be at most 1 KB of JSON")
+	}
+	var obj map[string]any
+	if !utf8.Valid(raw) || json.Unmarshal(raw, &obj) != nil || obj == nil {
+		return "", invalid("metadata must be a JSON object")
+	}
+	if !plainText(obj) {
+		return "", invalid("metadata must not hold control characters")
+	}
+	return string(raw), nil
+}
+
+// plainText tells whether every key and string in a decoded JSON value is
+// text without control characters (which the JSON may hold escaped).
+func plainText(v any) bool {
+	ok := func(s string) bool {
+		return utf8.ValidString(s) && !strings.ContainsFunc(s, func(r rune) bool { return r < 0x20 || r == 0x7f })
+	}
+	switch v := v.(type) {
+	case string:
+		return ok(v)
+	case []any:
+		for _, e := range v {
+			if !plainText(e) {
+				return false
+			}
+		}
+	case map[string]any:
+		for k, e := range v {
+			if !ok(k) || !plainText(e) {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // Stored is the answer to an upload: the object's key and id.
@@ -70,7 +122,11 @@ func (l *Library) Put(ctx context.Context, u Upload) (Stored, error) {
 			return Stored{}, err
 		}
 	}
-	body, err := u.Read()
+	body, rawMeta, err := u.Read()
+	if err != nil {
+		return Stored{}, err
+	}
+	meta, err := checkMetadata(rawMeta)
 	if err != nil {
 		return Stored{}, err
 	}
@@ -81,7 +137,7 @@ func (l *Library) Put(ctx context.Context, u Upload) (Stored, error) {
 	if err != nil {
 		return Stored{}, err
 	}
-	rec := store.MediaObject{Key: key, ID: store.NewID(), OwnerID: u.Owner, Size: int64(len(body)), ContentType: ct}
+	rec := store.MediaObject{Key: key, ID: store.NewID(), OwnerID: u.Owner, Size: int64(len(body)), ContentType: ct, Metadata: meta}
 	if !u.Upsert {
 		if err := l.claim(ctx, rec); err != nil {
 			return Stored{}, err
@@ -157,19 +213,49 @@ func (l *Library) Open(ctx context.Context, path string) (io.ReadSeekCloser, Obj
 	return f, obj, nil
 }
 
-// Removed is one object a Remove deleted.
-type Removed struct {
-	Name     string `json:"name"`
-	BucketID string `json:"bucket_id"`
-	Owner    string `json:"owner"`
+// ObjectRow is an object as the storage API describes it in a remove's
+// answer and a list's file: its record and stored facts.
+type ObjectRow struct {
+	ID             string         `json:"id"`
+	Name           string         `json:"name"`
+	BucketID       string         `json:"bucket_id"`
+	Owner          string         `json:"owner"`
+	OwnerID        string         `json:"owner_id"`
+	Version        string         `json:"version"`
+	CreatedAt      string         `json:"created_at"`
+	UpdatedAt      string         `json:"updated_at"`
+	LastAccessedAt string         `json:"last_accessed_at"`
+	Metadata       map[string]any `json:"metadata"`
+	UserMetadata   map[string]any `json:"user_metadata"`
+}
+
+// rowOf describes the object at path from its record rec and its stored
+// facts obj. A record's id is new with each upload, so it is also the
+// object's version. A file stored without a record (by an earlier
+// version) takes its times from the file and has no id.
+func rowOf(path string, rec store.MediaObject, obj Object) ObjectRow {
+	at := func(t time.Time) string { return t.UTC().Format(time.RFC3339Nano) }
+	if rec.Key == "" {
+		rec.OwnerID, rec.CreatedAt, rec.UpdatedAt = Owner(path), obj.ModTime, obj.ModTime
+	}
+	var user map[string]any
+	if json.Unmarshal([]byte(rec.Metadata), &user) != nil || user == nil {
+		user = map[string]any{}
+	}
+	return ObjectRow{ID: rec.ID, Name: path, BucketID: Bucket, Owner: rec.OwnerID, OwnerID: rec.OwnerID, Version: rec.ID,
+		CreatedAt: at(rec.CreatedAt), UpdatedAt: at(rec.UpdatedAt), LastAccessedAt: at(rec.UpdatedAt),
+		Metadata: map[string]any{"eTag": obj.ETag, "size": obj.Size, "mimetype": obj.ContentType,
+			"cacheControl": "max-age=31536000", "lastModified": at(obj.ModTime), "contentLength": obj.Size, "httpStatusCode": 200},
+		UserMetadata: user}
 }
 
 // MaxRemove is the most paths one Remove takes.
 const MaxRemove = 1000
 
-// Remove deletes objects of the owner's own folder and returns those that
-// existed and are now gone. Every path is checked before any is removed.
-func (l *Library) Remove(ctx context.Context, owner string, paths []string) ([]Removed, error) {
+// Remove deletes objects of the owner's own folder and returns the rows of
+// those that existed and are now gone, as they were. Every path is checked
+// before any is removed.
+func (l *Library) Remove(ctx context.Context, owner string, paths []string) ([]ObjectRow, error) {
 	if len(paths) == 0 || len(paths) > MaxRemove {
 		return nil, apierr.Coded(apierr.Invalid, CodeInvalidRequest, "prefixes must list 1 to 1000 object paths")
 	}
@@ -183,17 +269,39 @@ func (l *Library) Remove(ctx context.Context, owner string, paths []string) ([]R
 		}
 		paths[i] = p
 	}
-	removed := []Removed{}
+	recs, err := l.records(ctx, paths)
+	if err != nil {
+		return nil, err
+	}
+	removed := []ObjectRow{}
 	for _, p := range paths {
-		if _, err := l.Files.Stat(ctx, Key(Bucket, p)); err != nil {
+		obj, err := l.Files.Stat(ctx, Key(Bucket, p))
+		if err != nil {
 			continue
 		}
 		if err := l.Delete(ctx, p); err != nil {
 			return nil, failed(err, "Could not remove the file. Please try again.")
 		}
-		removed = append(removed, Removed{Name: p, BucketID: Bucket, Owner: owner})
+		removed = append(removed, rowOf(p, recs[Key(Bucket, p)], obj))
 	}
 	return removed, nil
+}
+
+// records returns the records of the objects at paths of the bucket, by key.
+func (l *Library) records(ctx context.Context, paths []string) (map[string]store.MediaObject, error) {
+	keys := make([]string, len(paths))
+	for i, p := range paths {
+		keys[i] = Key(Bucket, p)
+	}
+	recs, err := l.DB.MediaObjectsAt(ctx, keys)
+	if err != nil {
+		return nil, unavailable(err)
+	}
+	out := make(map[string]store.MediaObject, len(recs))
+	for _, r := range recs {
+		out[r.Key] = r
+	}
+	return out, nil
 }
 
 // Delete removes the object at path of the bucket and its record.

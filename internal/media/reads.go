@@ -140,37 +140,36 @@ func (l *Library) List(ctx context.Context, owner string, q ListQuery) ([]Entry,
 	return entries, nil
 }
 
-// Info returns the facts of a file of the owner's own folder (path checked
-// by ObjectPath): ErrReadOwnFolder for another folder, ErrNoObject when
-// there is no such file.
-func (l *Library) Info(ctx context.Context, owner, path string) (Object, error) {
+// Info returns the row of a file of the owner's own folder (path checked
+// by ObjectPath) and its stored facts: ErrReadOwnFolder for another
+// folder, ErrNoObject when there is no such file.
+func (l *Library) Info(ctx context.Context, owner, path string) (ObjectRow, Object, error) {
 	if Owner(path) != owner {
-		return Object{}, ErrReadOwnFolder
+		return ObjectRow{}, Object{}, ErrReadOwnFolder
 	}
 	obj, err := l.Files.Stat(ctx, Key(Bucket, path))
 	if errors.Is(err, ErrNotFound) {
-		return Object{}, ErrNoObject
+		return ObjectRow{}, Object{}, ErrNoObject
 	}
 	if err != nil {
-		return Object{}, failed(err, "Could not read the file. Please try again.")
+		return ObjectRow{}, Object{}, failed(err, "Could not read the file. Please try again.")
 	}
-	return obj, nil
+	recs, err := l.records(ctx, []string{path})
+	if err != nil {
+		return ObjectRow{}, Object{}, err
+	}
+	return rowOf(path, recs[Key(Bucket, path)], obj), obj, nil
 }
 
-// Signable checks that a signed URL may be issued for a file of the
-// owner's own folder (path checked by ObjectPath), valid for expiresIn
-// seconds (a whole number from 1 to a year), and returns how long it
-// lasts.
-func (l *Library) Signable(ctx context.Context, owner, path, expiresIn string) (time.Duration, error) {
-	if Owner(path) != owner {
-		return 0, ErrReadOwnFolder
-	}
+// MaxSign is the most paths one createSignedUrls signs.
+const MaxSign = 1000
+
+// SignedURLAge returns how long a signed URL asked for expiresIn seconds
+// lasts: a whole number from 1 to a year.
+func SignedURLAge(expiresIn string) (time.Duration, error) {
 	secs, err := strconv.Atoi(expiresIn)
 	if err != nil || secs < 1 || secs > int(MaxSignedURLAge/time.Second) {
 		return 0, invalid("expiresIn must be a whole number of seconds from 1 to " + strconv.Itoa(int(MaxSignedURLAge.Seconds())))
-	}
-	if _, err := l.Info(ctx, owner, path); err != nil {
-		return 0, err
 	}
 	return time.Duration(secs) * time.Second, nil
 }

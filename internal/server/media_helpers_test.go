@@ -105,9 +105,28 @@ var testWebP = []byte{
 // the file under an empty field name.
 func multipartBody(t *testing.T, file []byte, filename, declaredType string) (io.Reader, string) {
 	t.Helper()
+	return multipartForm(t, nil, file, filename, declaredType)
+}
+
+// multipartBodyWith is the form supabase-js sends for a PNG Blob with the
+// upload's options as text fields (metadata, contentEncoding).
+func multipartBodyWith(t *testing.T, fields map[string]string, file []byte) ([]byte, string) {
+	t.Helper()
+	r, ct := multipartForm(t, fields, file, "blob", "image/png")
+	b, _ := io.ReadAll(r)
+	return b, ct
+}
+
+// multipartForm writes cacheControl, the fields, then the file under an
+// empty field name.
+func multipartForm(t *testing.T, fields map[string]string, file []byte, filename, declaredType string) (io.Reader, string) {
+	t.Helper()
 	var b bytes.Buffer
 	mw := multipart.NewWriter(&b)
 	mw.WriteField("cacheControl", "3600")
+	for k, v := range fields {
+		mw.WriteField(k, v)
+	}
 	h := make(map[string][]string)
 	h["Content-Disposition"] = []string{`form-data; name=""; filename="` + filename + `"`}
 	h["Content-Type"] = []string{declaredType}

@@ -143,6 +143,8 @@ func statusOf(k apierr.Kind) int {
 		return http.StatusTooManyRequests
 	case apierr.Unavailable:
 		return http.StatusServiceUnavailable
+	case apierr.NotOffered:
+		return http.StatusNotImplemented
 	default:
 		return http.StatusInternalServerError
 	}

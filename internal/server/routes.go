@@ -75,7 +75,16 @@ func (s *Server) routes(mux *http.ServeMux) {
 	mux.Handle("POST /storage/v1/object/list/{bucket}", s.handleListObjects())
 	mux.Handle("GET /storage/v1/object/info/{bucket}/{path...}", s.handleObjectInfo())
 	mux.Handle("POST /storage/v1/object/sign/{bucket}/{path...}", s.handleSignObject())
+	mux.Handle("POST /storage/v1/object/sign/{bucket}", s.handleSignObjects())
 	mux.Handle("GET /storage/v1/object/sign/{bucket}/{path...}", s.handleSignedObject())
+	mux.Handle("GET /storage/v1/object/{bucket}/{path...}", s.handleOwnObject())
+	mux.Handle("GET /storage/v1/object/authenticated/{bucket}/{path...}", s.handleOwnObject())
+	// storage-js calls this server does not offer, answered for what they are.
+	mux.Handle("POST /storage/v1/object/upload/sign/{bucket}/{path...}", s.handleNotOffered("Uploading through a signed URL", "upload with your session instead"))
+	mux.Handle("PUT /storage/v1/object/upload/sign/{bucket}/{path...}", s.handleNotOffered("Uploading through a signed URL", "upload with your session instead"))
+	mux.Handle("POST /storage/v1/object/list-v2/{bucket}", s.handleNotOffered("list-v2", "use list() instead"))
+	mux.Handle("POST /storage/v1/object/move", s.handleNotOffered("Moving a file", "upload it under its new path and remove the old one"))
+	mux.Handle("POST /storage/v1/object/copy", s.handleNotOffered("Copying a file", "upload it again under the new path"))
 	mux.Handle("/storage/v1/", s.handleStorageNotFound())
 
 	// First-party analytics: page views the app sends (no anon key).

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"io"
@@ -52,7 +53,7 @@ func (s *Server) handleUploadObject() http.Handler {
 		stored, err := s.library.Put(r.Context(), media.Upload{
 			Path: path, Owner: owner,
 			Upsert: r.Method == http.MethodPut || strings.EqualFold(r.Header.Get("x-upsert"), "true"),
-			Read:   func() ([]byte, error) { return s.readUpload(w, r) },
+			Read:   func() ([]byte, []byte, error) { return s.readUpload(w, r) },
 		})
 		if err != nil {
 			return err
@@ -66,8 +67,10 @@ func (s *Server) handleUploadObject() http.Handler {
 var multipartFields = map[string]bool{"cacheControl": true, "metadata": true, "contentEncoding": true}
 
 // readUpload reads the uploaded file, from a multipart form or the raw body,
-// refusing more than MaxUploadBytes (TooLarge).
-func (s *Server) readUpload(w http.ResponseWriter, r *http.Request) ([]byte, error) {
+// refusing more than MaxUploadBytes (TooLarge), and the user metadata sent
+// with it: the form's metadata field, or the x-metadata header (base64 of
+// the JSON) beside a raw body.
+func (s *Server) readUpload(w http.ResponseWriter, r *http.Request) (body, metadata []byte, err error) {
 	limit := s.cfg.MaxUploadBytes
 	bad := func(msg string) error {
 		return apierr.Coded(apierr.Invalid, http.StatusText(http.StatusBadRequest), msg)
@@ -78,23 +81,38 @@ func (s *Server) readUpload(w http.ResponseWriter, r *http.Request) ([]byte, err
 	if isMultipart(r) {
 		mr, err := r.MultipartReader()
 		if err != nil {
-			return nil, bad("The multipart form is malformed")
+			return nil, nil, bad("The multipart form is malformed")
 		}
 		for {
 			part, err := mr.NextPart()
 			if err == io.EOF {
-				return nil, bad("The form holds no file")
+				return nil, nil, bad("The form holds no file")
 			}
 			if err != nil {
 				var mbe *http.MaxBytesError
 				if errors.As(err, &mbe) {
-					return nil, tooLarge
+					return nil, nil, tooLarge
 				}
-				return nil, bad("The multipart form is malformed or incomplete")
+				return nil, nil, bad("The multipart form is malformed or incomplete")
 			}
 			if part.FileName() != "" || !multipartFields[part.FormName()] {
 				src = part
 				break
+			}
+			if part.FormName() == "metadata" {
+				// One byte over the limit is enough for the limit's message.
+				if metadata, err = io.ReadAll(io.LimitReader(part, media.MaxMetadataBytes+1)); err != nil {
+					return nil, nil, bad("The multipart form is malformed or incomplete")
+				}
+			}
+		}
+	} else {
+		if r.ContentLength > limit {
+			return nil, nil, tooLarge
+		}
+		if h := r.Header.Get("x-metadata"); h != "" {
+			if metadata, err = base64.StdEncoding.DecodeString(h); err != nil {
+				return nil, nil, bad("The x-metadata header must be the base64 of a JSON object")
 			}
 		}
 	}
@@ -102,13 +120,13 @@ func (s *Server) readUpload(w http.ResponseWriter, r *http.Request) ([]byte, err
 	var mbe *http.MaxBytesError
 	switch {
 	case errors.As(err, &mbe), int64(len(b)) > limit:
-		return nil, tooLarge
+		return nil, nil, tooLarge
 	case err != nil:
-		return nil, bad("The upload was interrupted before the whole file arrived")
+		return nil, nil, bad("The upload was interrupted before the whole file arrived")
 	case len(b) == 0:
-		return nil, bad("The file is empty")
+		return nil, nil, bad("The file is empty")
 	}
-	return b, nil
+	return b, metadata, nil
 }
 
 // isMultipart reports whether the upload comes as a multipart form.
@@ -145,33 +163,39 @@ func humanBytes(n int64) string {
 }
 
 // handlePublicObject serves a stored object with its stored content type,
-// nosniff, its ETag, a long cache lifetime and range requests.
+// nosniff, its ETag, a long cache lifetime and range requests; HEAD answers
+// the same without the body.
 func (s *Server) handlePublicObject() http.Handler {
 	return s.storageAPI(func(w http.ResponseWriter, r *http.Request) error {
 		path, err := media.ObjectPath(r.PathValue("bucket"), r.PathValue("path"))
 		if err != nil {
 			return err
 		}
-		f, obj, err := s.library.Open(r.Context(), path)
-		if err != nil {
-			return err
-		}
-		defer f.Close()
-		h := w.Header()
-		ct := obj.ContentType
-		if ct == "" {
-			ct = "application/octet-stream"
-		}
-		h.Set("Content-Type", ct)
-		h.Set("X-Content-Type-Options", "nosniff")
-		h.Set("Content-Security-Policy", "default-src 'none'; sandbox")
-		h.Set("Cache-Control", "public, max-age=31536000, immutable")
-		if obj.ETag != "" {
-			h.Set("ETag", obj.ETag)
-		}
-		http.ServeContent(w, r, "", obj.ModTime, f)
-		return nil
+		return s.serveObject(w, r, path)
 	})
+}
+
+// serveObject writes the stored object at path of the bucket.
+func (s *Server) serveObject(w http.ResponseWriter, r *http.Request, path string) error {
+	f, obj, err := s.library.Open(r.Context(), path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	h := w.Header()
+	ct := obj.ContentType
+	if ct == "" {
+		ct = "application/octet-stream"
+	}
+	h.Set("Content-Type", ct)
+	h.Set("X-Content-Type-Options", "nosniff")
+	h.Set("Content-Security-Policy", "default-src 'none'; sandbox")
+	h.Set("Cache-Control", "public, max-age=31536000, immutable")
+	if obj.ETag != "" {
+		h.Set("ETag", obj.ETag)
+	}
+	http.ServeContent(w, r, "", obj.ModTime, f)
+	return nil
 }
 
 // handleRemoveObjects deletes objects of the caller's own folder, given as

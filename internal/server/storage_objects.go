@@ -31,24 +31,42 @@ func (s *Server) ownObject(r *http.Request) (owner, path string, err error) {
 }
 
 // handleObjectInfo is GET /storage/v1/object/info/{bucket}/{path...}:
-// storage-js's info() and exists().
+// storage-js's info() and exists(). The id is the one the upload answered,
+// the metadata the uploader's own.
 func (s *Server) handleObjectInfo() http.Handler {
 	return s.storageAPI(func(w http.ResponseWriter, r *http.Request) error {
 		owner, path, err := s.ownObject(r)
 		if err != nil {
 			return err
 		}
-		obj, err := s.library.Info(r.Context(), owner, path)
+		row, obj, err := s.library.Info(r.Context(), owner, path)
 		if err != nil {
 			return err
 		}
-		mod := obj.ModTime.UTC().Format(time.RFC3339Nano)
 		writeJSON(w, http.StatusOK, map[string]any{
-			"id": obj.ETag, "name": path, "bucket_id": media.Bucket, "version": nil,
+			"id": row.ID, "name": path, "bucket_id": media.Bucket, "version": row.Version,
 			"size": obj.Size, "content_type": obj.ContentType, "cache_control": "max-age=31536000",
-			"etag": obj.ETag, "metadata": map[string]any{}, "last_modified": mod, "created_at": mod,
+			"etag": obj.ETag, "metadata": row.UserMetadata, "last_modified": obj.ModTime.UTC().Format(time.RFC3339Nano),
+			"created_at": row.CreatedAt, "updated_at": row.UpdatedAt,
 		})
 		return nil
+	})
+}
+
+// handleOwnObject is GET (and HEAD) /storage/v1/object/{bucket}/{path...}
+// and /object/authenticated/{bucket}/{path...}: storage-js's download(),
+// and the HEAD that exists() sent before supabase-js 2.119, for a file of
+// the caller's own folder.
+func (s *Server) handleOwnObject() http.Handler {
+	return s.storageAPI(func(w http.ResponseWriter, r *http.Request) error {
+		owner, path, err := s.ownObject(r)
+		if err != nil {
+			return err
+		}
+		if media.Owner(path) != owner {
+			return media.ErrReadOwnFolder
+		}
+		return s.serveObject(w, r, path)
 	})
 }
 
@@ -92,18 +110,94 @@ func (s *Server) handleSignObject() http.Handler {
 		if err := decodeJSON(w, r, &in); err != nil {
 			return err
 		}
-		age, err := s.library.Signable(r.Context(), owner, path, in.ExpiresIn.String())
+		age, err := media.SignedURLAge(in.ExpiresIn.String())
 		if err != nil {
 			return err
 		}
-		key, now := media.Key(media.Bucket, path), s.now()
-		tok, err := s.keyring(r.Context(), false).Sign(token.Claims{Issuer: s.issuer(), Audience: signedURLAudience,
-			Subject: key, Role: "storage", IssuedAt: now.Unix(), ExpiresAt: now.Add(age).Unix()})
+		url, err := s.signURL(r, owner, path, age)
 		if err != nil {
-			return apierr.Wrap(err, "Could not sign the URL. Please try again.")
+			return err
 		}
-		writeJSON(w, http.StatusOK, map[string]string{"signedURL": "/object/sign/" + key + "?token=" + tok})
+		writeJSON(w, http.StatusOK, map[string]string{"signedURL": url})
 		return nil
+	})
+}
+
+// handleSignObjects is POST /storage/v1/object/sign/{bucket}:
+// storage-js's createSignedUrls(paths, expiresIn), several files of the
+// caller's own folder at once. Each path gets its signed URL, or the
+// reason it has none; a bad expiresIn or list refuses the whole call.
+func (s *Server) handleSignObjects() http.Handler {
+	return s.storageAPI(func(w http.ResponseWriter, r *http.Request) error {
+		if r.PathValue("bucket") != media.Bucket {
+			return media.ErrNoBucket
+		}
+		owner, err := s.storageCaller(r, media.ReadSignInError)
+		if err != nil {
+			return err
+		}
+		var in struct {
+			ExpiresIn json.Number `json:"expiresIn"`
+			Paths     []string    `json:"paths"`
+		}
+		if err := decodeJSON(w, r, &in); err != nil {
+			return err
+		}
+		age, err := media.SignedURLAge(in.ExpiresIn.String())
+		if err != nil {
+			return err
+		}
+		if len(in.Paths) == 0 || len(in.Paths) > media.MaxSign {
+			return apierr.Coded(apierr.Invalid, media.CodeInvalidRequest, "paths must list 1 to 1000 object paths")
+		}
+		type signed struct {
+			Error     *string `json:"error"`
+			Path      string  `json:"path"`
+			SignedURL *string `json:"signedURL"`
+		}
+		out := make([]signed, len(in.Paths))
+		for i, path := range in.Paths {
+			out[i].Path = path
+			url, err := s.signURL(r, owner, path, age)
+			if err != nil {
+				msg := media.NoAccessMessage
+				if !media.IsNoAccess(err) {
+					return err
+				}
+				out[i].Error = &msg
+				continue
+			}
+			out[i].SignedURL = &url
+		}
+		writeJSON(w, http.StatusOK, out)
+		return nil
+	})
+}
+
+// signURL returns the signed URL (from /object/sign/ on) of the file at
+// path of the caller's own folder, valid for age.
+func (s *Server) signURL(r *http.Request, owner, path string, age time.Duration) (string, error) {
+	if err := media.CheckPath(path); err != nil {
+		return "", err
+	}
+	if _, _, err := s.library.Info(r.Context(), owner, path); err != nil {
+		return "", err
+	}
+	key, now := media.Key(media.Bucket, path), s.now()
+	tok, err := s.keyring(r.Context(), false).Sign(token.Claims{Issuer: s.issuer(), Audience: signedURLAudience,
+		Subject: key, Role: "storage", IssuedAt: now.Unix(), ExpiresAt: now.Add(age).Unix()})
+	if err != nil {
+		return "", apierr.Wrap(err, "Could not sign the URL. Please try again.")
+	}
+	return "/object/sign/" + key + "?token=" + tok, nil
+}
+
+// handleNotOffered answers a storage-js call this server does not offer
+// (what names it) in storage's shape: 501 NotSupported, saying what to do
+// instead.
+func (s *Server) handleNotOffered(what, instead string) http.Handler {
+	return s.storageAPI(func(w http.ResponseWriter, r *http.Request) error {
+		return apierr.Coded(apierr.NotOffered, media.CodeNotSupported, what+" is not offered by this server: "+instead)
 	})
 }
 

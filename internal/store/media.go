@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"strings"
 	"time"
 )
 
@@ -17,17 +18,20 @@ type MediaObject struct {
 	OwnerID     string
 	Size        int64
 	ContentType string
-	UpdatedAt   time.Time // when it was last uploaded
+	// Metadata is the JSON object the uploader attached ('{}' when none).
+	Metadata  string
+	CreatedAt time.Time // when its path was first uploaded
+	UpdatedAt time.Time // when it was last uploaded
 }
 
 // RecordMediaObject notes an upload (or its replacement by an upsert).
 func (db *DB) RecordMediaObject(ctx context.Context, o MediaObject) error {
 	now := Now()
-	_, err := db.Exec(ctx, `INSERT INTO media_objects (object_key, id, owner_id, size_bytes, content_type, created_at, updated_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?)
+	_, err := db.Exec(ctx, `INSERT INTO media_objects (object_key, id, owner_id, size_bytes, content_type, user_metadata, created_at, updated_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?)
 		ON CONFLICT (object_key) DO UPDATE SET id = excluded.id, owner_id = excluded.owner_id, size_bytes = excluded.size_bytes,
-		content_type = excluded.content_type, updated_at = excluded.updated_at`,
-		o.Key, o.ID, o.OwnerID, o.Size, o.ContentType, now, now)
+		content_type = excluded.content_type, user_metadata = excluded.user_metadata, updated_at = excluded.updated_at`,
+		o.Key, o.ID, o.OwnerID, o.Size, o.ContentType, metadataOf(o), now, now)
 	return err
 }
 
@@ -36,9 +40,9 @@ func (db *DB) RecordMediaObject(ctx context.Context, o MediaObject) error {
 // the others ErrMediaExists (on either engine, across instances).
 func (db *DB) ClaimMediaObject(ctx context.Context, o MediaObject) error {
 	now := Now()
-	res, err := db.Exec(ctx, `INSERT INTO media_objects (object_key, id, owner_id, size_bytes, content_type, created_at, updated_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (object_key) DO NOTHING`,
-		o.Key, o.ID, o.OwnerID, o.Size, o.ContentType, now, now)
+	res, err := db.Exec(ctx, `INSERT INTO media_objects (object_key, id, owner_id, size_bytes, content_type, user_metadata, created_at, updated_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (object_key) DO NOTHING`,
+		o.Key, o.ID, o.OwnerID, o.Size, o.ContentType, metadataOf(o), now, now)
 	if err != nil {
 		return err
 	}
@@ -54,9 +58,9 @@ func (db *DB) ClaimMediaObject(ctx context.Context, o MediaObject) error {
 // reports whether it did; of concurrent callers at most one does.
 func (db *DB) TakeStaleMediaClaim(ctx context.Context, o MediaObject, staleBefore time.Time) (bool, error) {
 	now := Now()
-	res, err := db.Exec(ctx, `UPDATE media_objects SET id = ?, owner_id = ?, size_bytes = ?, content_type = ?, created_at = ?, updated_at = ?
+	res, err := db.Exec(ctx, `UPDATE media_objects SET id = ?, owner_id = ?, size_bytes = ?, content_type = ?, user_metadata = ?, created_at = ?, updated_at = ?
 		WHERE object_key = ? AND updated_at < ?`,
-		o.ID, o.OwnerID, o.Size, o.ContentType, now, now, o.Key, staleBefore.UTC())
+		o.ID, o.OwnerID, o.Size, o.ContentType, metadataOf(o), now, now, o.Key, staleBefore.UTC())
 	if err != nil {
 		return false, err
 	}
@@ -77,9 +81,39 @@ func (db *DB) ForgetMediaObject(ctx context.Context, key string) error {
 	return err
 }
 
+// metadataOf is the user metadata to store for o: '{}' when it has none.
+func metadataOf(o MediaObject) string {
+	if o.Metadata == "" {
+		return "{}"
+	}
+	return o.Metadata
+}
+
+// mediaColumns are the columns scanMediaObjects reads, in its order.
+const mediaColumns = `object_key, id, owner_id, size_bytes, content_type, user_metadata, created_at, updated_at`
+
+// MediaObjectsAt returns the records of the given keys that exist, in no
+// particular order.
+func (db *DB) MediaObjectsAt(ctx context.Context, keys []string) ([]MediaObject, error) {
+	if len(keys) == 0 {
+		return nil, nil
+	}
+	args := make([]any, len(keys))
+	for i, k := range keys {
+		args[i] = k
+	}
+	rows, err := db.Query(ctx, `SELECT `+mediaColumns+` FROM media_objects
+		WHERE object_key IN (?`+strings.Repeat(", ?", len(keys)-1)+`)`, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	return scanMediaObjects(rows)
+}
+
 // MediaObjectsOf lists the records of a user's uploads, oldest first.
 func (db *DB) MediaObjectsOf(ctx context.Context, ownerID string) ([]MediaObject, error) {
-	rows, err := db.Query(ctx, `SELECT object_key, id, owner_id, size_bytes, content_type, updated_at FROM media_objects
+	rows, err := db.Query(ctx, `SELECT `+mediaColumns+` FROM media_objects
 		WHERE owner_id = ? ORDER BY created_at, object_key`, ownerID)
 	if err != nil {
 		return nil, err
@@ -93,10 +127,10 @@ func scanMediaObjects(rows *sql.Rows) ([]MediaObject, error) {
 	var out []MediaObject
 	for rows.Next() {
 		var o MediaObject
-		if err := rows.Scan(&o.Key, &o.ID, &o.OwnerID, &o.Size, &o.ContentType, &o.UpdatedAt); err != nil {
+		if err := rows.Scan(&o.Key, &o.ID, &o.OwnerID, &o.Size, &o.ContentType, &o.Metadata, &o.CreatedAt, &o.UpdatedAt); err != nil {
 			return nil, err
 		}
-		o.UpdatedAt = o.UpdatedAt.UTC()
+		o.CreatedAt, o.UpdatedAt = o.CreatedAt.UTC(), o.UpdatedAt.UTC()
 		out = append(out, o)
 	}
 	return out, rows.Err()

@@ -221,7 +221,7 @@ func (db *DB) UnconfirmedUsersBefore(ctx context.Context, t time.Time) ([]string
 
 // MediaObjectsBefore lists the upload records last written before t, oldest first.
 func (db *DB) MediaObjectsBefore(ctx context.Context, t time.Time) ([]MediaObject, error) {
-	rows, err := db.Query(ctx, `SELECT object_key, id, owner_id, size_bytes, content_type, updated_at FROM media_objects
+	rows, err := db.Query(ctx, `SELECT `+mediaColumns+` FROM media_objects
 		WHERE updated_at < ? ORDER BY updated_at, object_key`, t)
 	if err != nil {
 		return nil, err

@@ -1,8 +1,8 @@
 // Starts the real `salaula serve` (bin/salaula, built by `make build`) on a
 // free port with a fresh data folder, for tests that use the real
 // @supabase/supabase-js from npm against it.
-import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { execFileSync, spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -81,4 +81,67 @@ export async function configOf(url) {
   const res = await fetch(`${url}/config.json`);
   if (!res.ok) throw new Error(`/config.json answered ${res.status}`);
   return res.json();
+}
+
+const root = resolve(here, '../..');
+
+/**
+ * startS3 runs Versity's S3 gateway (bin/tools/versitygw, from `make tools`)
+ * over a temporary folder holding one bucket, and resolves with the
+ * server's environment for it and stop().
+ */
+export async function startS3() {
+  const gateway = join(root, 'bin', 'tools', 'versitygw');
+  if (!existsSync(gateway)) throw new Error(`${gateway} is missing: run \`make tools\` (make test does it)`);
+  const dir = mkdtempSync(join(tmpdir(), 'salaula-node-s3-'));
+  const bucket = 'salaula-media';
+  mkdirSync(join(dir, 'buckets', bucket), { recursive: true }); // a bucket is a folder of the posix backend
+  const port = await freePort();
+  const child = spawn(gateway, ['--access', 'node-access', '--secret', 'node-secret-key', '--port', `127.0.0.1:${port}`, 'posix', join(dir, 'buckets')], {
+    stdio: 'ignore',
+  });
+  const exited = new Promise((ok) => child.on('exit', ok));
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error('versitygw exited before it listened');
+    try {
+      await fetch(`http://127.0.0.1:${port}/`);
+      break;
+    } catch {
+      if (Date.now() > deadline) throw new Error('versitygw did not listen within 20 s');
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+  return {
+    env: {
+      SALAULA_S3_BUCKET: bucket,
+      SALAULA_S3_ENDPOINT: `http://127.0.0.1:${port}`,
+      SALAULA_S3_ACCESS_KEY: 'node-access',
+      SALAULA_S3_SECRET_KEY: 'node-secret-key',
+    },
+    async stop() {
+      child.kill('SIGTERM');
+      await exited;
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * createDatabase makes a fresh PostgreSQL database on SALAULA_TEST_POSTGRES
+ * (postgres@127.0.0.1:5432 by default) and resolves with its URL and drop().
+ */
+export function createDatabase(prefix) {
+  const adminURL = process.env.SALAULA_TEST_POSTGRES ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+  const name = `${prefix}_${process.pid}_${Date.now()}`;
+  const u = new URL(adminURL);
+  u.pathname = `/${name}`;
+  u.searchParams.set('sslmode', 'disable');
+  execFileSync('psql', [adminURL, '-qc', `CREATE DATABASE ${name}`]);
+  return {
+    url: u.toString(),
+    drop() {
+      execFileSync('psql', [adminURL, '-qc', `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`]);
+    },
+  };
 }
