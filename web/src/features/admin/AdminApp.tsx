@@ -17,6 +17,8 @@ import { useDocumentTitle } from '../../lib/documentTitle';
 import { AuditPage, MessagesPage, PeoplePage, WaitlistPage } from './pages';
 import { AnnouncementsPage } from './AnnouncementsPage';
 import { ReferralsPage } from './ReferralsPage';
+// The design tokens admin.css reads (the app's entry may load them too; the import is the same module).
+import '../../styles/tokens.css';
 import './admin.css';
 
 // The two-step sign-in screens come from the account pages: loaded only when an operator needs one.
