@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { setSupabaseForTests } from '../../lib/supabase';
 import { installFakeSupabase, makeSession } from '../auth/testing/fakeSupabase';
 import { AnalyticsPanel, funnelRate, type Analytics } from './AnalyticsPanel';
+import { withQueries } from './testing';
 
 // Generous: each answer draws a chart, slow in jsdom on a busy machine.
 vi.setConfig({ testTimeout: 45_000 });
@@ -72,7 +73,7 @@ afterEach(() => {
 });
 
 function renderPanel() {
-  render(<AnalyticsPanel />);
+  render(withQueries(<AnalyticsPanel />));
   return userEvent.setup({ delay: null });
 }
 

@@ -1,21 +1,9 @@
-import { useEffect, useId, useState, type FormEvent } from 'react';
-import Alert from '@mui/material/Alert';
-import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
-import Card from '@mui/material/Card';
-import CardContent from '@mui/material/CardContent';
-import Table from '@mui/material/Table';
-import TableBody from '@mui/material/TableBody';
-import TableCell from '@mui/material/TableCell';
-import TableHead from '@mui/material/TableHead';
-import TableRow from '@mui/material/TableRow';
-import TextField from '@mui/material/TextField';
-import ToggleButton from '@mui/material/ToggleButton';
-import ToggleButtonGroup from '@mui/material/ToggleButtonGroup';
-import Typography from '@mui/material/Typography';
-import { LineChart } from '@mui/x-charts/LineChart';
+import { useId, useState, type FormEvent } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { Alert, Button, TextField } from '../../components/form';
 import { count } from '../../lib/words';
-import { adminGet, query } from './api';
+import { adminGet, adminKeys, errorText, query } from './api';
+import { CHART_COLORS, LineChart } from './ui/LineChart';
 
 /** The answer of GET /admin/v1/analytics: UTC days from..to, both included. */
 export interface Analytics {
@@ -59,49 +47,65 @@ function longDay(day: string): string {
   return new Date(day + 'T00:00:00Z').toLocaleDateString('en-GB', { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' });
 }
 
-function SmallTable({ label, head, rows, level = 'h4' }: { label: string; head: string[]; rows: (string | number)[][]; level?: 'h3' | 'h4' }) {
+/** FiguresTable is a table of figures: a row header (the day, the page...) and numbers on the right. */
+function FiguresTable({ label, head, rows, className, first }: { label: string; head: string[]; rows: (string | number)[][]; className: string; first: string }) {
   return (
-    <Card variant="outlined" sx={{ minWidth: 0 }}>
-      <CardContent sx={{ px: { xs: 1, sm: 2 } }}>
-        <Typography component={level} variant="subtitle2" sx={{ fontWeight: 700 }}>
-          {label}
-        </Typography>
-        {rows.length === 0 ? (
-          <Typography variant="body2" color="text.secondary">
-            None in this range
-          </Typography>
-        ) : (
-          <Table size="small" aria-label={label} sx={{ tableLayout: 'fixed' }}>
-            <TableHead>
-              <TableRow>
-                {head.map((h, i) => (
-                  <TableCell key={h} align={i === 0 ? 'left' : 'right'} sx={i === 0 ? undefined : { width: '6rem', px: 1 }}>
-                    {h}
-                  </TableCell>
-                ))}
-              </TableRow>
-            </TableHead>
-            <TableBody>
-              {rows.map((r) => (
-                <TableRow key={String(r[0])}>
-                  {r.map((c, i) =>
-                    i === 0 ? (
-                      <TableCell key={i} component="th" scope="row" sx={{ overflowWrap: 'anywhere' }}>
-                        {c}
-                      </TableCell>
-                    ) : (
-                      <TableCell key={i} align="right" sx={{ px: 1 }}>
-                        {typeof c === 'number' ? num(c) : c}
-                      </TableCell>
-                    ),
-                  )}
-                </TableRow>
-              ))}
-            </TableBody>
-          </Table>
-        )}
-      </CardContent>
-    </Card>
+    <table aria-label={label} className={`adm-table ${className}`}>
+      <thead>
+        <tr>
+          {head.map((h, i) => (
+            <th key={h} scope="col" className={i ? 'adm-num' : undefined}>
+              {h}
+            </th>
+          ))}
+        </tr>
+      </thead>
+      <tbody>
+        {rows.map((r) => (
+          <tr key={String(r[0])}>
+            {r.map((c, i) =>
+              i === 0 ? (
+                <th key={i} scope="row" className={first}>
+                  {c}
+                </th>
+              ) : (
+                <td key={i} className="adm-num">
+                  {typeof c === 'number' ? num(c) : c}
+                </td>
+              ),
+            )}
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+function SmallTable({ label, head, rows, level = 'h4' }: { label: string; head: string[]; rows: (string | number)[][]; level?: 'h3' | 'h4' }) {
+  const Heading = level;
+  return (
+    <div className="adm-card adm-card-tight">
+      <Heading className="adm-h4">{label}</Heading>
+      {rows.length === 0 ? (
+        <p className="adm-small adm-muted">None in this range</p>
+      ) : (
+        <FiguresTable label={label} head={head} rows={rows} className="adm-table-fixed" first="adm-wrapcell" />
+      )}
+    </div>
+  );
+}
+
+/** DayTable is a chart's figures per day, folded away under "The figures per day". */
+export function DayTable({ label, head, rows }: { label: string; head: string[]; rows: (string | number)[][] }) {
+  return (
+    <details className="adm-details">
+      <summary>
+        <span className="adm-small">The figures per day</span>
+      </summary>
+      <div className="adm-scroll">
+        <FiguresTable label={label} head={head} rows={rows} className="adm-table-tight" first="adm-nowrap" />
+      </div>
+    </details>
   );
 }
 
@@ -126,29 +130,25 @@ export function funnelRate(step: string, count: number, before: { step: string; 
 function Funnel({ steps }: { steps: Analytics['funnel'] }) {
   const max = Math.max(1, ...steps.map((s) => s.count));
   return (
-    <Box component="ol" aria-label="Funnel" sx={{ listStyle: 'none', p: 0, m: 0, display: 'grid', gap: 1.5 }}>
+    <ol aria-label="Funnel" className="adm-funnel">
       {steps.map((s, i) => {
         const label = STEP_LABELS[s.step] ?? s.step;
         const rate = funnelRate(s.step, s.count, steps[i - 1]);
         return (
-          <Box component="li" key={s.step} aria-label={`${label}: ${num(s.count)}${rate ? `, ${rate}` : ''}`}>
-            <Box sx={{ display: 'flex', flexWrap: 'wrap', justifyContent: 'space-between', columnGap: 1 }}>
-              <Typography variant="body2" sx={{ fontWeight: 700 }}>
+          <li key={s.step} aria-label={`${label}: ${num(s.count)}${rate ? `, ${rate}` : ''}`}>
+            <div className="adm-row" style={{ justifyContent: 'space-between', columnGap: 8, rowGap: 0 }}>
+              <p className="adm-small" style={{ fontWeight: 700 }}>
                 {label}: {num(s.count)}
-              </Typography>
-              {rate && (
-                <Typography variant="body2" color="text.secondary">
-                  {rate}
-                </Typography>
-              )}
-            </Box>
-            <Box aria-hidden sx={{ height: 12, borderRadius: 1, bgcolor: 'action.hover', overflow: 'hidden' }}>
-              <Box sx={{ height: '100%', width: `${(100 * s.count) / max}%`, bgcolor: 'primary.main' }} />
-            </Box>
-          </Box>
+              </p>
+              {rate && <p className="adm-small adm-muted">{rate}</p>}
+            </div>
+            <div aria-hidden className="adm-bar-track">
+              <div className="adm-bar-fill" style={{ width: `${(100 * s.count) / max}%` }} />
+            </div>
+          </li>
         );
       })}
-    </Box>
+    </ol>
   );
 }
 
@@ -163,63 +163,29 @@ function DailyChart({ a }: { a: Analytics }) {
     `${count(a.totals.visitors, 'visitor', 'visitors', num)} and ${count(signups, 'waitlist sign-up', 'waitlist sign-ups', num)} in all` +
     (busiest && busiest.visitors > 0 ? `; the busiest day was ${longDay(busiest.day)} with ${count(busiest.visitors, 'visitor', 'visitors', num)}.` : '.');
   return (
-    <Box component="figure" aria-labelledby={`${headingId} ${captionId}`} sx={{ m: 0 }}>
-      <Typography id={headingId} component="h3" variant="subtitle1" sx={{ fontWeight: 700 }}>
+    <figure aria-labelledby={`${headingId} ${captionId}`} className="adm-figure">
+      <h3 id={headingId} className="adm-h3">
         Visitors and waitlist sign-ups per day
-      </Typography>
-      <Typography id={captionId} component="figcaption" variant="body2" color="text.secondary">
+      </h3>
+      <figcaption id={captionId} className="adm-small adm-muted">
         {summary}
-      </Typography>
+      </figcaption>
+      {/* Visitors drawn last, in the brand green with marks, so it stays visible where the two lines meet. */}
       <LineChart
-        height={260}
-        margin={{ left: 0, right: 0 }}
-        // One point, and at most one label, per day ('time' put a label every few hours).
-        xAxis={[{ data: a.days.map((d) => d.day), scaleType: 'point', valueFormatter: (d: string) => d.slice(5) }]}
-        yAxis={[
-          { id: 'visitors', label: 'Visitors', width: 44, min: 0, tickMinStep: 1 },
-          { id: 'signups', label: 'Sign-ups', position: 'right', width: 44, min: 0, tickMinStep: 1 },
-        ]}
-        // Visitors drawn last, in the brand green with marks, so it stays visible where the two lines meet.
+        days={a.days.map((d) => d.day.slice(5))}
+        leftTitle="Visitors"
+        rightTitle="Sign-ups"
         series={[
-          { data: a.days.map((d) => d.waitlist), label: 'Waitlist sign-ups', yAxisId: 'signups', showMark: false, curve: 'linear', color: '#d97706' },
-          { data: a.days.map((d) => d.visitors), label: 'Visitors', yAxisId: 'visitors', showMark: a.days.length <= 31, curve: 'linear', color: '#1b4332' },
+          { label: 'Waitlist sign-ups', values: a.days.map((d) => d.waitlist), axis: 'right', color: CHART_COLORS[1] },
+          { label: 'Visitors', values: a.days.map((d) => d.visitors), color: CHART_COLORS[0], marks: a.days.length <= 31 },
         ]}
       />
-      <details>
-        <summary>
-          <Typography component="span" variant="body2">
-            The figures per day
-          </Typography>
-        </summary>
-        <Box sx={{ overflowX: 'auto' }}>
-          <Table size="small" aria-label="Visits and sign-ups per day">
-            <TableHead>
-              <TableRow>
-                {['Day', 'Visitors', 'Page views', 'Waitlist', 'Accounts'].map((h, i) => (
-                  <TableCell key={h} align={i ? 'right' : 'left'} sx={{ px: 1 }}>
-                    {h}
-                  </TableCell>
-                ))}
-              </TableRow>
-            </TableHead>
-            <TableBody>
-              {a.days.map((d) => (
-                <TableRow key={d.day}>
-                  <TableCell component="th" scope="row" sx={{ px: 1, whiteSpace: 'nowrap' }}>
-                    {d.day}
-                  </TableCell>
-                  {[d.visitors, d.pageviews, d.waitlist, d.accounts].map((v, i) => (
-                    <TableCell key={i} align="right" sx={{ px: 1 }}>
-                      {num(v)}
-                    </TableCell>
-                  ))}
-                </TableRow>
-              ))}
-            </TableBody>
-          </Table>
-        </Box>
-      </details>
-    </Box>
+      <DayTable
+        label="Visits and sign-ups per day"
+        head={['Day', 'Visitors', 'Page views', 'Waitlist', 'Accounts']}
+        rows={a.days.map((d) => [d.day, d.visitors, d.pageviews, d.waitlist, d.accounts])}
+      />
+    </figure>
   );
 }
 
@@ -243,25 +209,15 @@ export function AnalyticsPanel() {
   const [from, setFrom] = useState(() => utcDay(new Date(), -29));
   const [to, setTo] = useState(() => utcDay(new Date()));
   const [formError, setFormError] = useState('');
-  const [data, setData] = useState<Analytics | null>(null);
-  const [error, setError] = useState('');
-  const [attempt, setAttempt] = useState(0);
   const q = rangeQuery(range);
+  const analytics = useQuery({
+    queryKey: adminKeys.analytics(q),
+    queryFn: ({ signal }) => adminGet<Analytics>(`analytics${q}`, signal),
+  });
+  const data = analytics.data;
+  const error = analytics.error && !analytics.isFetching ? errorText(analytics.error) : '';
 
-  useEffect(() => {
-    let live = true;
-    setData(null);
-    setError('');
-    adminGet<Analytics>(`analytics${q}`)
-      .then((v) => live && setData(v))
-      .catch((e: Error) => live && setError(e.message));
-    return () => {
-      live = false;
-    };
-  }, [q, attempt]);
-
-  const choose = (_: unknown, v: string | null) => {
-    if (v === null) return;
+  const choose = (v: string) => {
     if (v === 'custom') {
       setCustom(true);
       return;
@@ -280,51 +236,42 @@ export function AnalyticsPanel() {
 
   const empty = data && data.totals.visitors === 0 && data.totals.pageviews === 0;
   const funnelCounted = data?.funnel.some((s) => s.count > 0);
-  const grid = { display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr', md: 'repeat(2, 1fr)' }, mb: 2 };
+  const chosen = custom ? 'custom' : 'preset' in range ? String(range.preset) : 'custom';
   return (
-    <Box component="section" aria-labelledby="analytics-title" sx={{ mb: 3 }}>
-      <Typography id="analytics-title" component="h2" variant="h6" sx={{ mb: 1 }}>
+    <section aria-labelledby="analytics-title" style={{ marginBottom: 24 }}>
+      <h2 id="analytics-title" className="adm-h2">
         Visits and sign-ups
-      </Typography>
-      <Typography variant="body2" color="text.secondary" sx={{ mb: 1 }}>
-        Counted by Salaula itself, without cookies: a visitor is counted once a day.
-      </Typography>
-      <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 1, alignItems: 'center', mb: 2 }}>
-        <ToggleButtonGroup
-          exclusive
-          size="small"
-          aria-label="Date range"
-          value={custom ? 'custom' : 'preset' in range ? String(range.preset) : 'custom'}
-          onChange={choose}
-        >
-          {PRESETS.map((n) => (
-            <ToggleButton key={n} value={String(n)}>
-              {n} days
-            </ToggleButton>
+      </h2>
+      <p className="adm-small adm-muted adm-gap-b1">Counted by Salaula itself, without cookies: a visitor is counted once a day.</p>
+      <div className="adm-row adm-gap-b">
+        <div role="group" aria-label="Date range" className="adm-toggle">
+          {[...PRESETS.map((n) => [String(n), `${n} days`]), ['custom', 'Custom']].map(([v, label]) => (
+            <button key={v} type="button" aria-pressed={chosen === v} onClick={() => choose(v)}>
+              {label}
+            </button>
           ))}
-          <ToggleButton value="custom">Custom</ToggleButton>
-        </ToggleButtonGroup>
+        </div>
         {custom && (
-          <Box component="form" aria-label="Custom range" onSubmit={applyCustom} noValidate sx={{ display: 'flex', flexWrap: 'wrap', gap: 1, alignItems: 'center' }}>
-            <TextField type="date" size="small" label="From" value={from} onChange={(e) => setFrom(e.target.value)} slotProps={{ inputLabel: { shrink: true } }} />
-            <TextField type="date" size="small" label="To" value={to} onChange={(e) => setTo(e.target.value)} slotProps={{ inputLabel: { shrink: true } }} />
+          <form aria-label="Custom range" onSubmit={applyCustom} noValidate className="adm-row" style={{ alignItems: 'flex-end' }}>
+            <TextField type="date" size="small" label="From" value={from} onChange={(e) => setFrom(e.target.value)} />
+            <TextField type="date" size="small" label="To" value={to} onChange={(e) => setTo(e.target.value)} />
             <Button type="submit" variant="outlined">
               Show
             </Button>
             {formError && (
-              <Typography role="alert" variant="body2" color="error" sx={{ width: '100%' }}>
+              <p role="alert" className="adm-small" style={{ width: '100%', color: 'var(--color-error)' }}>
                 {formError}
-              </Typography>
+              </p>
             )}
-          </Box>
+          </form>
         )}
-      </Box>
+      </div>
 
       {error && (
         <Alert
           severity="error"
           action={
-            <Button color="inherit" size="small" onClick={() => setAttempt((n) => n + 1)}>
+            <Button color="inherit" size="small" onClick={() => void analytics.refetch()}>
               Try again
             </Button>
           }
@@ -332,49 +279,41 @@ export function AnalyticsPanel() {
           Could not load the visits: {error}
         </Alert>
       )}
-      {!data && !error && <Typography role="status">Loading the visits…</Typography>}
+      {!data && !error && <p role="status">Loading the visits…</p>}
       {data && (
         <>
-          <Typography variant="body2" sx={{ mb: 2 }}>
+          <p className="adm-small adm-gap-b">
             {longDay(data.from)} to {longDay(data.to)} (UTC days): {count(data.totals.visitors, 'visitor', 'visitors', num)}, {count(data.totals.pageviews, 'page view', 'page views', num)}.
-          </Typography>
-          <Typography variant="body2" color="text.secondary" sx={{ mb: 2 }}>
+          </p>
+          <p className="adm-small adm-muted adm-gap-b">
             A visitor is one network address on one day: many phones on a mobile network share an address, so there are more people than visitors.
-          </Typography>
+          </p>
           {empty ? (
-            <Typography sx={{ mb: 2 }}>No visits recorded yet</Typography>
+            <p className="adm-gap-b">No visits recorded yet</p>
           ) : (
-            <Card variant="outlined" sx={{ mb: 2 }}>
-              <CardContent sx={{ px: { xs: 1, sm: 2 } }}>
-                <DailyChart a={data} />
-              </CardContent>
-            </Card>
+            <div className="adm-card adm-card-tight adm-gap-b">
+              <DailyChart a={data} />
+            </div>
           )}
           {(!empty || funnelCounted) && (
-            <Card variant="outlined" sx={{ mb: 2 }}>
-              <CardContent>
-                <Typography component="h3" variant="subtitle1" sx={{ fontWeight: 700, mb: 1 }}>
-                  Funnel
-                </Typography>
-                <Funnel steps={data.funnel} />
-              </CardContent>
-            </Card>
+            <div className="adm-card adm-gap-b">
+              <h3 className="adm-h3 adm-gap-b1">Funnel</h3>
+              <Funnel steps={data.funnel} />
+            </div>
           )}
           {!empty && (
             <>
-              <Typography component="h3" variant="subtitle1" sx={{ fontWeight: 700, mb: 1 }}>
-                Top sources
-              </Typography>
-              <Box sx={{ ...grid, gridTemplateColumns: { xs: '1fr', md: 'repeat(3, 1fr)' } }}>
+              <h3 className="adm-h3 adm-gap-b1">Top sources</h3>
+              <div className="adm-grid adm-grid-1" style={{ marginBottom: 16 }}>
                 <SmallTable label="Referrers" head={['Site', 'Visitors']} rows={data.referrers.map((r) => [r.host || '(direct)', r.visitors])} />
                 <SmallTable label="UTM sources" head={['Source', 'Visitors']} rows={data.utm_sources.map((r) => [r.source, r.visitors])} />
                 <SmallTable label="UTM campaigns" head={['Campaign', 'Visitors']} rows={data.utm_campaigns.map((r) => [r.campaign, r.visitors])} />
-              </Box>
+              </div>
               <SmallTable level="h3" label="Top pages" head={['Page', 'Visitors', 'Page views']} rows={data.top_pages.map((p) => [p.path, p.visitors, p.pageviews])} />
             </>
           )}
         </>
       )}
-    </Box>
+    </section>
   );
 }

@@ -5,6 +5,7 @@ import { setSupabaseForTests } from '../../lib/supabase';
 import { installFakeSupabase, makeSession } from '../auth/testing/fakeSupabase';
 import { AnnouncementsPage } from './AnnouncementsPage';
 import { ReferralsPage } from './ReferralsPage';
+import { withQueries } from './testing';
 
 vi.setConfig({ testTimeout: 20_000 });
 configure({ asyncUtilTimeout: 5_000 });
@@ -64,7 +65,7 @@ afterEach(() => {
 
 describe('the console’s announcements and referrals', () => {
   it('shows the progress, the preview with its unsubscribe headers, the moves its status allows and the bouncing addresses', async () => {
-    render(<AnnouncementsPage />);
+    render(withQueries(<AnnouncementsPage />));
     const counts = await screen.findByTestId('announcement-counts');
     expect(counts).toHaveTextContent('120 queued so far · 100 sent · 10 waiting · 1 failing · 9 bounced · 0 failed · 2 skipped (bouncing)');
     expect(screen.getByText('gone@example.com')).toBeInTheDocument();
@@ -77,7 +78,7 @@ describe('the console’s announcements and referrals', () => {
   });
 
   it('lists the top referrers and, for one, the sign-ups through their link with why they were not credited', async () => {
-    render(<ReferralsPage />);
+    render(withQueries(<ReferralsPage />));
     const user = userEvent.setup({ delay: null });
     await user.click(await screen.findByRole('button', { name: 'owner@example.com' }));
     expect(await screen.findByText('farm1@example.com')).toBeInTheDocument();

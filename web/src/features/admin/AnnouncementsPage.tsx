@@ -1,78 +1,61 @@
-import { useEffect, useState, type FormEvent } from 'react';
-import Alert from '@mui/material/Alert';
-import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
-import Card from '@mui/material/Card';
-import CardContent from '@mui/material/CardContent';
-import LinearProgress from '@mui/material/LinearProgress';
-import List from '@mui/material/List';
-import ListItem from '@mui/material/ListItem';
-import ListItemText from '@mui/material/ListItemText';
-import MenuItem from '@mui/material/MenuItem';
-import TextField from '@mui/material/TextField';
-import Typography from '@mui/material/Typography';
+import { useState, type FormEvent } from 'react';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Alert, Button, TextField } from '../../components/form';
 import { PROGRAMS } from '../../config/constants';
-import { adminGet, adminSend, when } from './api';
-import { LIVE_TABLES, useLiveTick } from './live';
+import { adminGet, adminKeys, adminSend, errorText, when } from './api';
 import { MOVES, type Announcement, type Bounce, type Preview } from './launchApi';
+import { ConfirmDialog } from './ui/ConfirmDialog';
+import { Select } from './ui/Select';
 
-const LIVE = [LIVE_TABLES.announcements];
+const WAITLISTS = Object.values(PROGRAMS).map((p) => ({ value: p, label: p }));
+
+/** useAnnouncementChange is a change of announcements (a new draft, a move): it reloads the list and the audit log. */
+function useAnnouncementChange<T>(change: (v: T) => Promise<unknown>) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: change,
+    onSuccess: () => Promise.all([adminKeys.announcements, adminKeys.list('audit')].map((queryKey) => client.invalidateQueries({ queryKey }))),
+  });
+}
 
 /** The form of a new announcement: program, subject, plain text and rate. */
-function NewAnnouncement({ onCreated }: { onCreated: (a: Announcement) => void }) {
+function NewAnnouncement() {
   const [program, setProgram] = useState<string>(PROGRAMS.wardrobeClearance);
   const [subject, setSubject] = useState('');
   const [body, setBody] = useState('');
   const [rate, setRate] = useState('5');
-  const [error, setError] = useState('');
-  const [busy, setBusy] = useState(false);
-  async function submit(e: FormEvent) {
+  const create = useAnnouncementChange(() => adminSend<Announcement>('POST', 'announcements', { program, subject, body, ratePerSecond: Number(rate) || 0 }));
+  function submit(e: FormEvent) {
     e.preventDefault();
-    setBusy(true);
-    setError('');
-    try {
-      const a = await adminSend<Announcement>('POST', 'announcements', { program, subject, body, ratePerSecond: Number(rate) || 0 });
-      setSubject('');
-      setBody('');
-      onCreated(a);
-    } catch (err) {
-      setError((err as Error).message);
-    } finally {
-      setBusy(false);
-    }
+    create.mutate(undefined, {
+      onSuccess: () => {
+        setSubject('');
+        setBody('');
+      },
+    });
   }
   return (
-    <Card variant="outlined" sx={{ mb: 3 }}>
-      <CardContent component="form" onSubmit={submit} aria-label="New announcement" sx={{ display: 'grid', gap: 2 }}>
-        <Typography component="h2" variant="subtitle1" sx={{ fontWeight: 700 }}>
-          New announcement
-        </Typography>
-        <TextField select label="Waitlist" value={program} onChange={(e) => setProgram(e.target.value)} size="small">
-          {Object.values(PROGRAMS).map((p) => (
-            <MenuItem key={p} value={p}>
-              {p}
-            </MenuItem>
-          ))}
-        </TextField>
-        <TextField label="Subject" value={subject} onChange={(e) => setSubject(e.target.value)} size="small" required slotProps={{ htmlInput: { maxLength: 200 } }} />
-        <TextField label="Text (plain text; links as they are)" value={body} onChange={(e) => setBody(e.target.value)} multiline minRows={5} required />
-        <TextField
-          label="E-mails a second"
-          type="number"
-          value={rate}
-          onChange={(e) => setRate(e.target.value)}
-          size="small"
-          helperText="A small SMTP plan allows a few a second."
-          slotProps={{ htmlInput: { min: 1, max: 200 } }}
-        />
-        {error && <Alert severity="error">{error}</Alert>}
-        <Box>
-          <Button type="submit" variant="contained" disabled={busy}>
-            Save draft
-          </Button>
-        </Box>
-      </CardContent>
-    </Card>
+    <form onSubmit={submit} aria-label="New announcement" className="adm-card adm-gap-b" style={{ display: 'grid', gap: 16, marginBottom: 24 }}>
+      <h2 className="adm-h3">New announcement</h2>
+      <Select label="Waitlist" value={program} onChange={setProgram} options={WAITLISTS} />
+      <TextField label="Subject" value={subject} onChange={(e) => setSubject(e.target.value)} size="small" required fullWidth slotProps={{ htmlInput: { maxLength: 200 } }} />
+      <TextField label="Text (plain text; links as they are)" value={body} onChange={(e) => setBody(e.target.value)} multiline minRows={5} required fullWidth />
+      <TextField
+        label="E-mails a second"
+        type="number"
+        value={rate}
+        onChange={(e) => setRate(e.target.value)}
+        size="small"
+        helperText="A small SMTP plan allows a few a second."
+        slotProps={{ htmlInput: { min: 1, max: 200 } }}
+      />
+      {create.error && <Alert severity="error">{errorText(create.error)}</Alert>}
+      <div>
+        <Button type="submit" variant="contained" disabled={create.isPending}>
+          Save draft
+        </Button>
+      </div>
+    </form>
   );
 }
 
@@ -81,120 +64,103 @@ function Progress({ a }: { a: Announcement }) {
   const done = a.sent + a.bounced + a.failed;
   const value = a.recipients > 0 ? (100 * done) / a.recipients : 0;
   return (
-    <Box aria-label={`Progress of ${a.subject}`} role="group">
-      {a.status !== 'draft' && <LinearProgress variant={a.allQueued ? 'determinate' : 'buffer'} value={value} valueBuffer={value} sx={{ my: 1 }} />}
-      <Typography variant="body2" data-testid="announcement-counts">
+    <div aria-label={`Progress of ${a.subject}`} role="group">
+      {a.status !== 'draft' && (
+        <div className="adm-bar-track" aria-hidden>
+          <div className={`adm-bar-fill${a.allQueued ? '' : ' adm-bar-fill-moving'}`} style={{ width: `${value}%` }} />
+        </div>
+      )}
+      <p className="adm-small" data-testid="announcement-counts">
         {`${a.recipients} queued so far · ${a.sent} sent · ${a.queued} waiting · ${a.failing} failing · ${a.bounced} bounced · ${a.failed} failed · ${a.skipped} skipped (bouncing)`}
-      </Typography>
-    </Box>
+      </p>
+    </div>
   );
 }
 
 /** One announcement: its progress, preview, test and the moves its status allows. */
-function AnnouncementCard({ a, onChanged }: { a: Announcement; onChanged: () => void }) {
+function AnnouncementCard({ a }: { a: Announcement }) {
   const [preview, setPreview] = useState<Preview | null>(null);
-  const [note, setNote] = useState('');
-  const [error, setError] = useState('');
-  const act = async (what: () => Promise<unknown>, done: string) => {
-    setError('');
-    setNote('');
-    try {
-      await what();
-      setNote(done);
-      onChanged();
-    } catch (err) {
-      setError((err as Error).message);
-    }
-  };
+  const [asking, setAsking] = useState(false);
+  // One action at a time; its success note or its error shows under the buttons.
+  const act = useAnnouncementChange(async ({ what }: { what: () => Promise<unknown>; done: string }) => what());
+  const note = act.isSuccess ? act.variables.done : '';
+  const move = (action: string) => act.mutate({ what: () => adminSend('POST', `announcements/${a.id}/${action}`), done: '' });
   return (
-    <Card variant="outlined" sx={{ mb: 2 }} component="article" aria-label={a.subject}>
-      <CardContent>
-        <Typography component="h3" variant="subtitle1" sx={{ fontWeight: 700 }}>
-          {a.subject}
-        </Typography>
-        <Typography variant="body2" color="text.secondary">
-          {a.program} · {a.status} · {a.ratePerSecond} a second · written by {a.createdBy} {when(a.createdAt)}
-          {a.finishedAt ? ` · finished ${when(a.finishedAt)}` : ''}
-        </Typography>
-        <Progress a={a} />
-        <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 1, mt: 1 }}>
-          <Button size="small" onClick={() => act(async () => setPreview(await adminGet<Preview>(`announcements/${a.id}/preview`)), '')}>
-            Preview
+    <article aria-label={a.subject} className="adm-card adm-gap-b">
+      <h3 className="adm-h3">{a.subject}</h3>
+      <p className="adm-small adm-muted">
+        {a.program} · {a.status} · {a.ratePerSecond} a second · written by {a.createdBy} {when(a.createdAt)}
+        {a.finishedAt ? ` · finished ${when(a.finishedAt)}` : ''}
+      </p>
+      <Progress a={a} />
+      <div className="adm-row adm-gap-t" style={{ marginTop: 8 }}>
+        <Button size="small" onClick={() => act.mutate({ what: async () => setPreview(await adminGet<Preview>(`announcements/${a.id}/preview`)), done: '' })}>
+          Preview
+        </Button>
+        <Button size="small" onClick={() => act.mutate({ what: () => adminSend('POST', `announcements/${a.id}/test`), done: 'Test sent to your address.' })}>
+          Send me a test
+        </Button>
+        {MOVES.filter((m) => m.from.includes(a.status)).map((m) => (
+          <Button key={m.action} size="small" variant={m.action === 'send' ? 'contained' : 'outlined'} onClick={() => (m.action === 'send' ? setAsking(true) : move(m.action))}>
+            {m.label}
           </Button>
-          <Button size="small" onClick={() => act(() => adminSend('POST', `announcements/${a.id}/test`), 'Test sent to your address.')}>
-            Send me a test
-          </Button>
-          {MOVES.filter((m) => m.from.includes(a.status)).map((m) => (
-            <Button
-              key={m.action}
-              size="small"
-              variant={m.action === 'send' ? 'contained' : 'outlined'}
-              onClick={() => {
-                if (m.action === 'send' && !window.confirm(`Send "${a.subject}" to every subscribed address on the ${a.program} waitlist?`)) return;
-                void act(() => adminSend('POST', `announcements/${a.id}/${m.action}`), '');
-              }}
-            >
-              {m.label}
-            </Button>
-          ))}
-        </Box>
-        {note && <Alert severity="success" sx={{ mt: 1 }}>{note}</Alert>}
-        {error && <Alert severity="error" sx={{ mt: 1 }}>{error}</Alert>}
-        {preview && (
-          <Box component="pre" aria-label="Preview" sx={{ whiteSpace: 'pre-wrap', bgcolor: 'grey.100', p: 2, mt: 1, fontSize: 13, overflowWrap: 'anywhere' }}>
-            {`To: ${preview.to}\nSubject: ${preview.subject}\nList-Unsubscribe: <${preview.listUnsubscribe}>\nList-Unsubscribe-Post: List-Unsubscribe=One-Click\n\n${preview.body}`}
-          </Box>
-        )}
-      </CardContent>
-    </Card>
+        ))}
+      </div>
+      <ConfirmDialog
+        open={asking}
+        question={`Send "${a.subject}" to every subscribed address on the ${a.program} waitlist?`}
+        confirm="Send to the waitlist"
+        onConfirm={() => move('send')}
+        onClose={() => setAsking(false)}
+      />
+      {note && (
+        <Alert severity="success" className="adm-gap-t" >
+          {note}
+        </Alert>
+      )}
+      {act.error && (
+        <Alert severity="error" className="adm-gap-t">
+          {errorText(act.error)}
+        </Alert>
+      )}
+      {preview && (
+        <pre aria-label="Preview" className="adm-preview">
+          {`To: ${preview.to}\nSubject: ${preview.subject}\nList-Unsubscribe: <${preview.listUnsubscribe}>\nList-Unsubscribe-Post: List-Unsubscribe=One-Click\n\n${preview.body}`}
+        </pre>
+      )}
+    </article>
   );
 }
 
 /** The console's announcements: write, preview, test, send, and follow the progress live; the bouncing addresses below. */
 export function AnnouncementsPage() {
-  const [list, setList] = useState<Announcement[] | null>(null);
-  const [bounces, setBounces] = useState<Bounce[]>([]);
-  const [error, setError] = useState('');
-  const [reload, setReload] = useState(0);
-  const { tick } = useLiveTick(LIVE);
-  useEffect(() => {
-    let live = true;
-    Promise.all([adminGet<{ items: Announcement[] }>('announcements'), adminGet<{ items: Bounce[] }>('bounces')])
-      .then(([a, b]) => live && (setList(a.items), setBounces(b.items), setError('')))
-      .catch((e: Error) => live && setError(e.message));
-    return () => {
-      live = false;
-    };
-  }, [tick, reload]);
-  const again = () => setReload((n) => n + 1);
+  const list = useQuery({ queryKey: adminKeys.announcements, queryFn: ({ signal }) => adminGet<{ items: Announcement[] }>('announcements', signal) });
+  const bounces = useQuery({ queryKey: adminKeys.bounces, queryFn: ({ signal }) => adminGet<{ items: Bounce[] }>('bounces', signal) });
+  const error = list.error ?? bounces.error;
+  const items = list.data?.items;
   return (
-    <Box component="section" aria-labelledby="announcements-title">
-      <Typography id="announcements-title" variant="h5" component="h1" sx={{ mb: 2 }}>
+    <section aria-labelledby="announcements-title">
+      <h1 id="announcements-title" className="adm-h1">
         Announcements
-      </Typography>
-      <NewAnnouncement onCreated={again} />
-      {error && <Alert severity="error">{error}</Alert>}
-      {!list && !error && <Typography role="status">Loading the announcements…</Typography>}
-      {list?.length === 0 && <Typography color="text.secondary">No announcements yet.</Typography>}
-      {list?.map((a) => <AnnouncementCard key={a.id} a={a} onChanged={again} />)}
-      <Typography component="h2" variant="h6" sx={{ mt: 3 }}>
+      </h1>
+      <NewAnnouncement />
+      {error && <Alert severity="error">{errorText(error)}</Alert>}
+      {!items && !error && <p role="status">Loading the announcements…</p>}
+      {items?.length === 0 && <p className="adm-muted">No announcements yet.</p>}
+      {items?.map((a) => <AnnouncementCard key={a.id} a={a} />)}
+      <h2 className="adm-h2 adm-gap-t3" style={{ marginBottom: 0 }}>
         Bouncing addresses
-      </Typography>
-      <Typography variant="body2" color="text.secondary">
-        A mail server refused these for good; announcements skip them.
-      </Typography>
-      <List dense aria-label="Bouncing addresses">
-        {bounces.length === 0 && (
-          <ListItem disableGutters>
-            <ListItemText primary="None" />
-          </ListItem>
-        )}
-        {bounces.map((b) => (
-          <ListItem key={b.email} disableGutters>
-            <ListItemText primary={b.email} secondary={`${b.reason} · ${when(b.createdAt)}`} />
-          </ListItem>
+      </h2>
+      <p className="adm-small adm-muted">A mail server refused these for good; announcements skip them.</p>
+      <ul className="adm-list adm-list-2" aria-label="Bouncing addresses">
+        {(bounces.data?.items.length ?? 0) === 0 && <li>None</li>}
+        {bounces.data?.items.map((b) => (
+          <li key={b.email}>
+            <p>{b.email}</p>
+            <p className="adm-small adm-muted">{`${b.reason} · ${when(b.createdAt)}`}</p>
+          </li>
         ))}
-      </List>
-    </Box>
+      </ul>
+    </section>
   );
 }

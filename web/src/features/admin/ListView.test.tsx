@@ -3,6 +3,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { setSupabaseForTests } from '../../lib/supabase';
 import { installFakeSupabase, makeSession } from '../auth/testing/fakeSupabase';
 import { ListView } from './ListView';
+import { withQueries } from './testing';
 
 type Row = { id: string; email: string };
 
@@ -21,6 +22,7 @@ afterEach(() => {
 describe('ListView', () => {
   it('says what a search matches, and "more than" when the server stopped counting', async () => {
     render(
+      withQueries(
       <ListView<Row>
         title="Waitlist"
         endpoint="waitlist"
@@ -30,6 +32,7 @@ describe('ListView', () => {
         rowKey={(r) => r.id}
         columns={[{ label: 'E-mail', render: (r) => r.email }]}
       />,
+      ),
     );
     expect(await screen.findByText('1–1 of more than 10,000')).toBeInTheDocument();
     expect(screen.getByText('Finds addresses that start with what you type, or whose domain (after the @) does.')).toBeInTheDocument();

@@ -1,19 +1,10 @@
-import { useCallback, useEffect, useState, type ReactNode } from 'react';
-import Alert from '@mui/material/Alert';
-import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
-import MenuItem from '@mui/material/MenuItem';
-import Stack from '@mui/material/Stack';
-import Table from '@mui/material/Table';
-import TableBody from '@mui/material/TableBody';
-import TableCell from '@mui/material/TableCell';
-import TableContainer from '@mui/material/TableContainer';
-import TableHead from '@mui/material/TableHead';
-import TableRow from '@mui/material/TableRow';
-import TextField from '@mui/material/TextField';
-import Typography from '@mui/material/Typography';
-import { adminGet, downloadCSV, query, type Page } from './api';
-import { ENDPOINT_TABLES, liveRowSx, useLiveHighlight, useLiveTick } from './live';
+import { useState, type CSSProperties, type ReactNode } from 'react';
+import { keepPreviousData, useInfiniteQuery } from '@tanstack/react-query';
+import { Alert, Button, TextField } from '../../components/form';
+import { LIVE_HIGHLIGHT_MS } from '../../config/constants';
+import { Select } from './ui/Select';
+import { adminGet, adminKeys, downloadCSV, errorText, query, type Page } from './api';
+import { ENDPOINT_TABLES, useLiveHighlight } from './live';
 
 export interface Filter {
   name: string;
@@ -37,97 +28,71 @@ interface Props<T> {
   columns: Column<T>[];
   rowKey: (item: T) => string;
   csv?: boolean;
-  /** Bumped by the parent to reload the current page after a change. */
-  reloadKey?: number;
   /** Shown under a row when given (the inbox's reply and note). */
-  expand?: (item: T, reload: () => void) => ReactNode;
+  expand?: (item: T) => ReactNode;
 }
 
 /**
  * ListView is one of the console's tables: filters, a search, a sort, pages
  * of 50 through the API's keyset cursors, and "Download CSV" of what the
- * filters show.
+ * filters show. The pages are one infinite query per filter
+ * (['admin', endpoint, filter]): going back shows a page already loaded, and
+ * a change of the list's tables reloads the pages seen.
  */
-export function ListView<T>({ title, endpoint, filters = [], sorts = [], search, searchHint, columns, rowKey, csv = true, reloadKey = 0, expand }: Props<T>) {
+export function ListView<T>({ title, endpoint, filters = [], sorts = [], search, searchHint, columns, rowKey, csv = true, expand }: Props<T>) {
   const [values, setValues] = useState<Record<string, string>>({});
   const [text, setText] = useState('');
   const [q, setQ] = useState('');
   const [sort, setSort] = useState(sorts[0]?.value ?? '');
-  const [cursors, setCursors] = useState<string[]>([]); // cursors of the pages before this one, then this page's
-  const [page, setPage] = useState<Page<T> | null>(null);
-  const [error, setError] = useState('');
-  const [tick, setTick] = useState(0);
-  const reload = useCallback(() => setTick((t) => t + 1), []);
-  const live = useLiveTick(ENDPOINT_TABLES[endpoint]);
-
+  const [csvError, setCsvError] = useState('');
   const params = { ...values, q: q || undefined, sort: sort && sort !== sorts[0]?.value ? sort : undefined };
-  const cursor = cursors[cursors.length - 1];
-  const path = endpoint + query({ ...params, cursor });
+  const filterKey = JSON.stringify(params);
+  // The page shown, counted from 0, for this filter (a new filter starts at its first page).
+  const [at, setAt] = useState({ filterKey, index: 0 });
+  const index = at.filterKey === filterKey ? at.index : 0;
 
-  useEffect(() => {
-    let live = true;
-    adminGet<Page<T>>(path)
-      .then((p) => {
-        if (!live) return;
-        setPage(p);
-        setError('');
-      })
-      .catch((e: Error) => live && setError(e.message));
-    return () => {
-      live = false;
-    };
-  }, [path, tick, reloadKey, live.tick]);
-  const fresh = useLiveHighlight(page, page?.items.map(rowKey) ?? [], live);
+  const list = useInfiniteQuery({
+    queryKey: adminKeys.list(endpoint, params),
+    queryFn: ({ pageParam, signal }) => adminGet<Page<T>>(endpoint + query({ ...params, cursor: pageParam || undefined }), signal),
+    initialPageParam: '',
+    getNextPageParam: (last) => last.nextCursor ?? undefined,
+    placeholderData: keepPreviousData,
+  });
+  const pages = list.data?.pages ?? [];
+  const page = pages[Math.min(index, pages.length - 1)];
+  // Each answer counts, even one equal to the last (the cache then keeps the same page object): a row that changed back is still news.
+  const answer = page ? `${list.dataUpdatedAt}:${index}` : null;
+  const fresh = useLiveHighlight(answer, page?.items.map(rowKey) ?? [], ENDPOINT_TABLES[endpoint]);
 
-  const change = (name: string, value: string) => {
-    setValues((v) => ({ ...v, [name]: value }));
-    setCursors([]);
+  const change = (name: string, value: string) => setValues((v) => ({ ...v, [name]: value }));
+  const next = async () => {
+    if (index + 1 >= pages.length) {
+      const r = await list.fetchNextPage();
+      if (r.isError) return;
+    }
+    setAt({ filterKey, index: index + 1 });
   };
-  const from = cursors.length * 50 + 1;
+  const from = index * 50 + 1;
+  const error = csvError || (list.error ? errorText(list.error) : '');
 
   return (
-    <Box component="section" aria-labelledby={`${endpoint}-title`}>
-      <Typography id={`${endpoint}-title`} variant="h5" component="h1" sx={{ mb: 2 }}>
+    <section aria-labelledby={`${endpoint}-title`}>
+      <h1 id={`${endpoint}-title`} className="adm-h1">
         {title}
-      </Typography>
-      <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1.5} useFlexGap sx={{ mb: 2, flexWrap: "wrap" }}>
+      </h1>
+      <div className="adm-tools">
         {filters.map((f) => (
-          <TextField
-            key={f.name}
-            select
-            size="small"
-            label={f.label}
-            value={values[f.name] ?? ''}
-            onChange={(e) => change(f.name, e.target.value)}
-            sx={{ minWidth: 180 }}
-          >
-            <MenuItem value="">All</MenuItem>
-            {f.options.map((o) => (
-              <MenuItem key={o.value} value={o.value}>
-                {o.label}
-              </MenuItem>
-            ))}
-          </TextField>
+          <Select key={f.name} label={f.label} value={values[f.name] ?? ''} onChange={(v) => change(f.name, v)} options={[{ value: '', label: 'All' }, ...f.options]} />
         ))}
-        {sorts.length > 0 && (
-          <TextField select size="small" label="Sort" value={sort} onChange={(e) => (setSort(e.target.value), setCursors([]))} sx={{ minWidth: 160 }}>
-            {sorts.map((o) => (
-              <MenuItem key={o.value} value={o.value}>
-                {o.label}
-              </MenuItem>
-            ))}
-          </TextField>
-        )}
+        {sorts.length > 0 && <Select label="Sort" value={sort} onChange={setSort} options={sorts} />}
         {search && (
-          <Box
-            component="form"
+          <form
             role="search"
+            className="adm-search"
             onSubmit={(e) => {
               e.preventDefault();
               setQ(text.trim());
-              setCursors([]);
             }}
-            sx={{ display: 'flex', gap: 1 }}
           >
             <TextField
               size="small"
@@ -141,90 +106,80 @@ export function ListView<T>({ title, endpoint, filters = [], sorts = [], search,
             <Button type="submit" variant="outlined">
               Search
             </Button>
-          </Box>
+          </form>
         )}
         {csv && (
           <Button
             variant="contained"
-            onClick={() => downloadCSV(`${endpoint}.csv` + query(params)).catch((e: Error) => setError(e.message))}
+            className="adm-gap-t"
+            onClick={() => {
+              setCsvError('');
+              downloadCSV(`${endpoint}.csv` + query(params)).catch((e) => setCsvError(errorText(e)));
+            }}
           >
             Download CSV
           </Button>
         )}
-      </Stack>
-      {error && (
-        <Alert severity="error" sx={{ mb: 2 }}>
-          {error}
-        </Alert>
-      )}
+      </div>
+      {error && <Alert severity="error" className="adm-gap-b">{error}</Alert>}
       {page && (
         <>
-          <Typography role="status" sx={{ mb: 1 }} color="text.secondary">
+          <p role="status" className="adm-muted adm-gap-b1">
             {page.total === 0
               ? 'Nothing matches'
               : `${from}–${from + page.items.length - 1} of ${page.totalAtLeast ? 'more than ' : ''}${page.total.toLocaleString('en-GB')}`}
-          </Typography>
-          <TableContainer sx={{ overflowX: 'auto', border: 1, borderColor: 'divider', borderRadius: 1 }}>
-            <Table size="small" aria-label={title} sx={cardsOnAPhone}>
-              <TableHead>
-                <TableRow>
+          </p>
+          <div className="adm-table-frame">
+            <table aria-label={title} className="adm-table adm-cards">
+              <thead>
+                <tr>
                   {columns.map((c) => (
-                    <TableCell key={c.label} sx={{ fontWeight: 700, whiteSpace: 'nowrap' }}>
+                    <th key={c.label} scope="col">
                       {c.label}
-                    </TableCell>
+                    </th>
                   ))}
-                </TableRow>
-              </TableHead>
-              <TableBody>
+                </tr>
+              </thead>
+              <tbody>
                 {page.items.map((item) => (
-                  <ListRow key={rowKey(item)} item={item} columns={columns} expand={expand} reload={reload} fresh={fresh.has(rowKey(item))} />
+                  <ListRow key={rowKey(item)} item={item} columns={columns} expand={expand} fresh={fresh.has(rowKey(item))} />
                 ))}
-              </TableBody>
-            </Table>
-          </TableContainer>
-          <Stack direction="row" spacing={1} sx={{ mt: 2 }}>
-            <Button disabled={cursors.length === 0} onClick={() => setCursors((c) => c.slice(0, -1))}>
+              </tbody>
+            </table>
+          </div>
+          <div className="adm-row adm-gap-t">
+            <Button disabled={index === 0} onClick={() => setAt({ filterKey, index: index - 1 })}>
               Previous page
             </Button>
-            <Button disabled={!page.nextCursor} onClick={() => page.nextCursor && setCursors((c) => [...c, page.nextCursor!])}>
+            <Button disabled={!page.nextCursor || list.isFetchingNextPage} onClick={() => void next()}>
               Next page
             </Button>
-          </Stack>
+          </div>
         </>
       )}
-    </Box>
+    </section>
   );
 }
 
-/**
- * Below 600 px a table is a list of cards: one row a card, each cell a line
- * with its column's name, so nothing scrolls sideways on a phone.
- */
-const cardsOnAPhone = {
-  '@media (max-width: 599.95px)': {
-    '& thead': { display: 'none' },
-    '& tbody tr': { display: 'block', borderBottom: 1, borderColor: 'divider', py: 1 },
-    '& tbody td': { display: 'flex', gap: 1, border: 0, py: 0.5, overflowWrap: 'anywhere' },
-    '& tbody td[data-label]::before': { content: 'attr(data-label)', fontWeight: 700, flex: '0 0 38%' },
-  },
-} as const;
+/** The highlight lasts LIVE_HIGHLIGHT_MS (admin.css reads it from this variable). */
+const LIVE_STYLE = { '--adm-live-ms': `${LIVE_HIGHLIGHT_MS}ms` } as CSSProperties;
 
-function ListRow<T>({ item, columns, expand, reload, fresh }: { item: T; columns: Column<T>[]; expand?: Props<T>['expand']; reload: () => void; fresh?: boolean }) {
+function ListRow<T>({ item, columns, expand, fresh }: { item: T; columns: Column<T>[]; expand?: Props<T>['expand']; fresh?: boolean }) {
   return (
     <>
-      <TableRow data-live={fresh ? 'new' : undefined} sx={fresh ? liveRowSx : undefined}>
+      <tr data-live={fresh ? 'new' : undefined} className={fresh ? 'adm-live-new' : undefined} style={fresh ? LIVE_STYLE : undefined}>
         {columns.map((c) => (
-          <TableCell key={c.label} data-label={c.label} sx={{ verticalAlign: 'top' }}>
+          <td key={c.label} data-label={c.label}>
             {c.render(item)}
-          </TableCell>
+          </td>
         ))}
-      </TableRow>
+      </tr>
       {expand && (
-        <TableRow>
-          <TableCell colSpan={columns.length} sx={{ bgcolor: 'action.hover' }}>
-            {expand(item, reload)}
-          </TableCell>
-        </TableRow>
+        <tr>
+          <td colSpan={columns.length} className="adm-expand">
+            {expand(item)}
+          </td>
+        </tr>
       )}
     </>
   );

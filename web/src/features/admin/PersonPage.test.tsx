@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { setSupabaseForTests } from '../../lib/supabase';
 import { installFakeSupabase, makeSession } from '../auth/testing/fakeSupabase';
 import { PersonPage } from './PersonPage';
+import { withQueries } from './testing';
 
 vi.setConfig({ testTimeout: 20_000 });
 configure({ asyncUtilTimeout: 5_000 });
@@ -39,11 +40,13 @@ afterEach(() => {
 
 function open() {
   render(
+    withQueries(
     <MemoryRouter initialEntries={['/admin/people/u1']}>
       <Routes>
         <Route path="/admin/people/:id" element={<PersonPage />} />
       </Routes>
     </MemoryRouter>,
+    ),
   );
 }
 

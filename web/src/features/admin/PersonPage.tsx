@@ -1,12 +1,10 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { Link as RouterLink, useParams } from 'react-router';
-import Alert from '@mui/material/Alert';
-import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
-import Link from '@mui/material/Link';
-import Typography from '@mui/material/Typography';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Alert, Button } from '../../components/form';
 import { count } from '../../lib/words';
-import { adminGet, adminSend, when, type PersonDetail } from './api';
+import { adminGet, adminKeys, adminSend, errorText, when, type PersonDetail } from './api';
+import { ConfirmDialog } from './ui/ConfirmDialog';
 
 /** What the person page says of an account that never proved its address. */
 const PROVEN_NO =
@@ -15,27 +13,23 @@ const PROVEN_NO =
 /** One person: the account, the whole profile with its photos, and sign-out everywhere. */
 export function PersonPage() {
   const { id = '' } = useParams();
-  const [p, setP] = useState<PersonDetail | null>(null);
-  const [error, setError] = useState('');
-  const [notice, setNotice] = useState('');
-  const [tick, setTick] = useState(0);
-  useEffect(() => {
-    adminGet<PersonDetail>(`people/${encodeURIComponent(id)}`)
-      .then(setP)
-      .catch((e: Error) => setError(e.message));
-  }, [id, tick]);
-  const signOut = async () => {
-    if (!p || !window.confirm(`End every session of ${p.email}? They will have to sign in again on every device.`)) return;
-    try {
-      const r = await adminSend<{ sessionsEnded: number }>('POST', `people/${encodeURIComponent(id)}/sign-out`);
-      setNotice(`${count(r.sessionsEnded, 'session')} ended.`);
-      setTick((t) => t + 1);
-    } catch (e) {
-      setError((e as Error).message);
-    }
-  };
-  if (error && !p) return <Alert severity="error">{error}</Alert>;
-  if (!p) return <Typography role="status">Loading…</Typography>;
+  const client = useQueryClient();
+  const person = useQuery({
+    queryKey: adminKeys.person(id),
+    queryFn: ({ signal }) => adminGet<PersonDetail>(`people/${encodeURIComponent(id)}`, signal),
+  });
+  const [asking, setAsking] = useState(false);
+  const signOut = useMutation({
+    mutationFn: () => adminSend<{ sessionsEnded: number }>('POST', `people/${encodeURIComponent(id)}/sign-out`),
+    onSuccess: () =>
+      Promise.all([adminKeys.person(id), adminKeys.list('audit')].map((queryKey) => client.invalidateQueries({ queryKey }))),
+  });
+  const p = person.data;
+  const loadError = person.error ? errorText(person.error) : '';
+  if (loadError && !p) return <Alert severity="error">{loadError}</Alert>;
+  if (!p) return <p role="status">Loading…</p>;
+  const notice = signOut.data ? `${count(signOut.data.sessionsEnded, 'session')} ended.` : '';
+  const error = signOut.error ? errorText(signOut.error) : loadError;
   const pr = p.profile;
   const fields: [string, string][] = [
     ['Joined', when(p.createdAt)],
@@ -65,42 +59,46 @@ export function PersonPage() {
     );
   }
   return (
-    <Box component="section" aria-labelledby="person-title">
-      <Link component={RouterLink} to="/admin/people">
+    <section aria-labelledby="person-title">
+      <RouterLink className="adm-link" to="/admin/people">
         ← People
-      </Link>
-      <Typography id="person-title" variant="h5" component="h1" sx={{ my: 1, overflowWrap: 'anywhere' }}>
+      </RouterLink>
+      <h1 id="person-title" className="adm-h1" style={{ margin: '8px 0' }}>
         {p.email}
-      </Typography>
+      </h1>
       {notice && <Alert severity="success">{notice}</Alert>}
       {error && <Alert severity="error">{error}</Alert>}
-      {!pr && <Typography color="text.secondary">No profile yet: onboarding not finished.</Typography>}
-      <Box component="dl" sx={{ display: 'grid', gridTemplateColumns: { xs: '1fr', sm: '220px 1fr' }, gap: 0.5, '& dd': { m: 0, mb: 1 } }}>
+      {!pr && <p className="adm-muted">No profile yet: onboarding not finished.</p>}
+      <dl className="adm-dl">
         {fields
           .filter(([, v]) => v !== '')
           .map(([k, v]) => (
-            <Box key={k} sx={{ display: 'contents' }}>
-              <Typography component="dt" sx={{ fontWeight: 700 }}>
-                {k}
-              </Typography>
-              <Typography component="dd">{v}</Typography>
-            </Box>
+            <div key={k} style={{ display: 'contents' }}>
+              <dt>{k}</dt>
+              <dd>{v}</dd>
+            </div>
           ))}
-      </Box>
-      <Typography component="h2" variant="h6" sx={{ mt: 2 }}>
-        Photos and logos
-      </Typography>
-      {p.images.length === 0 && <Typography color="text.secondary">No uploads</Typography>}
-      <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 1, my: 1 }}>
+      </dl>
+      <h2 className="adm-h2 adm-gap-t">Photos and logos</h2>
+      {p.images.length === 0 && <p className="adm-muted">No uploads</p>}
+      <div className="adm-photos">
         {p.images.map((img) => (
           <a key={img.key} href={img.url} target="_blank" rel="noreferrer">
-            <img src={img.url} alt={`Upload ${img.key.split('/').pop()}`} width={120} height={120} loading="lazy" style={{ objectFit: 'cover', borderRadius: 4 }} />
+            <img src={img.url} alt={`Upload ${img.key.split('/').pop()}`} width={120} height={120} loading="lazy" />
           </a>
         ))}
-      </Box>
-      <Button variant="contained" color="error" onClick={signOut} sx={{ mt: 2 }}>
+      </div>
+      <Button variant="contained" className="adm-danger adm-gap-t" onClick={() => setAsking(true)}>
         Sign out everywhere
       </Button>
-    </Box>
+      <ConfirmDialog
+        open={asking}
+        question={`End every session of ${p.email}? They will have to sign in again on every device.`}
+        confirm="Sign out everywhere"
+        danger
+        onConfirm={() => signOut.mutate()}
+        onClose={() => setAsking(false)}
+      />
+    </section>
   );
 }

@@ -1,21 +1,23 @@
-import { useEffect, useState, type FormEvent } from 'react';
-import Alert from '@mui/material/Alert';
-import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
-import LinearProgress from '@mui/material/LinearProgress';
-import Stack from '@mui/material/Stack';
-import TextField from '@mui/material/TextField';
-import Typography from '@mui/material/Typography';
+import { useState, type FormEvent } from 'react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { Alert, Button, TextField } from '../../components/form';
 import { useLeadToProblem } from '../../lib/leadToProblem';
 import { useAuth } from '../auth/AuthProvider';
 import { uploadImage } from '../onboarding/api';
-import { adminGet, adminSend } from './api';
+import { adminGet, adminKeys, adminSend, errorText } from './api';
 
 /** GET /admin/v1/settings. */
 interface AdminSettings {
   keys: string[];
   values: Record<string, string>;
   defaults: Record<string, string>;
+  /** The contact details not set (so not shown on the site). */
+  unset?: string[];
+}
+
+/** useSettings reads the settings (['admin', 'settings']): the settings page and the overview's notice of what is not set. */
+export function useSettings() {
+  return useQuery({ queryKey: adminKeys.settings, queryFn: ({ signal }) => adminGet<AdminSettings>('settings', signal) });
 }
 
 /** What each setting is called on the page, and a hint. */
@@ -41,7 +43,13 @@ export const LABELS: Record<string, [string, string?]> = {
 };
 
 /** One setting: its value, saved on its own (each change goes to the audit log). */
-function SettingField({ name, value, fallback, onSaved }: { name: string; value: string; fallback: string; onSaved: (s: AdminSettings) => void }) {
+function SettingField({ name, value, fallback }: { name: string; value: string; fallback: string }) {
+  const client = useQueryClient();
+  // The server answers with every setting: that answer is the cache's, and the audit log has one more line.
+  const onSaved = (s: AdminSettings) => {
+    client.setQueryData(adminKeys.settings, s);
+    void client.invalidateQueries({ queryKey: adminKeys.list('audit') });
+  };
   const leadRef = useLeadToProblem();
   const [draft, setDraft] = useState(value);
   const [error, setError] = useState('');
@@ -65,7 +73,7 @@ function SettingField({ name, value, fallback, onSaved }: { name: string; value:
       onSaved(await adminSend<AdminSettings>('PUT', `settings/${encodeURIComponent(name)}`, { value }));
       setSaved(true);
     } catch (err) {
-      setError(err instanceof Error ? err.message : String(err));
+      setError(errorText(err));
     } finally {
       setBusy(false);
     }
@@ -92,13 +100,13 @@ function SettingField({ name, value, fallback, onSaved }: { name: string; value:
       await store(path);
     } catch (err) {
       setSent(undefined);
-      setError(err instanceof Error ? err.message : String(err));
+      setError(errorText(err));
       setBusy(false);
     }
   };
   return (
-    <Box component="form" ref={leadRef} noValidate onSubmit={save} aria-label={label} sx={{ display: 'flex', flexDirection: 'column', gap: 1 }}>
-      <Stack direction="row" spacing={1} sx={{ alignItems: 'flex-start' }}>
+    <form ref={leadRef} noValidate onSubmit={save} aria-label={label} className="adm-stack">
+      <div className="adm-row adm-row-top">
         <TextField
           label={label}
           value={draft}
@@ -112,48 +120,45 @@ function SettingField({ name, value, fallback, onSaved }: { name: string; value:
           fullWidth
           multiline={name.endsWith('.text')}
         />
-        <Button type="submit" variant="outlined" disabled={busy || draft === value}>
+        <Button type="submit" variant="outlined" disabled={busy || draft === value} style={{ marginTop: 26 }}>
           Save
         </Button>
-      </Stack>
+      </div>
       {name.endsWith('.portrait') && (
-        <Button component="label" variant="text" disabled={busy} sx={{ alignSelf: 'flex-start' }}>
+        <label className={`fk-btn fk-btn-text${busy ? ' adm-disabled' : ''}`} style={{ alignSelf: 'flex-start' }}>
           Upload a portrait
-          <input type="file" accept="image/jpeg,image/png,image/webp" hidden onChange={(e) => void upload(e.target.files?.[0])} />
-        </Button>
+          <input type="file" accept="image/jpeg,image/png,image/webp" hidden disabled={busy} onChange={(e) => void upload(e.target.files?.[0])} />
+        </label>
       )}
       {sent !== undefined && (
-        <LinearProgress variant="determinate" value={sent} aria-label="Portrait upload progress" aria-valuetext={`${sent}%`} sx={{ maxWidth: 240 }} />
+        <div role="progressbar" aria-label="Portrait upload progress" aria-valuemin={0} aria-valuemax={100} aria-valuenow={sent} aria-valuetext={`${sent}%`} className="adm-bar-track" style={{ maxWidth: 240 }}>
+          <div className="adm-bar-fill" style={{ width: `${sent}%` }} />
+        </div>
       )}
       {saved && (
-        <Typography role="status" variant="body2" color="success.main">
+        <p role="status" className="adm-small" style={{ color: 'var(--color-success)' }}>
           Saved: {label} is now {value || '(empty)'}
-        </Typography>
+        </p>
       )}
-    </Box>
+    </form>
   );
 }
 
 /** Settings: the contact details, social accounts and team the public pages show. */
 export function SettingsPage() {
-  const [s, setS] = useState<AdminSettings>();
-  const [error, setError] = useState('');
-  useEffect(() => {
-    adminGet<AdminSettings>('settings').then(setS, (err: Error) => setError(err.message));
-  }, []);
-  if (error) return <Alert severity="error">{error}</Alert>;
-  if (!s) return <Typography role="status">Loading the settings...</Typography>;
+  const settings = useSettings();
+  const s = settings.data;
+  if (settings.error && !s) return <Alert severity="error">{errorText(settings.error)}</Alert>;
+  if (!s) return <p role="status">Loading the settings...</p>;
   return (
-    <Stack spacing={2.5}>
-      <Typography variant="h5" component="h2">
+    <div className="adm-stack adm-stack-l">
+      <h2 className="adm-h1" style={{ marginBottom: 0 }}>
         Settings
-      </Typography>
-      <Typography color="text.secondary">
-        What the contact page, the footer and the About page show. A change shows to visitors on their next visit.
-      </Typography>
+      </h2>
+      <p className="adm-muted">What the contact page, the footer and the About page show. A change shows to visitors on their next visit.</p>
       {s.keys.map((k) => (
-        <SettingField key={k} name={k} value={s.values[k]} fallback={s.defaults[k]} onSaved={setS} />
+        <SettingField key={k} name={k} value={s.values[k]} fallback={s.defaults[k]} />
       ))}
-    </Stack>
+    </div>
   );
 }

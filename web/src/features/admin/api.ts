@@ -1,6 +1,28 @@
+import { NETWORK_ERROR_MESSAGE, isNetworkFailure } from '../../lib/functionError';
 import { getSupabase } from '../../lib/supabase';
 
 /** The founders' console API (/admin/v1), called with the signed-in operator's token. */
+
+/**
+ * The query keys of the console's server data in the app's one QueryClient:
+ * ['admin', list, filter...], so a mutation or a realtime change invalidates
+ * the list it changed (every filter and page of it) and nothing else.
+ */
+export const adminKeys = {
+  all: ['admin'] as const,
+  access: (userId: string | undefined) => ['admin', 'access', userId] as const,
+  /** A list (waitlist, messages, people, audit) under one filter, search and sort. */
+  list: (endpoint: string, params?: Record<string, string | undefined>) =>
+    (params ? ['admin', endpoint, params] : ['admin', endpoint]) as readonly unknown[],
+  overview: ['admin', 'overview'] as const,
+  analytics: (query: string) => ['admin', 'analytics', query] as const,
+  person: (id: string) => ['admin', 'people', 'one', id] as const,
+  referrals: (program?: string) => (program === undefined ? ['admin', 'referrals'] : ['admin', 'referrals', program]) as readonly unknown[],
+  referralsOf: (signupId: string) => ['admin', 'referrals', 'of', signupId] as const,
+  settings: ['admin', 'settings'] as const,
+  announcements: ['admin', 'announcements'] as const,
+  bounces: ['admin', 'bounces'] as const,
+};
 
 export interface Page<T> {
   items: T[];
@@ -32,9 +54,21 @@ async function authHeader(): Promise<Record<string, string>> {
   return token ? { Authorization: `Bearer ${token}` } : {};
 }
 
-async function call(path: string, init: RequestInit = {}): Promise<Response> {
+/**
+ * errorText is the one place that turns a failed console call into the words
+ * a person sees: the server's message for an answer (AdminError), the app's
+ * network words when the call never reached the server, else the error's own.
+ */
+export function errorText(e: unknown): string {
+  if (e instanceof AdminError) return e.message;
+  if (isNetworkFailure(e)) return NETWORK_ERROR_MESSAGE;
+  return e instanceof Error ? e.message : String(e);
+}
+
+async function call(path: string, init: RequestInit = {}, signal?: AbortSignal): Promise<Response> {
   const res = await fetch(`/admin/v1/${path}`, {
     ...init,
+    signal,
     headers: { ...(await authHeader()), ...(init.body ? { 'Content-Type': 'application/json' } : {}), ...init.headers },
   });
   if (!res.ok) {
@@ -52,9 +86,9 @@ async function call(path: string, init: RequestInit = {}): Promise<Response> {
   return res;
 }
 
-/** adminGet reads a JSON answer. */
-export async function adminGet<T>(path: string): Promise<T> {
-  return (await call(path)).json() as Promise<T>;
+/** adminGet reads a JSON answer; a query passes its signal, so leaving a page cancels its loads. */
+export async function adminGet<T>(path: string, signal?: AbortSignal): Promise<T> {
+  return (await call(path, {}, signal)).json() as Promise<T>;
 }
 
 /** adminSend sends a JSON body (PATCH, POST) and reads the answer. */

@@ -7,6 +7,7 @@ import { LIVE_HIGHLIGHT_MS } from '../../config/constants';
 import { LiveIndicator, LiveProvider } from './live';
 import { ListView } from './ListView';
 import { OverviewPage } from './OverviewPage';
+import { withQueries } from './testing';
 
 vi.setConfig({ testTimeout: 20_000 });
 configure({ asyncUtilTimeout: 5_000 });
@@ -75,9 +76,11 @@ function Waitlist() {
 describe('LiveIndicator', () => {
   it('says Connecting, then Live, then what went wrong with a countdown, and Live again after the reconnect', async () => {
     render(
-      <LiveProvider>
-        <LiveIndicator />
-      </LiveProvider>,
+      withQueries(
+        <LiveProvider>
+          <LiveIndicator />
+        </LiveProvider>,
+      ),
     );
     const status = screen.getByRole('status');
     expect(status).toHaveTextContent('Connecting…');
@@ -111,9 +114,11 @@ describe('LiveIndicator', () => {
 describe('live tables', () => {
   it('shows a sign-up as it arrives, highlighted for a moment, and ignores other tables', async () => {
     render(
-      <LiveProvider>
-        <Waitlist />
-      </LiveProvider>,
+      withQueries(
+        <LiveProvider>
+          <Waitlist />
+        </LiveProvider>,
+      ),
     );
     const table = await screen.findByRole('table', { name: 'Waitlist' });
     expect(within(table).getByText('first@example.com')).toBeInTheDocument();
@@ -144,9 +149,11 @@ describe('live tables', () => {
 
   it('reloads after a reconnect, since changes made meanwhile were missed', async () => {
     render(
-      <LiveProvider>
-        <Waitlist />
-      </LiveProvider>,
+      withQueries(
+        <LiveProvider>
+          <Waitlist />
+        </LiveProvider>,
+      ),
     );
     await screen.findByText('first@example.com');
     const ch = await subscribed();
@@ -159,11 +166,13 @@ describe('live tables', () => {
 
   it('updates the overview figures as sign-ups arrive', async () => {
     render(
-      <MemoryRouter>
-        <LiveProvider>
-          <OverviewPage />
-        </LiveProvider>
-      </MemoryRouter>,
+      withQueries(
+        <MemoryRouter>
+          <LiveProvider>
+            <OverviewPage />
+          </LiveProvider>
+        </MemoryRouter>,
+      ),
     );
     const card = await screen.findByRole('group', { name: 'Upcycling Initiative sign-ups' });
     expect(card).toHaveTextContent(/sign-ups1/);

@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { setSupabaseForTests } from '../../lib/supabase';
 import { installFakeSupabase, makeSession } from '../auth/testing/fakeSupabase';
 import { MessagesPage, PeoplePage, WaitlistPage } from './pages';
+import { withQueries } from './testing';
 
 beforeEach(() => {
   installFakeSupabase(makeSession());
@@ -30,7 +31,7 @@ describe('the console lists', () => {
       "Finds people whose address, its domain (after the @), full name or the name's last word starts with what you type; start with @ to search domains only.",
     ],
   ])('say under the %s search box what a search matches', async (_, page, label, hint) => {
-    render(<MemoryRouter>{page}</MemoryRouter>);
+    render(withQueries(<MemoryRouter>{page}</MemoryRouter>));
     expect(await screen.findByText('Nothing matches')).toBeInTheDocument();
     const box = screen.getByRole('searchbox', { name: label });
     expect(box).toHaveAttribute('maxLength', '254');

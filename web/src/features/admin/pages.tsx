@@ -1,16 +1,11 @@
 import { useState } from 'react';
 import { Link as RouterLink } from 'react-router';
-import Alert from '@mui/material/Alert';
-import Button from '@mui/material/Button';
-import Chip from '@mui/material/Chip';
-import Link from '@mui/material/Link';
-import Stack from '@mui/material/Stack';
-import TextField from '@mui/material/TextField';
-import Typography from '@mui/material/Typography';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { Alert, Button, TextField } from '../../components/form';
 import { CONTACT_SUBJECTS, PROGRAMS } from '../../config/constants';
 import { ListView } from './ListView';
 import { subjectLabel } from '../../lib/words';
-import { adminSend, when, type AuditEntry, type Message, type Person, type WaitlistItem } from './api';
+import { adminKeys, adminSend, errorText, when, type AuditEntry, type Message, type Person, type WaitlistItem } from './api';
 
 const newestFirst = [
   { value: '-created_at', label: 'Newest first' },
@@ -66,34 +61,28 @@ export function MessagesPage() {
         { label: 'From', render: (m) => `${m.firstName} ${m.lastName}` },
         { label: 'E-mail', render: (m) => m.email },
         { label: 'Subject', render: (m) => subjectLabel(m.subject) },
-        { label: 'Status', render: (m) => <Chip size="small" label={m.status === 'open' ? 'Open' : 'Handled'} color={m.status === 'open' ? 'warning' : 'success'} /> },
+        { label: 'Status', render: (m) => <span className={`adm-chip adm-chip-${m.status}`}>{m.status === 'open' ? 'Open' : 'Handled'}</span> },
       ]}
-      expand={(m, reload) => <MessageActions message={m} onSaved={reload} />}
+      expand={(m) => <MessageActions message={m} />}
     />
   );
 }
 
-function MessageActions({ message: m, onSaved }: { message: Message; onSaved: () => void }) {
+/** A message's note, reply and status; a change reloads the inbox, the overview's counts and the audit log. */
+function MessageActions({ message: m }: { message: Message }) {
+  const client = useQueryClient();
   const [note, setNote] = useState(m.note);
-  const [error, setError] = useState('');
-  const [busy, setBusy] = useState(false);
-  const save = async (status?: 'open' | 'handled') => {
-    setBusy(true);
-    try {
-      await adminSend('PATCH', `messages/${encodeURIComponent(m.id)}`, { note, ...(status ? { status } : {}) });
-      setError('');
-      onSaved();
-    } catch (e) {
-      setError((e as Error).message);
-    } finally {
-      setBusy(false);
-    }
-  };
+  const save = useMutation({
+    mutationFn: (status?: 'open' | 'handled') => adminSend('PATCH', `messages/${encodeURIComponent(m.id)}`, { note, ...(status ? { status } : {}) }),
+    onSuccess: () =>
+      Promise.all([adminKeys.list('messages'), adminKeys.overview, adminKeys.list('audit')].map((queryKey) => client.invalidateQueries({ queryKey }))),
+  });
+  const busy = save.isPending;
   const reply = `mailto:${m.email}?subject=${encodeURIComponent(`Re: ${subjectLabel(m.subject)}`)}`;
   return (
-    <Stack spacing={1}>
-      <Typography sx={{ whiteSpace: 'pre-wrap' }}>{m.message}</Typography>
-      {m.phoneNumber && <Typography variant="body2">Phone: {m.phoneNumber}</Typography>}
+    <div className="adm-stack">
+      <p className="adm-pre">{m.message}</p>
+      {m.phoneNumber && <p className="adm-small">Phone: {m.phoneNumber}</p>}
       <TextField
         label={`Note on the message from ${m.firstName} ${m.lastName}`}
         size="small"
@@ -102,25 +91,25 @@ function MessageActions({ message: m, onSaved }: { message: Message; onSaved: ()
         onChange={(e) => setNote(e.target.value)}
         slotProps={{ htmlInput: { maxLength: 2000 } }}
       />
-      {error && <Alert severity="error">{error}</Alert>}
-      <Stack direction="row" spacing={1} useFlexGap sx={{ flexWrap: "wrap" }}>
-        <Button variant="outlined" href={reply}>
+      {save.error && <Alert severity="error">{errorText(save.error)}</Alert>}
+      <div className="adm-row">
+        <a className="adm-btnlink" href={reply}>
           Reply by e-mail
-        </Button>
-        <Button disabled={busy} onClick={() => save()}>
+        </a>
+        <Button disabled={busy} onClick={() => save.mutate(undefined)}>
           Save note
         </Button>
         {m.status === 'open' ? (
-          <Button variant="contained" disabled={busy} onClick={() => save('handled')}>
+          <Button variant="contained" disabled={busy} onClick={() => save.mutate('handled')}>
             Mark handled
           </Button>
         ) : (
-          <Button disabled={busy} onClick={() => save('open')}>
+          <Button disabled={busy} onClick={() => save.mutate('open')}>
             Reopen
           </Button>
         )}
-      </Stack>
-    </Stack>
+      </div>
+    </div>
   );
 }
 
@@ -146,9 +135,9 @@ export function PeoplePage() {
         {
           label: 'E-mail',
           render: (p) => (
-            <Link component={RouterLink} to={`/admin/people/${p.id}`}>
+            <RouterLink className="adm-link" to={`/admin/people/${p.id}`}>
               {p.email}
-            </Link>
+            </RouterLink>
           ),
         },
         { label: 'Name', render: (p) => p.profile?.full_name ?? '' },

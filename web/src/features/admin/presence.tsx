@@ -6,7 +6,6 @@
  * message twice.
  */
 import { useEffect, useLayoutEffect, useRef, useState } from 'react';
-import Typography from '@mui/material/Typography';
 import type { RealtimeChannel, SupabaseClient } from '@supabase/supabase-js';
 import { getSupabase } from '../../lib/supabase';
 
@@ -104,8 +103,8 @@ export function AlsoHere({ userId, email, page }: { userId: string | undefined; 
   const others = useConsolePresence(userId, email, page);
   if (others.length === 0) return null;
   return (
-    <Typography role="status" variant="body2" color="text.secondary" sx={{ mb: 1 }}>
+    <p role="status" className="adm-small adm-muted adm-gap-b1">
       Also here: {others.join(', ')}
-    </Typography>
+    </p>
   );
 }
