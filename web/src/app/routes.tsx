@@ -12,7 +12,7 @@ type PageModule = { default: ComponentType };
  * A page built with MUI: its chunk and the MUI theme (app/MuiTheme.tsx) load
  * together. The content pages a visitor lands on first (home, about, impact)
  * are plain markup (styles/site.css), and the contact, waitlist and sign-in
- * forms use the plain form kit (components/form): they load no MUI at all.
+ * forms use the plain form kit (components/ui): they load no MUI at all.
  */
 const muiPage = (load: () => Promise<PageModule>) =>
   lazy(async () => {
