@@ -19,16 +19,14 @@
  *   narrower), fk-paper fk-paper-line ui-card (a card), fk-stack (a
  *   vertical stack; -s, -l), fk-h1, fk-h2, fk-sub, fk-muted, fk-body2.
  *
- * Each Radix piece is its own module, so a page pays only for what it uses.
+ * The Radix pieces are imported from their own modules
+ * (`components/ui/Dialog`, `/Menu`, `/Tabs`, `/Toast`), not from this index,
+ * so a page that does not use them does not load Radix.
  */
 export { Alert, type AlertProps, type Severity } from './Alert';
 export { Button, Spinner, type ButtonProps } from './Button';
 export { Checkbox, RadioGroup, type CheckboxProps, type RadioGroupProps, type RadioOption } from './Choice';
-export { Dialog, DialogActions, type DialogProps } from './Dialog';
 export { FormIcon, type FormIconName } from './icons';
 export { ButtonLink, TextLink } from './Link';
-export { Menu, type MenuItem } from './Menu';
-export { Tabs, type Tab } from './Tabs';
-export { ToastProvider, useToast } from './Toast';
 export { Select, TextField, type HtmlInputProps, type SelectProps, type TextFieldProps } from './TextField';
 export { cx } from './cx';
