@@ -16,8 +16,6 @@ export default defineConfig([
     rules: {
       // A parameter named _x is one a signature needs but the body does not (a stand-in fetch).
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_' }],
-      // It flags resetting a load's state as its effect starts (setData(null) before a fetch), which every page that loads does; not a defect.
-      'react-hooks/set-state-in-effect': 'off',
     },
   },
 ])

@@ -374,8 +374,8 @@ func (db *DB) HasTables(ctx context.Context) (bool, error) {
 	return n > 0, nil
 }
 
-// DropTables drops every table of a PostgreSQL database's current schema
-// (the migrations' bookkeeping too), with their indexes and sequences: what
+// DropTables drops every table and sequence of a PostgreSQL database's
+// current schema (the migrations' bookkeeping too), with their indexes: what
 // a restore that failed does to the empty database it migrated, so that it
 // is left as it was given (backup.Restore). SQLite's restore removes its
 // files instead.
@@ -401,7 +401,14 @@ func (db *DB) DropTables(ctx context.Context) error {
 	if err := rows.Err(); err != nil || len(names) == 0 {
 		return err
 	}
-	_, err = db.sql.ExecContext(ctx, "DROP TABLE IF EXISTS "+strings.Join(names, ", ")+" CASCADE")
+	if _, err := db.sql.ExecContext(ctx, "DROP TABLE IF EXISTS "+strings.Join(names, ", ")+" CASCADE"); err != nil {
+		return err
+	}
+	// The sequences no table owns (the waitlists' lines, migration 0045).
+	_, err = db.sql.ExecContext(ctx, `DO $$ DECLARE s text; BEGIN
+		FOR s IN SELECT quote_ident(sequence_name) FROM information_schema.sequences WHERE sequence_schema = current_schema() LOOP
+			EXECUTE 'DROP SEQUENCE IF EXISTS ' || s || ' CASCADE';
+		END LOOP; END $$`)
 	return err
 }
 

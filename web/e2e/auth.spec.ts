@@ -89,7 +89,7 @@ test("a wrong password shows 'Invalid login credentials' in the red banner", asy
   await signInInBrowser(page, email, 'Not-The-Password-1');
   const banner = page.getByRole('alert');
   await expect(banner).toHaveText('Invalid login credentials');
-  // The red banner: the error alert's light red background (styles/forms.css .fk-alert-error).
+  // The red banner: the error alert's light red background (styles/ui.css .fk-alert-error).
   await expect(banner).toHaveCSS('background-color', 'rgb(253, 237, 237)');
   await expect(page.getByRole('button', { name: 'SIGN IN' })).toBeEnabled();
   await expect(page).toHaveURL(/\/sign_up\?mode=login$/);

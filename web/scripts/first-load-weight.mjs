@@ -3,6 +3,8 @@
 // chunk they import statically), plus the lazy home route chunk and its own
 // static imports; raw bytes, gzip and the brotli the server sends. Also the images the home page requests
 // and the largest image of the build. Run by `make bench` after `make build`.
+// `node scripts/first-load-weight.mjs SignInPage` weighs another route the
+// same way: the entry plus that page's lazy chunk (named as in the build).
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { join, resolve, dirname, posix } from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -42,14 +44,15 @@ function closure(starts) {
 // The entry and its preloads: script/link attributes, or the inline start-up script's list (vite.config.ts).
 const entry = [...new Set([...html.matchAll(/"\/(assets\/[^"]+\.(?:js|css))"/g)].map((m) => m[1]))];
 const shell = closure(entry);
-const homeChunk = readdirSync(assets).find((n) => /^HomePage-[\w-]+\.js$/.test(n));
+const page = process.argv[2] ?? 'HomePage';
+const homeChunk = readdirSync(assets).find((n) => new RegExp(`^${page}-[\\w-]+\\.js$`).test(n));
 if (!homeChunk) {
-  console.error('No HomePage chunk in the build.');
+  console.error(`No ${page} chunk in the build.`);
   process.exit(1);
 }
 const home = closure([`assets/${homeChunk}`]);
 // Vite also emits the CSS of a lazy chunk as assets/HomePage-*.css when there is any.
-for (const n of readdirSync(assets)) if (/^HomePage-[\w-]+\.css$/.test(n)) home.add(`assets/${n}`);
+for (const n of readdirSync(assets)) if (new RegExp(`^${page}-[\\w-]+\\.css$`).test(n)) home.add(`assets/${n}`);
 const all = new Set([...shell, ...home]);
 
 const kb = (n) => `${(n / 1024).toFixed(1)} KiB`;
@@ -71,7 +74,7 @@ function line(label, t) {
   return `${label.padEnd(28)} JS ${String(t.js.n).padStart(2)} files ${kb(t.js.raw).padStart(10)} raw ${kb(t.js.gz).padStart(10)} gzip ${kb(t.js.br).padStart(10)} br | CSS ${t.css.n} files ${kb(t.css.raw)} raw ${kb(t.css.gz)} gzip ${kb(t.css.br)} br`;
 }
 
-console.log('Home page (/) first load, from the build in internal/webapp/dist:');
+console.log(`${page} first load, from the build in internal/webapp/dist:`);
 console.log(line('  entry (index.html)', weigh(shell)));
 console.log(line('  home route (lazy)', weigh([...home].filter((f) => !shell.has(f)))));
 console.log(line('  total', weigh(all)));
@@ -102,7 +105,7 @@ images.sort((a, b) => b.size - a.size);
 console.log(images.length ? `Largest image in the build: ${images[0].p} ${kb(images[0].size)} (${images.length} images, ${kb(images.reduce((s, i) => s + i.size, 0))} in all)` : 'Largest image: none');
 
 // The forms' code must not be part of the home page's first load.
-const forms = [...all].filter((f) => /(Contact|Waitlist|WardrobeClearance|SignIn|Signup|Onboarding|SelectRole)/i.test(f));
+const forms = page !== 'HomePage' ? [] : [...all].filter((f) => /(Contact|Waitlist|WardrobeClearance|SignIn|Signup|Onboarding|SelectRole)/i.test(f));
 if (forms.length) {
   console.error(`The home page's first load includes form code: ${forms.join(', ')}`);
   process.exit(1);

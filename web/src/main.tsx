@@ -1,3 +1,4 @@
+import './styles/tokens.css';
 import './styles/site.css';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';

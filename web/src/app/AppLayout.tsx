@@ -64,6 +64,8 @@ export function AppLayout() {
   useEffect(() => {
     const timers = SCROLL_RESET_DELAYS_MS.map((ms) => window.setTimeout(() => window.scrollTo(0, 0), ms));
     if (pathname !== firstPath || !booting) {
+      // The bar is a 300 ms effect of the path change itself, started and ended by this effect's clock.
+      // eslint-disable-next-line react-hooks/set-state-in-effect
       setRouteLoading(true);
       timers.push(window.setTimeout(() => setRouteLoading(false), ROUTE_LOADING_BAR_MS));
     }

@@ -6,44 +6,30 @@ export interface RouteDef {
   page: LazyExoticComponent<ComponentType>;
 }
 
-type PageModule = { default: ComponentType };
-
-/**
- * A page built with MUI: its chunk and the MUI theme (app/MuiTheme.tsx) load
- * together. The content pages a visitor lands on first (home, about, impact)
- * are plain markup (styles/site.css), and the contact, waitlist and sign-in
- * forms use the plain form kit (components/form): they load no MUI at all.
- */
-const muiPage = (load: () => Promise<PageModule>) =>
-  lazy(async () => {
-    const [page, { withMuiTheme }] = await Promise.all([load(), import('./MuiTheme')]);
-    return { default: withMuiTheme(page.default) };
-  });
-
 const HomePage = lazy(() => import('../features/public/HomePage'));
-const IndexPage = muiPage(() => import('../features/public/IndexPage'));
+const IndexPage = lazy(() => import('../features/public/IndexPage'));
 const ContactPage = lazy(() => import('../features/contact/ContactPage'));
-const MensPage = muiPage(() => import('../features/public/MensPage'));
-const WomensPage = muiPage(() => import('../features/public/WomensPage'));
+const MensPage = lazy(() => import('../features/public/MensPage'));
+const WomensPage = lazy(() => import('../features/public/WomensPage'));
 const AboutPage = lazy(() => import('../features/public/AboutPage'));
 const ImpactPage = lazy(() => import('../features/public/ImpactPage'));
-const PrivacyPage = muiPage(() => import('../features/public/PrivacyPage'));
-const TermsPage = muiPage(() => import('../features/public/TermsPage'));
+const PrivacyPage = lazy(() => import('../features/public/PrivacyPage'));
+const TermsPage = lazy(() => import('../features/public/TermsPage'));
 const SignInPage = lazy(() => import('../features/auth/SignInPage'));
-const ResetPasswordPage = muiPage(() => import('../features/auth/ResetPasswordPage'));
-const SecurityPage = muiPage(() => import('../features/auth/SecurityPage'));
-const SelectRolePage = muiPage(() => import('../features/auth/SelectRolePage'));
+const ResetPasswordPage = lazy(() => import('../features/auth/ResetPasswordPage'));
+const SecurityPage = lazy(() => import('../features/auth/SecurityPage'));
+const SelectRolePage = lazy(() => import('../features/auth/SelectRolePage'));
 const SellerSignupPage = lazy(() => import('../features/onboarding/SellerSignupPage'));
 const BuyerSignupPage = lazy(() => import('../features/onboarding/BuyerSignupPage'));
 const BuyerAndSellerSignupPage = lazy(() => import('../features/onboarding/BuyerAndSellerSignupPage'));
 const OnboardingProfilePage = lazy(() => import('../features/onboarding/OnboardingProfilePage'));
 const WardrobeClearancePage = lazy(() => import('../features/waitlist/WardrobeClearancePage'));
-const ThanksPage = muiPage(() => import('../features/public/ThanksPage'));
-const ComingSoonPage = muiPage(() => import('../features/public/ComingSoonPage'));
-const AccountPage = muiPage(() => import('../features/account/AccountPage'));
-const ProveEmailPage = muiPage(() => import('../features/account/ProveEmailPage'));
-const NotFoundPage = muiPage(() => import('../features/public/NotFoundPage'));
-const AdminApp = muiPage(() => import('../features/admin/AdminApp'));
+const ThanksPage = lazy(() => import('../features/public/ThanksPage'));
+const ComingSoonPage = lazy(() => import('../features/public/ComingSoonPage'));
+const AccountPage = lazy(() => import('../features/account/AccountPage'));
+const ProveEmailPage = lazy(() => import('../features/account/ProveEmailPage'));
+const NotFoundPage = lazy(() => import('../features/public/NotFoundPage'));
+const AdminApp = lazy(() => import('../features/admin/AdminApp'));
 
 /** The spec's route table (section 2), plus the reset-password, onboarding-profile and account pages. */
 export const ROUTES: RouteDef[] = [

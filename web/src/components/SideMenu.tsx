@@ -1,12 +1,6 @@
-import Box from '@mui/material/Box';
-import Drawer from '@mui/material/Drawer';
-import IconButton from '@mui/material/IconButton';
-import Typography from '@mui/material/Typography';
-import CloseIcon from '@mui/icons-material/Close';
 import { Link as RouterLink, useNavigate } from 'react-router';
-import { useAuth } from '../features/auth/AuthProvider';
-import { useSignedIn } from './useAccountLink';
-import { MuiTheme } from '../app/MuiTheme';
+import { Dialog } from './ui/Dialog';
+import { useOptionalAuth } from '../lib/auth';
 
 /** The side menu's links, in the spec's order. */
 export const SIDE_MENU_LINKS = [
@@ -19,27 +13,6 @@ export const SIDE_MENU_LINKS = [
   { label: 'Contact Us', to: '/contact' },
 ] as const;
 
-/** The look of one menu entry. */
-const itemSx = {
-  display: 'block',
-  px: 2,
-  py: 1.5,
-  borderRadius: 2,
-  color: 'text.primary',
-  textDecoration: 'none',
-  fontWeight: 600,
-  '&:hover': { bgcolor: '#f3efe8' },
-} as const;
-
-/** useOptionalLogout: the auth hook's logout, or nothing outside an AuthProvider. */
-function useOptionalLogout(): { logout: () => Promise<void> } {
-  try {
-    return useAuth();
-  } catch {
-    return { logout: async () => undefined };
-  }
-}
-
 export interface SideMenuProps {
   id: string;
   open: boolean;
@@ -47,66 +20,45 @@ export interface SideMenuProps {
 }
 
 /**
- * The side menu opened by the hamburger. A click outside it or Escape closes
- * it; focus moves into it when it opens and back to the hamburger when it
- * closes (the Drawer's modal does both). Loaded only when first opened.
+ * The side menu opened by the hamburger: the kit's Dialog as a drawer along
+ * the left edge. A click outside it or Escape closes it; focus moves into it
+ * when it opens and back to the hamburger when it closes. Loaded only when
+ * first opened.
  */
 export default function SideMenu({ id, open, onClose }: SideMenuProps) {
-  const signedIn = useSignedIn();
-  const { logout } = useOptionalLogout();
+  const auth = useOptionalAuth();
+  const signedIn = auth?.isAuthenticated ?? false;
   const navigate = useNavigate();
   // Signed in, the Sign In entry becomes My Account, followed by Sign Out.
   const links = SIDE_MENU_LINKS.map((l) => (signedIn && l.to === '/sign_up' ? { label: 'My Account', to: '/account' } : l));
   return (
-    <MuiTheme>
-    <Drawer
-      id={id}
-      anchor="left"
-      open={open}
-      onClose={onClose}
-      slotProps={{ paper: { 'aria-labelledby': `${id}-title`, role: 'dialog', sx: { width: 280, maxWidth: '85vw' } } as object }}
-    >
-      <Box sx={{ display: 'flex', alignItems: 'center', justifyContent: 'space-between', px: 2, py: 1.5, borderBottom: '1px solid #e3ded5' }}>
-        <Typography id={`${id}-title`} component="h2" sx={{ fontWeight: 800, fontSize: '1.1rem' }}>
-          Menu
-        </Typography>
-        <IconButton aria-label="Close menu" onClick={onClose}>
-          <CloseIcon />
-        </IconButton>
-      </Box>
-      <Box component="nav" aria-label="Side menu">
-        <Box component="ul" sx={{ listStyle: 'none', m: 0, p: 1 }}>
+    <Dialog open={open} onOpenChange={(o) => !o && onClose()} title="Menu" closeLabel="Close menu" side="left" id={id}>
+      <nav aria-label="Side menu">
+        <ul className="side-menu-list">
           {links.map((l) => (
             <li key={l.label}>
-              <Box
-                component={RouterLink}
-                to={l.to}
-                onClick={onClose}
-                sx={itemSx}
-              >
+              <RouterLink to={l.to} onClick={onClose} className="side-menu-item">
                 {l.label}
-              </Box>
+              </RouterLink>
             </li>
           ))}
           {signedIn && (
             <li>
-              <Box
-                component="button"
+              <button
                 type="button"
+                className="side-menu-item"
                 onClick={async () => {
                   onClose();
-                  await logout();
+                  await auth?.logout();
                   navigate('/');
                 }}
-                sx={{ ...itemSx, width: '100%', textAlign: 'left', border: 0, bgcolor: 'transparent', font: 'inherit', cursor: 'pointer' }}
               >
                 Sign Out
-              </Box>
+              </button>
             </li>
           )}
-        </Box>
-      </Box>
-    </Drawer>
-    </MuiTheme>
+        </ul>
+      </nav>
+    </Dialog>
   );
 }

@@ -82,7 +82,7 @@ describe('TopNav', { timeout: 20_000 }, () => {
     renderWithRouter(<TopNav />);
     await user.click(screen.getByRole('button', { name: 'Open menu' }));
     const menu = await screen.findByRole('dialog', { name: 'Menu' });
-    const backdrop = document.querySelector('.MuiBackdrop-root') as HTMLElement;
+    const backdrop = document.querySelector('.ui-overlay') as HTMLElement;
     expect(backdrop).not.toBeNull();
     await user.click(backdrop);
     await waitFor(() => expect(menu).not.toBeInTheDocument());

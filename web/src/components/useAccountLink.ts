@@ -1,15 +1,11 @@
-import { useAuth } from '../features/auth/AuthProvider';
+import { useOptionalAuth } from '../lib/auth';
 
 /**
  * useSignedIn reports whether someone is signed in. Outside an AuthProvider
  * (headers rendered alone in tests) it answers false: a visitor.
  */
 export function useSignedIn(): boolean {
-  try {
-    return useAuth().isAuthenticated;
-  } catch {
-    return false;
-  }
+  return useOptionalAuth()?.isAuthenticated ?? false;
 }
 
 /** useAccountLink is where the account icon leads: /account when signed in, else /sign_up. */

@@ -53,6 +53,35 @@ export async function toFunctionCallError(error: unknown): Promise<FunctionCallE
 }
 
 /**
+ * functionErrorReason is the sentence a signed-in page shows for a failed
+ * function call: the `error` (else `message`) field of the JSON answer,
+ * else the client's own message (which names a request that never left).
+ */
+export async function functionErrorReason(error: unknown): Promise<string> {
+  const fallback = error instanceof Error ? error.message : String(error);
+  const context = (error as { context?: unknown } | null)?.context;
+  if (context instanceof Response) {
+    try {
+      const body = (await context.clone().json()) as { error?: unknown; message?: unknown };
+      if (typeof body.error === 'string' && body.error) return body.error;
+      if (typeof body.message === 'string' && body.message) return body.message;
+    } catch {
+      // not JSON: keep the client's message
+    }
+  }
+  return fallback;
+}
+
+/**
+ * messageOf is the words a person sees for any error a page caught (a
+ * query's or a mutation's): an Error's message (already the server's
+ * sentence when it came through functionErrorReason), else the value as text.
+ */
+export function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/**
  * invokePublicFunction calls a public function with a JSON body through the
  * app's supabase-js client (with extra headers, e.g. a form's
  * Idempotency-Key); it throws a FunctionCallError on failure.

@@ -1,8 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import Alert from '@mui/material/Alert';
-import TextField from '@mui/material/TextField';
+import { Alert, TextField } from '../components/ui';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { useLeadToProblem } from './leadToProblem';
 

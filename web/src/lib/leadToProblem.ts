@@ -2,7 +2,7 @@ import { useCallback, useEffect, useRef } from 'react';
 
 /**
  * What counts as a problem: a field marked invalid, or an error banner (an
- * Alert of the plain form kit, components/form, or MUI's: role="alert").
+ * Alert of the plain form kit, components/ui, or MUI's: role="alert").
  */
 const FIELD_IN_ERROR = '[aria-invalid="true"], .Mui-error';
 const ERROR_BANNER =

@@ -1,6 +1,6 @@
 import { useEffect, useLayoutEffect, useRef, useState } from 'react';
-import { Alert } from '../components/form/Alert';
-import { Button } from '../components/form/Button';
+import { Alert } from '../components/ui/Alert';
+import { Button } from '../components/ui/Button';
 import { FunctionCallError, NETWORK_ERROR_MESSAGE, invokePublicFunction, isNetworkFailure } from './functionError';
 import { FORM_SENT_EVENT, askForBackgroundSync, dropQueued, heldKeys, newClientKey, queueForm, queuedForms, sendQueued, takeSent, type QueuedForm } from './formQueue';
 

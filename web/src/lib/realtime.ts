@@ -78,6 +78,13 @@ export function useRealtime(
     handlers.current = { onChange, onResubscribed };
   });
   const key = tables ? JSON.stringify(tables) : '';
+  // Another channel or other tables: connecting again from the start (set while rendering, not in the effect).
+  const subscription = `${name}|${key}`;
+  const [current, setCurrent] = useState(subscription);
+  if (current !== subscription) {
+    setCurrent(subscription);
+    setState({ status: 'CONNECTING', failures: 0 });
+  }
 
   useEffect(() => {
     if (!key) return;
@@ -87,7 +94,6 @@ export function useRealtime(
     let client: SupabaseClient | undefined;
     let channel: RealtimeChannel | undefined;
     let timer: ReturnType<typeof setTimeout> | undefined;
-    setState({ status: 'CONNECTING', failures: 0 });
 
     const drop = () => {
       const ch = channel;

@@ -10,3 +10,8 @@ configure({ asyncUtilTimeout: 5000 });
 
 // jsdom has no layout: give the app the browser APIs it calls.
 window.scrollTo = (() => {}) as typeof window.scrollTo;
+
+// Each test starts with an empty query cache, and a failed query fails at once (no retry delay).
+import { queryClient } from '../lib/queryClient';
+queryClient.setDefaultOptions({ queries: { ...queryClient.getDefaultOptions().queries, retry: false } });
+afterEach(() => queryClient.clear());

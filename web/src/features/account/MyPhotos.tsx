@@ -3,12 +3,12 @@
  * included), listed with storage-js's list(), so they can see what the
  * service holds of theirs, including photos no longer on their profile.
  */
-import { useCallback, useEffect, useState } from 'react';
-import Alert from '@mui/material/Alert';
-import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
-import Typography from '@mui/material/Typography';
+import { useQuery } from '@tanstack/react-query';
+import { Alert, Button } from '../../components/ui';
+import { messageOf } from '../../lib/functionError';
+import { withQueries } from '../../lib/QueryProvider';
 import { getSupabase } from '../../lib/supabase';
+import { accountKeys } from './queries';
 
 /** One uploaded image: its path in the bucket and its public URL. */
 export interface MyPhoto {
@@ -39,39 +39,32 @@ export async function listMyPhotos(userId: string): Promise<MyPhoto[]> {
 }
 
 /** MyPhotos shows the person's uploaded images as thumbnails, with a retry when the list fails. */
-export function MyPhotos({ userId, list = listMyPhotos }: { userId: string | undefined; list?: (userId: string) => Promise<MyPhoto[]> }) {
-  const [photos, setPhotos] = useState<MyPhoto[] | null>(null);
-  const [error, setError] = useState('');
-  const load = useCallback(() => {
-    if (!userId) return;
-    setError('');
-    list(userId)
-      .then(setPhotos)
-      .catch((err: Error) => setError(`Could not list your uploaded photos: ${err.message}`));
-  }, [userId, list]);
-  useEffect(load, [load]);
-  if (error) {
+function MyPhotosList({ userId, list = listMyPhotos }: { userId: string | undefined; list?: (userId: string) => Promise<MyPhoto[]> }) {
+  const photos = useQuery({ queryKey: accountKeys.photos(userId), queryFn: () => list(userId!), enabled: Boolean(userId) });
+  if (photos.isError) {
     return (
-      <Alert severity="error" action={<Button color="inherit" onClick={load}>Try again</Button>}>
-        {error}
+      <Alert severity="error" action={<Button color="inherit" onClick={() => void photos.refetch()}>Try again</Button>}>
+        {`Could not list your uploaded photos: ${messageOf(photos.error)}`}
       </Alert>
     );
   }
-  if (!photos) return <Typography role="status">Loading your photos...</Typography>;
-  if (photos.length === 0) return <Typography>You have not uploaded any photos.</Typography>;
+  if (!photos.data) return <p className="fk-p" role="status">Loading your photos...</p>;
+  if (photos.data.length === 0) return <p className="fk-p">You have not uploaded any photos.</p>;
   return (
     <>
-      <Typography>
-        {photos.length === 1 ? 'One photo' : `${photos.length} photos`} uploaded, newest first. Deleting your account removes them all.
-      </Typography>
-      <Box component="ul" sx={{ listStyle: 'none', p: 0, m: 0, display: 'flex', gap: 1, flexWrap: 'wrap' }}>
-        {photos.map((p, i) => (
+      <p className="fk-p">
+        {photos.data.length === 1 ? 'One photo' : `${photos.data.length} photos`} uploaded, newest first. Deleting your account removes them all.
+      </p>
+      <ul className="thumbs">
+        {photos.data.map((p, i) => (
           <li key={p.path}>
-            <Box component="img" src={p.url} alt={`Uploaded photo ${i + 1}`} width={72} height={72} loading="lazy"
-              sx={{ objectFit: 'cover', borderRadius: 2, bgcolor: '#e9e4da', display: 'block' }} />
+            <img src={p.url} alt={`Uploaded photo ${i + 1}`} width={72} height={72} loading="lazy" className="thumb" />
           </li>
         ))}
-      </Box>
+      </ul>
     </>
   );
 }
+
+/** MyPhotos, with the query client (it is also shown on its own). */
+export const MyPhotos = withQueries(MyPhotosList);

@@ -1,18 +1,14 @@
-import { Link as RouterLink, useNavigate, useSearchParams } from 'react-router';
-import Alert from '@mui/material/Alert';
-import Button from '@mui/material/Button';
-import Container from '@mui/material/Container';
-import Link from '@mui/material/Link';
-import Paper from '@mui/material/Paper';
-import Stack from '@mui/material/Stack';
-import Typography from '@mui/material/Typography';
+import { useNavigate, useSearchParams } from 'react-router';
+import { Alert, Button, TextLink } from '../../components/ui';
+import { withQueries } from '../../lib/QueryProvider';
 import { PageHeader } from '../../components/PageHeader';
 import { ACCOUNT_PATH } from '../../config/constants';
-import { useAuth } from '../auth/AuthProvider';
+import { useAuth } from '../../lib/auth';
 import { RequireAuth } from '../auth/RequireAuth';
 import { proveMyAddress } from './api';
 import { useAction } from './useAction';
 import { useSecondStep } from '../auth/useSecondStep';
+import { accountKeys } from './queries';
 
 /**
  * ProveEmailPage (/account/prove_email?token_hash=...) is where the link
@@ -21,7 +17,7 @@ import { useSecondStep } from '../auth/useSecondStep';
  * address", and then My account shows the messages and waitlist sign-ups
  * sent with it.
  */
-export default function ProveEmailPage() {
+function ProveEmail() {
   const [params] = useSearchParams();
   const tokenHash = params.get('token_hash') ?? '';
   const navigate = useNavigate();
@@ -30,34 +26,36 @@ export default function ProveEmailPage() {
   const prove = useAction(async () => {
     await step.guard(proveMyAddress)(tokenHash);
     navigate(ACCOUNT_PATH, { state: { proven: true } });
-  });
+  }, [accountKeys.address()]);
   return (
     <RequireAuth>
       <PageHeader title="Prove Your E-mail Address" />
-      <Container component="main" maxWidth="xs" sx={{ py: { xs: 3, sm: 6 }, px: 2 }}>
-        <Paper variant="outlined" sx={{ p: { xs: 2.5, sm: 4 } }}>
-          <Stack spacing={2}>
+      <main className="ui-main ui-main-xs">
+        <div className="fk-paper fk-paper-line ui-card">
+          <div className="fk-stack">
             {!tokenHash ? (
               <Alert severity="error">
                 This link is incomplete. Open the link in the e-mail again, or ask for a new one from My account.
               </Alert>
             ) : (
               <>
-                <Typography>
+                <p className="fk-p">
                   Press the button to prove that {email || 'your e-mail address'} is yours. The messages and waitlist sign-ups sent to
                   Salaula with it will then show in My account, and your data download and account deletion will include them.
-                </Typography>
+                </p>
                 {prove.state.kind === 'error' && <Alert severity="error">{prove.state.message}</Alert>}
-                <Button variant="contained" size="large" disabled={prove.busy} onClick={() => prove.start()}>
+                <Button variant="solid" size="large" disabled={prove.busy} onClick={() => prove.start()}>
                   {prove.busy ? 'PROVING...' : 'Prove this address'}
                 </Button>
                 {step.prompt}
               </>
             )}
-            <Link component={RouterLink} to={ACCOUNT_PATH}>Back to My account</Link>
-          </Stack>
-        </Paper>
-      </Container>
+            <TextLink to={ACCOUNT_PATH}>Back to My account</TextLink>
+          </div>
+        </div>
+      </main>
     </RequireAuth>
   );
 }
+
+export default withQueries(ProveEmail);

@@ -1,8 +1,6 @@
-import { useState } from 'react';
-import Alert from '@mui/material/Alert';
-import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
-import Typography from '@mui/material/Typography';
+import { useMutation } from '@tanstack/react-query';
+import { Alert, Button } from '../../components/ui';
+import { messageOf } from '../../lib/functionError';
 import { count, subjectLabel } from '../../lib/words';
 import { sendProofLink, type MyAddress } from './api';
 import { useSecondStep } from '../auth/useSecondStep';
@@ -20,37 +18,28 @@ function day(iso: string): string {
  * the link that proves it.
  */
 export function SentWithAddress({ address }: { address: MyAddress }) {
-  const [sent, setSent] = useState('');
-  const [error, setError] = useState('');
-  const [busy, setBusy] = useState(false);
   const step = useSecondStep();
-  const send = async () => {
-    setBusy(true);
-    setError('');
-    try {
-      setSent(await step.guard(sendProofLink)());
-    } catch (err) {
-      setError(err instanceof Error ? err.message : String(err));
-    } finally {
-      setBusy(false);
-    }
-  };
+  const proof = useMutation({ mutationFn: step.guard(sendProofLink) });
+  const sent = proof.data ?? '';
+  const error = proof.isError ? messageOf(proof.error) : '';
+  const busy = proof.isPending;
+  const send = () => proof.mutate();
 
   if (!address.proven) {
     return (
       <>
-        <Typography sx={{ fontWeight: 700 }}>Prove this address to see the messages and waitlist sign-ups sent with it.</Typography>
-        <Typography>
+        <p className="fk-p fk-strong">Prove this address to see the messages and waitlist sign-ups sent with it.</p>
+        <p className="fk-p">
           Anyone can type an e-mail address into a form, so what was sent with {address.email} is shown, downloaded and deleted with
           your account only once you open a link we e-mail to it.
-        </Typography>
+        </p>
         {sent && <Alert severity="success" role="status">{sent}</Alert>}
         {error && <Alert severity="error">{error}</Alert>}
-        <Box>
-          <Button variant="outlined" disabled={busy} onClick={send}>
+        <div>
+          <Button variant="outline" disabled={busy} onClick={send}>
             {busy ? 'SENDING...' : sent ? 'Send another link' : 'Send me a link'}
           </Button>
-        </Box>
+        </div>
         {step.prompt}
       </>
     );
@@ -58,32 +47,32 @@ export function SentWithAddress({ address }: { address: MyAddress }) {
   const signups = address.waitlist_signups;
   const messages = address.contact_messages;
   if (signups.length === 0 && messages.length === 0) {
-    return <Typography>No messages or waitlist sign-ups were sent with {address.email}.</Typography>;
+    return <p className="fk-p">No messages or waitlist sign-ups were sent with {address.email}.</p>;
   }
   return (
     <>
-      <Typography>
+      <p className="fk-p">
         Sent with {address.email}: {count(messages.length, 'message', 'messages')} and{' '}
         {count(signups.length, 'waitlist sign-up', 'waitlist sign-ups')}.
-      </Typography>
+      </p>
       {signups.length > 0 && (
-        <Box component="ul" aria-label="Waitlist sign-ups" sx={{ m: 0, pl: 2.5 }}>
+        <ul aria-label="Waitlist sign-ups" className="sent-list">
           {signups.map((s) => (
             <li key={s.program}>
               {s.program}: joined {day(s.created_at)}
               {s.unsubscribed_at ? `, unsubscribed ${day(s.unsubscribed_at)}` : ''}
             </li>
           ))}
-        </Box>
+        </ul>
       )}
       {messages.length > 0 && (
-        <Box component="ul" aria-label="Messages" sx={{ m: 0, pl: 2.5 }}>
+        <ul aria-label="Messages" className="sent-list">
           {messages.map((m) => (
             <li key={m.created_at + m.subject}>
               {subjectLabel(m.subject)}, sent {day(m.created_at)}: “{m.message}”
             </li>
           ))}
-        </Box>
+        </ul>
       )}
     </>
   );

@@ -2,7 +2,7 @@ import { lazy, Suspense, useEffect } from 'react';
 import { NavLink, Route, Routes, useLocation, useNavigate } from 'react-router';
 import { QueryClientProvider, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Tabs } from 'radix-ui';
-import { Alert, Button } from '../../components/form';
+import { Alert, Button } from '../../components/ui';
 import { queryClient } from '../../lib/queryClient';
 import { RequireAuth } from '../auth/RequireAuth';
 import { useAuth } from '../auth/AuthProvider';

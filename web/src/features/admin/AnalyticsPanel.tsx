@@ -1,6 +1,6 @@
 import { useId, useState, type FormEvent } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import { Alert, Button, TextField } from '../../components/form';
+import { Alert, Button, TextField } from '../../components/ui';
 import { count } from '../../lib/words';
 import { adminGet, adminKeys, errorText, query } from './api';
 import { CHART_COLORS, LineChart } from './ui/LineChart';
@@ -255,7 +255,7 @@ export function AnalyticsPanel() {
           <form aria-label="Custom range" onSubmit={applyCustom} noValidate className="adm-row" style={{ alignItems: 'flex-end' }}>
             <TextField type="date" size="small" label="From" value={from} onChange={(e) => setFrom(e.target.value)} />
             <TextField type="date" size="small" label="To" value={to} onChange={(e) => setTo(e.target.value)} />
-            <Button type="submit" variant="outlined">
+            <Button type="submit" variant="outline">
               Show
             </Button>
             {formError && (

@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Alert, Button, TextField } from '../../components/form';
+import { Alert, Button, TextField } from '../../components/ui';
 import { PROGRAMS } from '../../config/constants';
 import { adminGet, adminKeys, adminSend, errorText, when } from './api';
 import { MOVES, type Announcement, type Bounce, type Preview } from './launchApi';
@@ -38,7 +38,7 @@ function NewAnnouncement() {
     <form onSubmit={submit} aria-label="New announcement" className="adm-card adm-gap-b" style={{ display: 'grid', gap: 16, marginBottom: 24 }}>
       <h2 className="adm-h3">New announcement</h2>
       <Select label="Waitlist" value={program} onChange={setProgram} options={WAITLISTS} />
-      <TextField label="Subject" value={subject} onChange={(e) => setSubject(e.target.value)} size="small" required fullWidth slotProps={{ htmlInput: { maxLength: 200 } }} />
+      <TextField label="Subject" value={subject} onChange={(e) => setSubject(e.target.value)} size="small" required fullWidth inputProps={{ maxLength: 200 }} />
       <TextField label="Text (plain text; links as they are)" value={body} onChange={(e) => setBody(e.target.value)} multiline minRows={5} required fullWidth />
       <TextField
         label="E-mails a second"
@@ -47,11 +47,11 @@ function NewAnnouncement() {
         onChange={(e) => setRate(e.target.value)}
         size="small"
         helperText="A small SMTP plan allows a few a second."
-        slotProps={{ htmlInput: { min: 1, max: 200 } }}
+        inputProps={{ min: 1, max: 200 }}
       />
       {create.error && <Alert severity="error">{errorText(create.error)}</Alert>}
       <div>
-        <Button type="submit" variant="contained" disabled={create.isPending}>
+        <Button type="submit" variant="solid" disabled={create.isPending}>
           Save draft
         </Button>
       </div>
@@ -101,7 +101,7 @@ function AnnouncementCard({ a }: { a: Announcement }) {
           Send me a test
         </Button>
         {MOVES.filter((m) => m.from.includes(a.status)).map((m) => (
-          <Button key={m.action} size="small" variant={m.action === 'send' ? 'contained' : 'outlined'} onClick={() => (m.action === 'send' ? setAsking(true) : move(m.action))}>
+          <Button key={m.action} size="small" variant={m.action === 'send' ? 'solid' : 'outline'} onClick={() => (m.action === 'send' ? setAsking(true) : move(m.action))}>
             {m.label}
           </Button>
         ))}

@@ -1,6 +1,6 @@
 import { useState, type CSSProperties, type ReactNode } from 'react';
 import { keepPreviousData, useInfiniteQuery } from '@tanstack/react-query';
-import { Alert, Button, TextField } from '../../components/form';
+import { Alert, Button, TextField } from '../../components/ui';
 import { LIVE_HIGHLIGHT_MS } from '../../config/constants';
 import { Select } from './ui/Select';
 import { adminGet, adminKeys, downloadCSV, errorText, query, type Page } from './api';
@@ -101,16 +101,16 @@ export function ListView<T>({ title, endpoint, filters = [], sorts = [], search,
               value={text}
               onChange={(e) => setText(e.target.value)}
               helperText={searchHint}
-              slotProps={{ htmlInput: { maxLength: 254 } }}
+              inputProps={{ maxLength: 254 }}
             />
-            <Button type="submit" variant="outlined">
+            <Button type="submit" variant="outline">
               Search
             </Button>
           </form>
         )}
         {csv && (
           <Button
-            variant="contained"
+            variant="solid"
             className="adm-gap-t"
             onClick={() => {
               setCsvError('');

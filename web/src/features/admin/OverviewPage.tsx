@@ -1,7 +1,7 @@
 import { useId } from 'react';
 import { Link as RouterLink } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
-import { Alert } from '../../components/form';
+import { Alert } from '../../components/ui';
 import { PROGRAMS } from '../../config/constants';
 import { count } from '../../lib/words';
 import { AnalyticsPanel, DayTable } from './AnalyticsPanel';

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Link as RouterLink, useParams } from 'react-router';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Alert, Button } from '../../components/form';
+import { Alert, Button } from '../../components/ui';
 import { count } from '../../lib/words';
 import { adminGet, adminKeys, adminSend, errorText, when, type PersonDetail } from './api';
 import { ConfirmDialog } from './ui/ConfirmDialog';
@@ -88,7 +88,7 @@ export function PersonPage() {
           </a>
         ))}
       </div>
-      <Button variant="contained" className="adm-danger adm-gap-t" onClick={() => setAsking(true)}>
+      <Button variant="solid" className="adm-danger adm-gap-t" onClick={() => setAsking(true)}>
         Sign out everywhere
       </Button>
       <ConfirmDialog

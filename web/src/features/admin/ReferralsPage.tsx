@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import { Alert, Button } from '../../components/form';
+import { Alert, Button } from '../../components/ui';
 import { PROGRAMS } from '../../config/constants';
 import { adminGet, adminKeys, errorText, when } from './api';
 import type { Referral, ReferralCount, Referrer } from './launchApi';

@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Alert, Button, TextField } from '../../components/form';
+import { Alert, Button, TextField } from '../../components/ui';
 import { useLeadToProblem } from '../../lib/leadToProblem';
 import { useAuth } from '../auth/AuthProvider';
 import { uploadImage } from '../onboarding/api';
@@ -120,7 +120,7 @@ function SettingField({ name, value, fallback }: { name: string; value: string; 
           fullWidth
           multiline={name.endsWith('.text')}
         />
-        <Button type="submit" variant="outlined" disabled={busy || draft === value} style={{ marginTop: 26 }}>
+        <Button type="submit" variant="outline" disabled={busy || draft === value} style={{ marginTop: 26 }}>
           Save
         </Button>
       </div>

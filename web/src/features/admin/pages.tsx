@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Link as RouterLink } from 'react-router';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { Alert, Button, TextField } from '../../components/form';
+import { Alert, Button, TextField } from '../../components/ui';
 import { CONTACT_SUBJECTS, PROGRAMS } from '../../config/constants';
 import { ListView } from './ListView';
 import { subjectLabel } from '../../lib/words';
@@ -89,7 +89,7 @@ function MessageActions({ message: m }: { message: Message }) {
         multiline
         value={note}
         onChange={(e) => setNote(e.target.value)}
-        slotProps={{ htmlInput: { maxLength: 2000 } }}
+        inputProps={{ maxLength: 2000 }}
       />
       {save.error && <Alert severity="error">{errorText(save.error)}</Alert>}
       <div className="adm-row">
@@ -100,7 +100,7 @@ function MessageActions({ message: m }: { message: Message }) {
           Save note
         </Button>
         {m.status === 'open' ? (
-          <Button variant="contained" disabled={busy} onClick={() => save.mutate('handled')}>
+          <Button variant="solid" disabled={busy} onClick={() => save.mutate('handled')}>
             Mark handled
           </Button>
         ) : (

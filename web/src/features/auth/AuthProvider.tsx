@@ -1,23 +1,12 @@
-import { createContext, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
+import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import type { SupabaseClient, User } from '@supabase/supabase-js';
 import { getSupabase, hasSupabaseClient, isSessionStorageKey, mayHaveSession, onSupabaseClient } from '../../lib/supabase';
 import { signOut } from './api';
 import { PageSkeleton } from '../../components/PageSkeleton';
+import { AuthContext, type AuthState } from '../../lib/auth';
 
-/** What the app knows about who is signed in (spec sections 3 and 4). */
-export interface AuthState {
-  /** True when a user exists. */
-  isAuthenticated: boolean;
-  user: User | null;
-  /** True until the stored session has been read. */
-  loading: boolean;
-  /** Only logs: the state follows the backend's auth events. */
-  login: () => void;
-  /** Signs the user out. */
-  logout: () => Promise<void>;
-}
-
-const AuthContext = createContext<AuthState | undefined>(undefined);
+// The state and its hook live in lib/auth, below the shared components that read them.
+export { useAuth, type AuthState } from '../../lib/auth';
 
 /**
  * AuthProvider reads the existing session, then follows every auth event of
@@ -85,11 +74,4 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   );
 
   return <AuthContext.Provider value={value}>{loading ? <PageSkeleton /> : children}</AuthContext.Provider>;
-}
-
-/** useAuth returns the auth state; it throws outside an AuthProvider. */
-export function useAuth(): AuthState {
-  const ctx = useContext(AuthContext);
-  if (!ctx) throw new Error('useAuth must be used within an AuthProvider');
-  return ctx;
 }

@@ -1,4 +1,4 @@
-import { Spinner } from '../../components/form';
+import { Spinner } from '../../components/ui';
 
 /** BusyMessage is a spinner with a line of text, announced to screen readers as a status. */
 export function BusyMessage({ text }: { text: string }) {

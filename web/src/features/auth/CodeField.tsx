@@ -1,4 +1,4 @@
-import { TextField } from '../../components/form';
+import { TextField } from '../../components/ui';
 
 /** Props of CodeField. */
 export interface CodeFieldProps {
@@ -25,7 +25,7 @@ export function CodeField({ id, value, onChange, error, disabled }: CodeFieldPro
       autoComplete="one-time-code"
       disabled={disabled}
       fullWidth
-      slotProps={{ htmlInput: { inputMode: 'numeric', pattern: '[0-9 ]*', maxLength: 7 } }}
+      inputProps={{ inputMode: 'numeric', pattern: '[0-9 ]*', maxLength: 7 }}
     />
   );
 }

@@ -1,4 +1,4 @@
-import { TextField } from '../../components/form';
+import { TextField } from '../../components/ui';
 
 /** Props of EmailField. */
 export interface EmailFieldProps {

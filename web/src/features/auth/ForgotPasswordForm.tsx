@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { Alert, Button } from '../../components/form';
+import { Alert, Button } from '../../components/ui';
 import { requestPasswordReset } from './api';
 import { validateEmail } from './credentials';
 import { EmailField } from './EmailField';
@@ -68,11 +68,11 @@ export function ForgotPasswordForm({ initialEmail = '', onBack }: ForgotPassword
         error={fieldError}
         disabled={sending}
       />
-      <Button type="submit" variant="contained" size="large" disabled={sending} fullWidth>
+      <Button type="submit" variant="solid" size="large" disabled={sending} fullWidth>
         {sending ? 'SENDING...' : 'SEND RESET LINK'}
       </Button>
       {onBack && (
-        <Button variant="text" onClick={onBack} disabled={sending}>
+        <Button variant="plain" onClick={onBack} disabled={sending}>
           Back to sign in
         </Button>
       )}

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { FormIcon, TextField } from '../../components/form';
+import { FormIcon, TextField } from '../../components/ui';
 
 /** Props of PasswordField. */
 export interface PasswordFieldProps {

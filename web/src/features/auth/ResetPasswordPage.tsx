@@ -1,11 +1,6 @@
 import { useRef, useState, type FormEvent } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
-import Alert from '@mui/material/Alert';
-import Button from '@mui/material/Button';
-import Container from '@mui/material/Container';
-import Paper from '@mui/material/Paper';
-import Stack from '@mui/material/Stack';
-import Typography from '@mui/material/Typography';
+import { Alert, Button } from '../../components/ui';
 import { AUTH_ROUTES } from '../../config/constants';
 import { PageHeader } from '../../components/PageHeader';
 import type { FieldErrors } from '../../lib/validation';
@@ -82,21 +77,21 @@ export default function ResetPasswordPage() {
   return (
     <>
       <PageHeader title="Reset Password" />
-      <Container component="main" maxWidth="xs" sx={{ py: { xs: 3, sm: 6 }, px: 2 }}>
-        <Paper variant="outlined" sx={{ p: { xs: 2.5, sm: 4 } }}>
+      <main className="ui-main ui-main-xs">
+        <div className="fk-paper fk-paper-line ui-card">
           {stage === 'bad-link' && (
-            <Stack spacing={3}>
+            <div className="fk-stack fk-stack-xl">
               <Alert severity="error">
                 This password reset link has expired or has already been used. Ask for a new one below.
               </Alert>
               <ForgotPasswordForm onBack={() => navigate(`${AUTH_ROUTES.signUp}?mode=login`)} />
-            </Stack>
+            </div>
           )}
           {stage === 'choose' && (
-            <Stack component="form" noValidate onSubmit={handleSubmit} spacing={2} aria-labelledby="new-password-heading">
-              <Typography id="new-password-heading" variant="h5" component="h2" sx={{ fontWeight: 800 }}>
+            <form noValidate onSubmit={handleSubmit} className="fk-stack" aria-labelledby="new-password-heading">
+              <h2 id="new-password-heading" className="fk-h2">
                 Choose a new password
-              </Typography>
+              </h2>
               {error && <Alert severity="error">{error}</Alert>}
               <PasswordField
                 id="new-password"
@@ -122,14 +117,14 @@ export default function ResetPasswordPage() {
                 autoComplete="new-password"
                 disabled={saving}
               />
-              <Button type="submit" variant="contained" size="large" disabled={saving} fullWidth>
+              <Button type="submit" variant="solid" size="large" disabled={saving} fullWidth>
                 {saving ? 'SAVING...' : 'SAVE NEW PASSWORD'}
               </Button>
-            </Stack>
+            </form>
           )}
           {stage === 'choose' && codeStep}
-        </Paper>
-      </Container>
+        </div>
+      </main>
     </>
   );
 }

@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { Alert, Button } from '../../components/form';
+import { Alert, Button } from '../../components/ui';
 import { CodeField } from './CodeField';
 import { isSixDigits, verifySecondStep } from './mfa';
 
@@ -68,7 +68,7 @@ export function SecondStepForm({
         error={codeError}
         disabled={loading}
       />
-      <Button type="submit" variant="contained" size="large" busy={loading} fullWidth>
+      <Button type="submit" variant="solid" size="large" busy={loading} fullWidth>
         VERIFY
       </Button>
       {onCancel ? (

@@ -1,22 +1,12 @@
 import { useEffect, useState, type FormEvent } from 'react';
-import Alert from '@mui/material/Alert';
-import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
-import CircularProgress from '@mui/material/CircularProgress';
-import Container from '@mui/material/Container';
-import Paper from '@mui/material/Paper';
-import Stack from '@mui/material/Stack';
-import Typography from '@mui/material/Typography';
+import { Alert, Button } from '../../components/ui';
+import { messageOf } from '../../lib/functionError';
 import { BusyMessage } from './BusyMessage';
 import { CodeField } from './CodeField';
 import { RequireAuth } from './RequireAuth';
 import { isSixDigits, startEnrolment, turnOff, verifiedFactor, verifyCode, type Enrolment, type TotpFactor } from './mfa';
 
 type View = { kind: 'loading' } | { kind: 'off' } | { kind: 'enrolling'; enrolment: Enrolment } | { kind: 'on'; factor: TotpFactor };
-
-function messageOf(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
-}
 
 /**
  * Two-step sign-in settings (/account/security): turn it on by scanning a
@@ -107,15 +97,7 @@ export function TwoStepSettings({ notice, onTurnedOn }: { notice?: string; onTur
   }
 
   const submit = (label: string) => (
-    <Button
-      type="submit"
-      variant="contained"
-      size="large"
-      disabled={busy}
-      aria-busy={busy}
-      startIcon={busy ? <CircularProgress size={18} color="inherit" aria-hidden /> : undefined}
-      fullWidth
-    >
+    <Button type="submit" variant="solid" size="large" busy={busy} fullWidth>
       {label}
     </Button>
   );
@@ -133,18 +115,16 @@ export function TwoStepSettings({ notice, onTurnedOn }: { notice?: string; onTur
   );
 
   return (
-    <Container component="main" maxWidth="xs" sx={{ py: { xs: 3, sm: 6 }, px: 2 }}>
-      <Paper variant="outlined" sx={{ p: { xs: 2.5, sm: 4 } }}>
-        <Stack spacing={2.5}>
-          <Box>
-            <Typography variant="h4" component="h1" sx={{ fontWeight: 800 }}>
-              Two-step sign-in
-            </Typography>
-            <Typography color="text.secondary" sx={{ mt: 0.5 }}>
+    <main className="ui-main ui-main-xs">
+      <div className="fk-paper fk-paper-line ui-card">
+        <div className="fk-stack fk-stack-l">
+          <div>
+            <h1 className="fk-h1">Two-step sign-in</h1>
+            <p className="fk-sub">
               Besides your password, signing in asks for a code from an authenticator app on your phone, so a stolen
               password alone cannot open your account.
-            </Typography>
-          </Box>
+            </p>
+          </div>
           {notice && <Alert severity="info">{notice}</Alert>}
           {error && <Alert severity="error">{error}</Alert>}
           {success && (
@@ -155,49 +135,38 @@ export function TwoStepSettings({ notice, onTurnedOn }: { notice?: string; onTur
           {view.kind === 'loading' && <BusyMessage text="Checking your two-step sign-in..." />}
           {view.kind === 'off' && (
             <>
-              <Typography>Two-step sign-in is off.</Typography>
-              <Button variant="contained" size="large" onClick={begin} disabled={busy} aria-busy={busy} fullWidth>
+              <p className="fk-p">Two-step sign-in is off.</p>
+              <Button variant="solid" size="large" onClick={begin} disabled={busy} aria-busy={busy} fullWidth>
                 TURN ON TWO-STEP SIGN-IN
               </Button>
             </>
           )}
           {view.kind === 'enrolling' && (
-            <Stack component="form" noValidate onSubmit={confirm} spacing={2} aria-label="Turn on two-step sign-in">
-              <Typography component="h2" variant="h6">
-                1. Scan this QR code with your authenticator app
-              </Typography>
-              <Box
-                component="img"
-                src={view.enrolment.qrCode}
-                alt="QR code to scan with your authenticator app"
-                sx={{ width: 200, height: 200, alignSelf: 'center', imageRendering: 'pixelated' }}
-              />
-              <Typography variant="body2">
+            <form noValidate onSubmit={confirm} className="fk-stack" aria-label="Turn on two-step sign-in">
+              <h2 className="fk-h3">1. Scan this QR code with your authenticator app</h2>
+              <img src={view.enrolment.qrCode} alt="QR code to scan with your authenticator app" className="totp-qr" />
+              <p className="fk-body2">
                 Cannot scan it? Type this key into the app instead:{' '}
-                <Box component="code" data-testid="totp-secret" sx={{ wordBreak: 'break-all', fontWeight: 700 }}>
+                <code data-testid="totp-secret" className="totp-secret">
                   {view.enrolment.secret}
-                </Box>
-              </Typography>
-              <Typography component="h2" variant="h6">
-                2. Type the code the app shows
-              </Typography>
+                </code>
+              </p>
+              <h2 className="fk-h3">2. Type the code the app shows</h2>
               {codeField}
               {submit('TURN ON')}
-            </Stack>
+            </form>
           )}
           {view.kind === 'on' && (
-            <Stack component="form" noValidate onSubmit={switchOff} spacing={2} aria-label="Turn off two-step sign-in">
-              <Typography>Two-step sign-in is on.</Typography>
-              <Typography variant="body2" color="text.secondary">
-                To turn it off, type a current code from your authenticator app.
-              </Typography>
+            <form noValidate onSubmit={switchOff} className="fk-stack" aria-label="Turn off two-step sign-in">
+              <p className="fk-p">Two-step sign-in is on.</p>
+              <p className="fk-body2 fk-muted">To turn it off, type a current code from your authenticator app.</p>
               {codeField}
               {submit('TURN OFF TWO-STEP SIGN-IN')}
-            </Stack>
+            </form>
           )}
-        </Stack>
-      </Paper>
-    </Container>
+        </div>
+      </div>
+    </main>
   );
 }
 

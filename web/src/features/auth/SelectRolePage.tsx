@@ -1,19 +1,12 @@
 import { useState, type ReactNode } from 'react';
 import { useNavigate } from 'react-router';
-import Alert from '@mui/material/Alert';
-import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
-import ButtonBase from '@mui/material/ButtonBase';
-import Container from '@mui/material/Container';
-import Stack from '@mui/material/Stack';
-import Typography from '@mui/material/Typography';
-import CheckCircleIcon from '@mui/icons-material/CheckCircle';
-import ShoppingBagIcon from '@mui/icons-material/ShoppingBag';
-import StorefrontIcon from '@mui/icons-material/Storefront';
+import { Alert, Button, FormIcon } from '../../components/ui';
+import { Icon } from '../../components/icons';
 import { AUTH_ROUTES, ROLES } from '../../config/constants';
 import { PageHeader } from '../../components/PageHeader';
 import { RequireAuth } from './RequireAuth';
-import { useFinishedProfileGoesToAccount } from '../onboarding/savedProfile';
+import { useFinishedProfileGoesToAccount } from '../../lib/profile';
+import '../../styles/form-pages.css';
 
 type Role = typeof ROLES.seller | typeof ROLES.buyer;
 
@@ -22,14 +15,14 @@ const CHOICES: { role: Role; title: string; text: string; icon: ReactNode; to: s
     role: ROLES.seller,
     title: 'Become a Seller',
     text: 'Sell your pre-loved clothes or grow your thrift business.',
-    icon: <StorefrontIcon fontSize="large" />,
+    icon: <Icon name="storefront" className="role-icon" />,
     to: AUTH_ROUTES.sellerSignup,
   },
   {
     role: ROLES.buyer,
     title: 'Become a Buyer',
     text: 'Discover second-hand fashion picked for your style.',
-    icon: <ShoppingBagIcon fontSize="large" />,
+    icon: <Icon name="bag" className="role-icon" />,
     to: AUTH_ROUTES.buyerSignup,
   },
 ];
@@ -56,67 +49,46 @@ function SelectRole() {
   return (
     <>
       <PageHeader title="Choose Your Role" />
-      <Container component="main" maxWidth="sm" sx={{ py: { xs: 3, sm: 6 }, px: 2 }}>
-        <Typography id="role-heading" variant="h4" component="h2" sx={{ fontWeight: 800, textAlign: 'center' }}>
+      <main className="ui-main">
+        <h2 id="role-heading" className="fk-h1 center role-h">
           What brings you to Salaula?
-        </Typography>
-        <Typography color="text.secondary" sx={{ textAlign: 'center', mt: 1, mb: 3 }}>
-          Choose one to set up your profile.
-        </Typography>
+        </h2>
+        <p className="fk-sub center role-sub">Choose one to set up your profile.</p>
         {error && (
-          <Alert severity="error" sx={{ mb: 2 }}>
+          <Alert severity="error" className="role-error">
             {error}
           </Alert>
         )}
-        <Stack role="group" aria-labelledby="role-heading" direction={{ xs: 'column', sm: 'row' }} spacing={2}>
+        <div role="group" aria-labelledby="role-heading" className="role-cards">
           {CHOICES.map((c) => {
             const selected = role === c.role;
             return (
-              <ButtonBase
+              <button
+                type="button"
                 key={c.role}
                 aria-pressed={selected}
                 disabled={proceeding}
                 onClick={() => setRole(selected ? null : c.role)}
-                sx={{
-                  flex: 1,
-                  position: 'relative',
-                  display: 'block',
-                  textAlign: 'left',
-                  p: 2.5,
-                  borderRadius: 2,
-                  border: 2,
-                  borderColor: selected ? 'primary.main' : 'divider',
-                  bgcolor: selected ? 'rgba(27, 67, 50, 0.08)' : 'background.paper',
-                  '&.Mui-focusVisible': { outline: '3px solid #f4a261', outlineOffset: 2 },
-                }}
+                className="role-card"
               >
                 {selected && (
-                  <CheckCircleIcon color="primary" aria-hidden sx={{ position: 'absolute', top: 12, right: 12 }} />
+                  <span className="role-check">
+                    <FormIcon name="checkCircle" />
+                  </span>
                 )}
-                <Box sx={{ color: 'primary.main' }} aria-hidden>
+                <span className="role-card-icon" aria-hidden="true">
                   {c.icon}
-                </Box>
-                <Typography variant="h6" component="span" sx={{ display: 'block', fontWeight: 800, mt: 1 }}>
-                  {c.title}
-                </Typography>
-                <Typography variant="body2" component="span" color="text.secondary" sx={{ display: 'block' }}>
-                  {c.text}
-                </Typography>
-              </ButtonBase>
+                </span>
+                <span className="role-title">{c.title}</span>
+                <span className="role-text">{c.text}</span>
+              </button>
             );
           })}
-        </Stack>
-        <Button
-          variant="contained"
-          size="large"
-          fullWidth
-          disabled={role === null || proceeding}
-          onClick={proceed}
-          sx={{ mt: 3 }}
-        >
+        </div>
+        <Button variant="solid" size="large" fullWidth disabled={role === null || proceeding} onClick={proceed} className="role-proceed">
           {proceeding ? 'PROCEEDING...' : 'PROCEED'}
         </Button>
-      </Container>
+      </main>
     </>
   );
 }

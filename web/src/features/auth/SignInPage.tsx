@@ -1,6 +1,6 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { useLocation, useNavigate, useSearchParams } from 'react-router';
-import { Alert, Button, FormIcon } from '../../components/form';
+import { Alert, Button, FormIcon } from '../../components/ui';
 import { Icon } from '../../components/icons';
 import { AUTH_ROUTES } from '../../config/constants';
 import type { FieldErrors } from '../../lib/validation';
@@ -277,7 +277,7 @@ export default function SignInPage() {
               </Alert>
             )}
             {unconfirmed && (
-              <Button variant="outlined" onClick={resend} disabled={resending}>
+              <Button variant="outline" onClick={resend} disabled={resending}>
                 {resending ? 'Sending...' : 'Send the confirmation e-mail again'}
               </Button>
             )}
@@ -312,7 +312,7 @@ export default function SignInPage() {
                   </Button>
                 </div>
               )}
-              <Button type="submit" variant="contained" size="large" busy={loading} fullWidth>
+              <Button type="submit" variant="solid" size="large" busy={loading} fullWidth>
                 {isLogin ? 'SIGN IN' : 'CREATE AN ACCOUNT'}
               </Button>
             </form>
@@ -327,7 +327,7 @@ export default function SignInPage() {
             </div>
             <div className="fk-stack fk-stack-s" aria-describedby="social-soon">
               {SOCIAL_PROVIDERS.map(({ name, icon }) => (
-                <Button key={name} variant="outlined" startIcon={icon} disabled fullWidth>
+                <Button key={name} variant="outline" startIcon={icon} disabled fullWidth>
                   Continue with {name}
                 </Button>
               ))}

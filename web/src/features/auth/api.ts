@@ -6,9 +6,11 @@
  */
 import type { Session, User } from '@supabase/supabase-js';
 import { AUTH_ROUTES, FUNCTIONS } from '../../config/constants';
-import { NETWORK_ERROR_MESSAGE, isNetworkFailure } from '../../lib/functionError';
+import { NETWORK_ERROR_MESSAGE, functionErrorReason, isNetworkFailure } from '../../lib/functionError';
 import { getSupabase as loadClient } from '../../lib/supabase';
 import { SecondStepNeeded } from './mfa';
+
+export { functionErrorReason };
 
 /**
  * getSupabase is the app's client for the auth calls. supabase-js may still
@@ -49,22 +51,6 @@ export async function fetchMyProfile(): Promise<MyProfile> {
   const body = (data ?? {}) as { role?: unknown; profile?: { role?: unknown } };
   const role = body.role ?? body.profile?.role ?? null;
   return { role: typeof role === 'string' && role !== '' ? role : null };
-}
-
-/** functionErrorReason reads the `error` field a function answered with, else the client's message. */
-export async function functionErrorReason(error: unknown): Promise<string> {
-  const fallback = error instanceof Error ? error.message : String(error);
-  const context = (error as { context?: unknown }).context;
-  if (context instanceof Response) {
-    try {
-      const body = (await context.clone().json()) as { error?: unknown; message?: unknown };
-      if (typeof body.error === 'string' && body.error) return body.error;
-      if (typeof body.message === 'string' && body.message) return body.message;
-    } catch {
-      // not JSON: keep the client's message
-    }
-  }
-  return fallback;
 }
 
 /** signOut ends the session on the server and in this browser (call 5). */

@@ -1,6 +1,6 @@
 import { useState, type ChangeEvent, type FormEvent } from 'react';
 import { BotTrap, botTrapValue } from '../../components/BotTrap';
-import { Alert, Button, RadioGroup, TextField, type TextFieldProps } from '../../components/form';
+import { Alert, Button, RadioGroup, TextField, type TextFieldProps } from '../../components/ui';
 import { CONTACT_SUBJECTS, FORM_LIMITS, FUNCTIONS } from '../../config/constants';
 import type { FieldErrors } from '../../lib/validation';
 import { FunctionCallError } from '../../lib/functionError';
@@ -80,10 +80,10 @@ export function ContactForm() {
   return (
     <form ref={leadRef} noValidate onSubmit={submit} aria-label="Contact form" className="contact-form">
       <div className="contact-names">
-        {text('firstName', 'First Name', { autoComplete: 'given-name', slotProps: { htmlInput: { maxLength: FORM_LIMITS.name } } })}
-        {text('lastName', 'Last Name', { autoComplete: 'family-name', slotProps: { htmlInput: { maxLength: FORM_LIMITS.name } } })}
-        {text('email', 'Email', { type: 'email', autoComplete: 'email', slotProps: { htmlInput: { maxLength: FORM_LIMITS.email } } })}
-        {text('phoneNumber', 'Phone Number', { type: 'tel', autoComplete: 'tel', slotProps: { htmlInput: { maxLength: FORM_LIMITS.phone } } })}
+        {text('firstName', 'First Name', { autoComplete: 'given-name', inputProps: { maxLength: FORM_LIMITS.name } })}
+        {text('lastName', 'Last Name', { autoComplete: 'family-name', inputProps: { maxLength: FORM_LIMITS.name } })}
+        {text('email', 'Email', { type: 'email', autoComplete: 'email', inputProps: { maxLength: FORM_LIMITS.email } })}
+        {text('phoneNumber', 'Phone Number', { type: 'tel', autoComplete: 'tel', inputProps: { maxLength: FORM_LIMITS.phone } })}
       </div>
       <RadioGroup
         label="Select Subject"
@@ -110,7 +110,7 @@ export function ContactForm() {
         </Alert>
       )}
       <div className="contact-send">
-        <Button type="submit" variant="contained" size="large" disabled={locked}>
+        <Button type="submit" variant="solid" size="large" disabled={locked}>
           {sending ? 'Sending...' : 'Send Message'}
         </Button>
       </div>

@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { Footer } from '../../components/Footer';
-import { FormIcon } from '../../components/form';
+import { FormIcon } from '../../components/ui';
 import { Icon } from '../../components/icons';
 import { PageHeader } from '../../components/PageHeader';
 import type { SocialLink } from '../../config/constants';

@@ -1,5 +1,5 @@
 import { useNavigate } from 'react-router';
-import { TextField } from '../../components/form';
+import { TextField } from '../../components/ui';
 import { MAX_SELLER_LOGOS, STATIC_FORM_MAX_IMAGES } from '../../config/constants';
 import { useAuth } from '../auth/AuthProvider';
 import { AestheticGrid } from './components/AestheticGrid';

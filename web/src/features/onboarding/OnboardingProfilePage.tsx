@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
-import { TextField } from '../../components/form';
+import { TextField } from '../../components/ui';
 import { MAX_PROFILE_IMAGES } from '../../config/constants';
 import { AestheticGrid } from './components/AestheticGrid';
 import { ImageUploadArea } from './components/ImageUploadArea';
@@ -46,7 +46,7 @@ export default function OnboardingProfilePage() {
       <SectionTitle>Your details</SectionTitle>
       <TextField {...text('full_name', 'Full name', busy)} autoComplete="name" />
       <TextField {...text('location', 'Location', busy)} autoComplete="address-level2" />
-      <TextField {...text('age', 'Age', busy)} slotProps={{ htmlInput: { inputMode: 'numeric', maxLength: 3 } }} />
+      <TextField {...text('age', 'Age', busy)} inputProps={{ inputMode: 'numeric', maxLength: 3 }} />
       <PhoneField {...text('phone_number', 'Phone number', busy)} />
       <div className="ob-pair">
         <TextField {...text('height', 'Height', busy)} placeholder="e.g. 170 cm" />

@@ -1,5 +1,5 @@
 import { useNavigate, useSearchParams } from 'react-router';
-import { TextField } from '../../components/form';
+import { TextField } from '../../components/ui';
 import { MAX_SELLER_LOGOS } from '../../config/constants';
 import { useAuth } from '../auth/AuthProvider';
 import { ImageUploadArea } from './components/ImageUploadArea';
@@ -68,7 +68,7 @@ export default function SellerSignupPage() {
       <TextField {...text('full_name', 'Full name', busy)} autoComplete="name" />
       <PhoneField {...text('phone_number', 'Phone number', busy)} />
       <TextField {...text('location', 'Location', busy)} autoComplete="address-level2" />
-      <TextField {...text('age', 'Age', busy)} slotProps={{ htmlInput: { inputMode: 'numeric', maxLength: 3 } }} />
+      <TextField {...text('age', 'Age', busy)} inputProps={{ inputMode: 'numeric', maxLength: 3 }} />
       <GenderPicker value={values.gender} onChange={(v) => set('gender', v)} options={GENDERS_SELLER} disabled={busy} error={errors.gender} />
       <SectionTitle>Business Details</SectionTitle>
       <TextField {...text('business_name', 'Business name', busy)} autoComplete="organization" />

@@ -1,9 +1,8 @@
-import Box from '@mui/material/Box';
-import Typography from '@mui/material/Typography';
 import { PillLink } from './PublicPage';
 import { Link as RouterLink, useSearchParams } from 'react-router';
 import { Logo } from '../../components/Logo';
 import { FloatingImage } from './FloatingImage';
+import '../../styles/pages.css';
 
 /**
  * The coming-soon page (/comingsoon, /help, /tracking, /categories): logo and
@@ -14,33 +13,31 @@ export default function ComingSoonPage() {
   const [params] = useSearchParams();
   const q = params.get('q')?.trim();
   return (
-    <Box component="main" id="main" sx={{ flex: 1, display: 'grid', placeItems: 'center', px: 2, py: 6, textAlign: 'center', background: 'radial-gradient(circle at 50% 30%, #f1e9dc, #fbf8f3 60%)' }}>
-      <Box sx={{ maxWidth: 560 }}>
-        <Box component={RouterLink} to="/" aria-label="Salaula home" sx={{ textDecoration: 'none', display: 'inline-flex', borderRadius: 1, mb: 3 }}>
+    <main id="main" className="solo solo-soon">
+      <div className="solo-in">
+        <RouterLink to="/" aria-label="Salaula home" className="solo-logo">
           <Logo size={44} />
-        </Box>
-        <Box sx={{ mb: 2 }}>
+        </RouterLink>
+        <div style={{ marginBottom: 16 }}>
           <FloatingImage />
-        </Box>
-        <Typography component="h1" sx={{ fontWeight: 900, fontSize: { xs: '2.2rem', md: '3rem' }, mb: 1.5 }}>
-          Coming Soon
-        </Typography>
+        </div>
+        <h1 className="solo-h1">Coming Soon</h1>
         {q ? (
-          <Typography sx={{ fontSize: '1.1rem', mb: 1 }}>
+          <p className="solo-p">
             Searching for <strong>&ldquo;{q}&rdquo;</strong>? Our rails are still being filled. Sign up and we will
             let you know the moment the shop opens.
-          </Typography>
+          </p>
         ) : (
-          <Typography sx={{ fontSize: '1.1rem', mb: 1 }}>
+          <p className="solo-p">
             We are still stitching this part of Salaula together. Sign up and you will be the first to know when it
             is ready.
-          </Typography>
+          </p>
         )}
-        <Box sx={{ display: 'flex', gap: 2, justifyContent: 'center', flexWrap: 'wrap', mt: 3 }}>
+        <div className="solo-actions">
           <PillLink to="/sign_up">SIGN UP NOW</PillLink>
           <PillLink to="/" look="outline">RETURN TO HOME</PillLink>
-        </Box>
-      </Box>
-    </Box>
+        </div>
+      </div>
+    </main>
   );
 }

@@ -1,14 +1,14 @@
-import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
-import Typography from '@mui/material/Typography';
-import { useEffect, useState } from 'react';
-import { Link as RouterLink, useNavigate } from 'react-router';
-import { FUNCTIONS } from '../../config/constants';
-import { getSupabase } from '../../lib/supabase';
-import { useAuth } from '../auth/AuthProvider';
+import { useNavigate } from 'react-router';
+import { useQuery } from '@tanstack/react-query';
+import { Button, ButtonLink } from '../../components/ui';
+import { useAuth } from '../../lib/auth';
+import { fetchSavedProfile } from '../../lib/profile';
+import { withQueries } from '../../lib/QueryProvider';
+import { accountKeys } from '../account/queries';
 import { RequireAuth } from '../auth/RequireAuth';
 import { SocialLinks } from '../../components/SocialLinks';
 import { Band, PublicPage, SectionTitle } from './PublicPage';
+import '../../styles/pages.css';
 
 const NEXT_STEPS = [
   { title: 'Clear your wardrobe', text: 'Got clothes you no longer wear? Join the Wardrobe Clearance waitlist and we will sell them for you.', to: '/wardrobeclearance', action: 'Join the Program' },
@@ -18,21 +18,10 @@ const NEXT_STEPS = [
 
 /** useFirstName is the first word of the signed-in person's saved full name, '' until known (or without one). */
 function useFirstName(): string {
-  const [name, setName] = useState('');
-  useEffect(() => {
-    let live = true;
-    getSupabase()
-      .then((c) => c.functions.invoke(FUNCTIONS.getProfileMe, { method: 'POST' }))
-      .then(({ data }) => {
-        const full = typeof data?.full_name === 'string' ? data.full_name.trim() : '';
-        if (live) setName(full.split(/\s+/)[0] ?? '');
-      })
-      .catch(() => {});
-    return () => {
-      live = false;
-    };
-  }, []);
-  return name;
+  const userId = useAuth().user?.id ?? '';
+  const { data } = useQuery({ queryKey: accountKeys.profile(userId), queryFn: fetchSavedProfile });
+  const full = typeof data?.full_name === 'string' ? data.full_name.trim() : '';
+  return full.split(/\s+/)[0] ?? '';
 }
 
 function Welcome() {
@@ -46,31 +35,31 @@ function Welcome() {
           {/* A long name breaks anywhere rather than push the page sideways on a phone. */}
           You are all set{name ? <span style={{ overflowWrap: 'anywhere' }}>, {name}</span> : ''}!
         </SectionTitle>
-        <Typography sx={{ opacity: 0.95, fontSize: '1.1rem', maxWidth: 720 }}>
+        <p className="welcome-lead">
           Your profile is saved. The shop opens soon, and your feed will be ready on launch day. Here is what you can do
           in the meantime.
-        </Typography>
+        </p>
       </Band>
       <Band tone="plain" label="next-title">
         <SectionTitle id="next-title">Next steps</SectionTitle>
-        <Box component="ul" sx={{ listStyle: 'none', p: 0, m: 0, display: 'grid', gap: 3, gridTemplateColumns: { xs: '1fr', md: 'repeat(3, 1fr)' } }}>
+        <ul className="tiles">
           {NEXT_STEPS.map((s) => (
-            <Box component="li" key={s.to} sx={{ bgcolor: 'background.paper', border: '1px solid #e3ded5', borderRadius: 4, p: 3, display: 'flex', flexDirection: 'column', gap: 1.5 }}>
+            <li key={s.to} className="tile">
               <SectionTitle level={3}>{s.title}</SectionTitle>
-              <Typography sx={{ color: 'text.secondary', flex: 1 }}>{s.text}</Typography>
-              <Button component={RouterLink} to={s.to} variant="outlined" sx={{ alignSelf: 'flex-start', borderRadius: 999, borderWidth: 2 }}>
+              <p className="tile-text">{s.text}</p>
+              <ButtonLink to={s.to} variant="outline">
                 {s.action}
-              </Button>
-            </Box>
+              </ButtonLink>
+            </li>
           ))}
-        </Box>
-        <Box sx={{ mt: 5 }}>
+        </ul>
+        <div className="follow">
           <SectionTitle level={3}>Follow us for launch news</SectionTitle>
           <SocialLinks />
-        </Box>
+        </div>
         <Button
-          variant="text"
-          sx={{ mt: 4 }}
+          variant="plain"
+          className="signout"
           onClick={async () => {
             await logout();
             navigate('/');
@@ -84,10 +73,12 @@ function Welcome() {
 }
 
 /** /index: the signed-in home after sign-in: a welcome and next steps. Visitors are sent to sign in first. */
-export default function IndexPage() {
+function IndexPage() {
   return (
     <RequireAuth>
       <Welcome />
     </RequireAuth>
   );
 }
+
+export default withQueries(IndexPage);

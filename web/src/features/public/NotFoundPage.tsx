@@ -1,24 +1,18 @@
-import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
-import Typography from '@mui/material/Typography';
-import { Link as RouterLink } from 'react-router';
+import { ButtonLink } from '../../components/ui/Link';
+import '../../styles/pages.css';
 
 /** The 404 page every unknown path redirects to. */
 export default function NotFoundPage() {
   return (
-    <Box component="main" id="main" sx={{ flex: 1, display: 'grid', placeItems: 'center', px: 2, py: 8, textAlign: 'center' }}>
-      <Box sx={{ maxWidth: 560 }}>
-        <Box component="img" src="/images/floating-hanger.svg" alt="" width={240} height={260} sx={{ width: 140, height: 'auto', mb: 2, transform: 'rotate(-12deg)' }} />
-        <Typography variant="h2" component="h1" sx={{ fontWeight: 900, mb: 2, fontSize: { xs: '2.8rem', sm: '3.75rem' } }}>
-          Oooppss!!
-        </Typography>
-        <Typography sx={{ mb: 4, fontSize: '1.1rem' }}>
-          Hey friend, the page you are looking for does not exist yet or another error occurred.
-        </Typography>
-        <Button variant="contained" size="large" component={RouterLink} to="/" sx={{ borderRadius: 999, px: 4 }}>
+    <main id="main" className="solo solo-404">
+      <div className="solo-in">
+        <img src="/images/floating-hanger.svg" alt="" width={240} height={260} className="solo-hanger" />
+        <h1 className="solo-h1 solo-h1-404">Oooppss!!</h1>
+        <p className="solo-p solo-p-404">Hey friend, the page you are looking for does not exist yet or another error occurred.</p>
+        <ButtonLink to="/" variant="solid" size="large" className="solo-big-btn">
           RETURN TO HOME
-        </Button>
-      </Box>
-    </Box>
+        </ButtonLink>
+      </div>
+    </main>
   );
 }

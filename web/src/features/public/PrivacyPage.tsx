@@ -1,5 +1,4 @@
-import Link from '@mui/material/Link';
-import { Link as RouterLink } from 'react-router';
+import { TextLink } from '../../components/ui/Link';
 import { CONTACT_ADDRESS, MINIMUM_USER_AGE } from '../../config/constants';
 import { useSupportEmail } from '../../components/useSupportEmail';
 import { LegalPage, type LegalSection } from './LegalPage';
@@ -7,7 +6,7 @@ import { LegalPage, type LegalSection } from './LegalPage';
 /** Privacy Policy: 10 sections, under Zambia's Data Protection Act No. 3 of 2021. */
 export default function PrivacyPage() {
   const email = useSupportEmail();
-  const mail = <Link href={`mailto:${email}`}>{email}</Link>;
+  const mail = <TextLink href={`mailto:${email}`}>{email}</TextLink>;
   const sections: LegalSection[] = [
     {
       title: 'Who we are',
@@ -101,7 +100,7 @@ export default function PrivacyPage() {
           </ul>
           <p>
             Signed in, you can do most of this yourself on{' '}
-            <Link component={RouterLink} to="/account">My Account</Link>: see and correct your profile, download
+            <TextLink to="/account">My Account</TextLink>: see and correct your profile, download
             everything we hold about you as one file, and delete your account.
           </p>
           <p>Or write to {mail} and we will answer within 30 days. We may ask you to confirm who you are first.</p>
@@ -134,7 +133,7 @@ export default function PrivacyPage() {
         <p>
           We will show the date of any change at the top of this page and e-mail account holders about important
           ones. For anything about your privacy, write to {mail}, use our{' '}
-          <Link component={RouterLink} to="/contact">contact form</Link>, or visit us in {CONTACT_ADDRESS}.
+          <TextLink to="/contact">contact form</TextLink>, or visit us in {CONTACT_ADDRESS}.
         </p>
       ),
     },

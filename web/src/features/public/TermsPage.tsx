@@ -1,5 +1,4 @@
-import Link from '@mui/material/Link';
-import { Link as RouterLink } from 'react-router';
+import { TextLink } from '../../components/ui/Link';
 import { CONTACT_ADDRESS, MINIMUM_USER_AGE } from '../../config/constants';
 import { useSupportEmail } from '../../components/useSupportEmail';
 import { LegalPage, type LegalSection } from './LegalPage';
@@ -127,8 +126,8 @@ export default function TermsPage() {
             e-mail about any important change before it takes effect.
           </p>
           <p>
-            Questions? Write to <Link href={`mailto:${email}`}>{email}</Link>, use our{' '}
-            <Link component={RouterLink} to="/contact">contact form</Link>, or visit us in {CONTACT_ADDRESS}.
+            Questions? Write to <TextLink href={`mailto:${email}`}>{email}</TextLink>, use our{' '}
+            <TextLink to="/contact">contact form</TextLink>, or visit us in {CONTACT_ADDRESS}.
           </p>
         </>
       ),

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Button } from '../../components/form';
+import { Button } from '../../components/ui';
 import { whatsAppLink, type PlaceInLine } from './referral';
 import '../../styles/share.css';
 
@@ -32,7 +32,7 @@ export function ShareYourPlace({ programName, place }: { programName: string; pl
         <a className="fk-btn fk-btn-contained" href={whatsAppLink(programName, url)} target="_blank" rel="noopener noreferrer">
           Share on WhatsApp
         </a>
-        <Button variant="outlined" onClick={copy}>
+        <Button variant="outline" onClick={copy}>
           {copied ? 'Link copied' : 'Copy link'}
         </Button>
       </div>

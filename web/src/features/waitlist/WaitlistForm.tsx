@@ -1,6 +1,6 @@
 import { useEffect, useId, useState, type FormEvent } from 'react';
 import { BotTrap, botTrapValue } from '../../components/BotTrap';
-import { Alert, Button, TextField } from '../../components/form';
+import { Alert, Button, TextField } from '../../components/ui';
 import { FORM_LIMITS, FUNCTIONS } from '../../config/constants';
 import { isBlank } from '../../lib/validation';
 import { WaitingForConnection, useSendWhenOnline } from '../../lib/offline';
@@ -94,9 +94,9 @@ export function WaitlistForm({ programName, errorMessage, successDetail }: Waitl
           error={Boolean(emailError)}
           helperText={emailError}
           disabled={locked}
-          slotProps={{ htmlInput: { maxLength: FORM_LIMITS.email } }}
+          inputProps={{ maxLength: FORM_LIMITS.email }}
         />
-        <Button type="submit" variant="contained" disabled={locked} busy={submitting}>
+        <Button type="submit" variant="solid" disabled={locked} busy={submitting}>
           {submitting ? 'Joining...' : 'Join the Waitlist'}
         </Button>
       </div>

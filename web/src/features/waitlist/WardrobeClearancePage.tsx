@@ -1,6 +1,6 @@
 import { Link as RouterLink } from 'react-router';
 import { Footer } from '../../components/Footer';
-import { Alert, FormIcon } from '../../components/form';
+import { Alert, FormIcon } from '../../components/ui';
 import { Icon } from '../../components/icons';
 import { PROGRAMS } from '../../config/constants';
 import { WaitlistForm } from './WaitlistForm';

@@ -1,5 +1,5 @@
 import { AlertDialog } from 'radix-ui';
-import { Button } from '../../../components/form';
+import { Button } from '../../../components/ui';
 
 /**
  * ConfirmDialog asks before an action that cannot be taken back (Radix's
@@ -32,7 +32,7 @@ export function ConfirmDialog({
               <Button>Cancel</Button>
             </AlertDialog.Cancel>
             <AlertDialog.Action asChild>
-              <Button variant="contained" className={danger ? 'adm-danger' : undefined} onClick={onConfirm}>
+              <Button variant="solid" className={danger ? 'adm-danger' : undefined} onClick={onConfirm}>
                 {confirm}
               </Button>
             </AlertDialog.Action>

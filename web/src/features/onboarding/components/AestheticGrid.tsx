@@ -1,4 +1,4 @@
-import { Button, FormIcon, cx } from '../../../components/form';
+import { Button, FormIcon, cx } from '../../../components/ui';
 import '../../../styles/onboarding.css';
 import { AESTHETICS } from '../data/aesthetics';
 
@@ -23,7 +23,7 @@ export function AestheticGrid({ selected, onToggle, editing, onEditingChange, di
   return (
     <div>
       {onEditingChange && (
-        <Button variant={editing ? 'contained' : 'outlined'} size="small" disabled={disabled} onClick={() => onEditingChange(!editing)} className="ob-edit-btn">
+        <Button variant={editing ? 'solid' : 'outline'} size="small" disabled={disabled} onClick={() => onEditingChange(!editing)} className="ob-edit-btn">
           {editing ? 'Done choosing aesthetics' : 'Edit aesthetics'}
         </Button>
       )}

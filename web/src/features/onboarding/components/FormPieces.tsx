@@ -1,6 +1,6 @@
 import { useId, type ReactNode } from 'react';
 import { Link as RouterLink } from 'react-router';
-import { Alert, Checkbox, FormIcon, RadioGroup, Select, TextField, cx, type FormIconName, type TextFieldProps } from '../../../components/form';
+import { Alert, Checkbox, FormIcon, RadioGroup, Select, TextField, cx, type FormIconName, type TextFieldProps } from '../../../components/ui';
 import '../../../styles/onboarding.css';
 import { INSPIRATIONS, PHONE_PREFIX } from '../../../config/constants';
 import { BUSINESS_MODE_OPTIONS } from '../data/businessModes';
@@ -88,7 +88,7 @@ export function PhoneField(props: TextFieldProps) {
       placeholder="97 123 4567"
       {...props}
       startAdornment={PHONE_PREFIX}
-      slotProps={{ htmlInput: { inputMode: 'tel', maxLength: 16 } }}
+      inputProps={{ inputMode: 'tel', maxLength: 16 }}
     />
   );
 }
@@ -104,7 +104,7 @@ export function InspirationSelect({
   disabled?: boolean;
 }) {
   return (
-    <Select fullWidth value={value} disabled={disabled} onChange={(e) => onChange(e.target.value)} slotProps={{ htmlInput: { 'aria-label': 'Inspiration' } }}>
+    <Select fullWidth value={value} disabled={disabled} onChange={(e) => onChange(e.target.value)} inputProps={{ 'aria-label': 'Inspiration' }}>
       <option value="">Inspiration</option>
       {INSPIRATIONS.map((i) => (
         <option key={i} value={i}>

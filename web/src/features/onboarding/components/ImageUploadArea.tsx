@@ -1,5 +1,5 @@
 import { useId, useRef, useState, type DragEvent } from 'react';
-import { Button, FormIcon, cx } from '../../../components/form';
+import { Button, FormIcon, cx } from '../../../components/ui';
 import '../../../styles/onboarding.css';
 import type { ImagePicker, PickedImage, UploadState } from '../useImagePicker';
 
@@ -69,7 +69,7 @@ export function ImageUploadArea({ picker, itemName, addLabel, hint, disabled, er
         }}
       />
       <Button
-        variant="outlined"
+        variant="outline"
         startIcon={<FormIcon name="addPhoto" />}
         disabled={!canAdd}
         onClick={() => inputRef.current?.click()}
@@ -154,7 +154,7 @@ function UploadStatus({ item, label, disabled, onRetry }: { item: PickedImage; l
           <p role="alert" className="ob-error-line">
             {item.error ?? 'The upload failed.'}
           </p>
-          <Button size="small" variant="outlined" disabled={disabled} onClick={onRetry} className="ob-retry" aria-label={`Retry ${label.toLowerCase()}`}>
+          <Button size="small" variant="outline" disabled={disabled} onClick={onRetry} className="ob-retry" aria-label={`Retry ${label.toLowerCase()}`}>
             Retry
           </Button>
         </>

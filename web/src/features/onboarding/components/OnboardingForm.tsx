@@ -1,5 +1,5 @@
 import { useCallback, useRef, useState, type FormEvent, type ReactNode } from 'react';
-import { Button, TextField } from '../../../components/form';
+import { Button, TextField } from '../../../components/ui';
 import { PageHeader } from '../../../components/PageHeader';
 import { RequireAuth } from '../../auth/RequireAuth';
 import { ErrorBanner, InspirationSelect, PhoneField, VoiceInputButton } from './FormPieces';
@@ -132,7 +132,7 @@ export function OnboardingPage({
 /** SubmitButton: full width on phones, shows busyLabel while busy. */
 export function SubmitButton({ busy, label, busyLabel }: { busy: boolean; label: string; busyLabel: string }) {
   return (
-    <Button type="submit" variant="contained" size="large" disabled={busy} className="ob-submit" fullWidth>
+    <Button type="submit" variant="solid" size="large" disabled={busy} className="ob-submit" fullWidth>
       {busy ? busyLabel : label}
     </Button>
   );
@@ -163,7 +163,7 @@ export function BuyerDetailsFields({
         <TextField {...text('waist_size', 'Waist size', busy)} placeholder="e.g. 32 in" />
       </div>
       <TextField {...text('location', 'Location', busy)} placeholder="e.g. Kabulonga, Lusaka" autoComplete="address-level2" />
-      <TextField {...text('age', 'Age', busy)} slotProps={{ htmlInput: { inputMode: 'numeric', maxLength: 3 } }} />
+      <TextField {...text('age', 'Age', busy)} inputProps={{ inputMode: 'numeric', maxLength: 3 }} />
       <InspirationSelect value={values.inspiration} onChange={(v) => set('inspiration', v)} disabled={busy} />
       <PhoneField {...text('phone_number', 'Phone number', busy)} />
       <TextField

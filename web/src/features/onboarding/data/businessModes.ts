@@ -1,4 +1,4 @@
-import type { FormIconName } from '../../../components/form';
+import type { FormIconName } from '../../../components/ui';
 import { BUSINESS_MODES } from '../../../config/constants';
 
 /** One business mode choice: the spec's title, an icon and a one-line description. */

@@ -1,5 +1,5 @@
 import { useId, type ChangeEvent, type ReactNode } from 'react';
-import '../../styles/forms.css';
+import '../../styles/ui.css';
 import { cx, describedBy } from './cx';
 
 /** Props of Checkbox. */
@@ -63,7 +63,7 @@ export interface RadioOption {
 
 /** Props of RadioGroup. */
 export interface RadioGroupProps {
-  /** The group's visible name (MUI's FormLabel), which also names the radiogroup. */
+  /** The group's visible name, which also names the radiogroup. */
   label: ReactNode;
   name: string;
   value: string;

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import '../../styles/forms.css';
+import '../../styles/ui.css';
 import { cx } from './cx';
 import { FormIcon, type FormIconName } from './icons';
 
@@ -13,7 +13,7 @@ const ICONS: Record<Severity, FormIconName> = {
   error: 'errorOutlined',
 };
 
-/** Props of Alert (MUI's Alert props the app uses). */
+/** Props of Alert. */
 export interface AlertProps {
   severity?: Severity;
   /** 'standard' (light, the default) or 'filled' (strong colour, white text). */
@@ -24,7 +24,7 @@ export interface AlertProps {
    * role="note" for a notice that is part of the page.
    */
   role?: 'alert' | 'status' | 'note';
-  /** A bold first line (MUI's AlertTitle). */
+  /** A bold first line. */
   title?: ReactNode;
   /** Replaces the severity's icon; false shows none. */
   icon?: ReactNode | false;

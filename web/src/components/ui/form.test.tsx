@@ -15,7 +15,7 @@ function Controlled(props: { error?: string; multiline?: boolean }) {
       error={Boolean(props.error)}
       helperText={props.error}
       multiline={props.multiline}
-      slotProps={{ htmlInput: { maxLength: 5 } }}
+      inputProps={{ maxLength: 5 }}
     />
   );
 }
@@ -72,7 +72,7 @@ describe('Select', () => {
     await userEvent.setup({ delay: null }).selectOptions(select, 'Lusaka');
     expect(onChange).toHaveBeenCalled();
     rerender(
-      <Select value="" slotProps={{ htmlInput: { 'aria-label': 'Inspiration' } }}>
+      <Select value="" inputProps={{ 'aria-label': 'Inspiration' }}>
         <option value="">Inspiration</option>
       </Select>,
     );
@@ -128,13 +128,13 @@ describe('Checkbox and RadioGroup', () => {
 
 describe('Button', () => {
   it('is a type="button" by default; busy disables it, marks it aria-busy and keeps its words as its name', () => {
-    const { rerender } = render(<Button variant="contained">SIGN IN</Button>);
+    const { rerender } = render(<Button variant="solid">SIGN IN</Button>);
     const button = screen.getByRole('button', { name: 'SIGN IN' });
     expect(button).toHaveAttribute('type', 'button');
     expect(button).toBeEnabled();
     expect(button).not.toHaveAttribute('aria-busy');
     rerender(
-      <Button variant="contained" type="submit" busy>
+      <Button variant="solid" type="submit" busy>
         SIGN IN
       </Button>,
     );

@@ -1,19 +1,19 @@
 import type { ButtonHTMLAttributes, ReactNode } from 'react';
-import '../../styles/forms.css';
+import '../../styles/ui.css';
 import { cx } from './cx';
 
-/** Spinner is MUI's CircularProgress in plain CSS; hidden from screen readers (say what is busy in words). */
+/** Spinner is a turning ring in plain CSS; hidden from screen readers (say what is busy in words). */
 export function Spinner({ className }: { className?: string }) {
   return <span className={cx('fk-spinner', className)} aria-hidden="true" />;
 }
 
-/** Props of Button: a native button's, plus MUI's variant, size, fullWidth and startIcon. */
+/** Props of Button: a native button's, plus its look, size, width and an icon before the words. */
 export interface ButtonProps extends ButtonHTMLAttributes<HTMLButtonElement> {
-  /** 'contained' (green), 'outlined', 'text' (the default, as MUI's) or 'link' (a button that looks like a link). */
-  variant?: 'contained' | 'outlined' | 'text' | 'link';
+  /** 'solid' (green), 'outline', 'plain' (the default: words only) or 'link' (a button that looks like a link). */
+  variant?: 'solid' | 'outline' | 'plain' | 'link';
   size?: 'small' | 'medium' | 'large';
-  /** 'inherit' takes the colour of the text around it (a button inside an alert). */
-  color?: 'primary' | 'inherit';
+  /** 'inherit' takes the colour of the text around it (a button inside an alert); 'danger' is red (deleting). */
+  color?: 'primary' | 'inherit' | 'danger';
   fullWidth?: boolean;
   startIcon?: ReactNode;
   /**
@@ -23,9 +23,9 @@ export interface ButtonProps extends ButtonHTMLAttributes<HTMLButtonElement> {
   busy?: boolean;
 }
 
-/** Button is a native <button> with MUI's look (type="button" unless told otherwise). */
+/** Button is a native <button> (type="button" unless told otherwise). */
 export function Button({
-  variant = 'text',
+  variant = 'plain',
   size = 'medium',
   color = 'primary',
   fullWidth,
@@ -50,6 +50,7 @@ export function Button({
         size === 'small' && 'fk-btn-s',
         size === 'large' && 'fk-btn-l',
         color === 'inherit' && 'fk-btn-inherit',
+        color === 'danger' && 'fk-btn-danger',
         fullWidth && 'fk-btn-full',
         className,
       )}

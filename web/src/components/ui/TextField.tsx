@@ -1,11 +1,11 @@
 import { useId, type ChangeEvent, type InputHTMLAttributes, type ReactNode, type SelectHTMLAttributes, type TextareaHTMLAttributes } from 'react';
-import '../../styles/forms.css';
+import '../../styles/ui.css';
 import { cx, describedBy } from './cx';
 
 /** Attributes passed straight to the <input>, <textarea> or <select> (maxLength, inputMode, pattern, aria-*...). */
 export type HtmlInputProps = InputHTMLAttributes<HTMLInputElement> & Record<`data-${string}`, string | undefined>;
 
-/** What TextField and Select share: MUI's TextField props the app uses. */
+/** What TextField and Select share. */
 interface FieldBaseProps {
   /** The control's id; one is made when absent. The helper line is `${id}-helper`. */
   id?: string;
@@ -20,15 +20,15 @@ interface FieldBaseProps {
   required?: boolean;
   /** Takes the whole width of its container. */
   fullWidth?: boolean;
-  /** 'outlined' (a rounded box, the default) or 'standard' (underlined). */
-  variant?: 'outlined' | 'standard';
+  /** 'box' (a rounded box, the default) or 'line' (underlined). */
+  variant?: 'box' | 'line';
   size?: 'small' | 'medium';
   className?: string;
-  /** As MUI's: `htmlInput` goes on the control, `input` carries the adornments. */
-  slotProps?: { htmlInput?: HtmlInputProps; input?: { startAdornment?: ReactNode; endAdornment?: ReactNode } };
+  /** Attributes put on the control itself (maxLength, inputMode, aria-label...). */
+  inputProps?: HtmlInputProps;
 }
 
-/** Props of TextField (MUI's TextField props the app uses, with the same names). */
+/** Props of TextField. */
 export interface TextFieldProps extends FieldBaseProps {
   value: string;
   onChange?: (e: ChangeEvent<HTMLInputElement | HTMLTextAreaElement>) => void;
@@ -57,7 +57,7 @@ function fieldClass(p: FieldBaseProps, extra?: string) {
   return cx(
     'fk-field',
     p.fullWidth && 'fk-full',
-    p.variant === 'standard' && 'fk-standard',
+    p.variant === 'line' && 'fk-standard',
     p.size === 'small' && 'fk-small',
     p.error && 'fk-error',
     p.disabled && 'fk-disabled',
@@ -116,14 +116,13 @@ function hasHelper(helperText: ReactNode): boolean {
 /**
  * TextField is a labelled text input (or textarea with `multiline`) with its
  * helper or error line under it: the label names the control, the line is
- * tied to it by aria-describedby, and `error` sets aria-invalid. Props follow
- * MUI's TextField so that pages convert one for one.
+ * tied to it by aria-describedby, and `error` sets aria-invalid.
  */
 export function TextField(props: TextFieldProps) {
   const { controlId, helperId } = useFieldIds(props.id);
-  const html = props.slotProps?.htmlInput ?? {};
-  const start = props.startAdornment ?? props.slotProps?.input?.startAdornment;
-  const end = props.endAdornment ?? props.slotProps?.input?.endAdornment;
+  const html = props.inputProps ?? {};
+  const start = props.startAdornment;
+  const end = props.endAdornment;
   const shared = {
     ...html,
     id: controlId,
@@ -166,11 +165,11 @@ export interface SelectProps extends FieldBaseProps {
 /**
  * Select is a labelled native <select> (the phone's own picker), in the same
  * box, with the same label, helper line and error wiring as TextField.
- * Without a visible label, give it `slotProps.htmlInput['aria-label']`.
+ * Without a visible label, give it `inputProps['aria-label']`.
  */
 export function Select(props: SelectProps) {
   const { controlId, helperId } = useFieldIds(props.id);
-  const html = (props.slotProps?.htmlInput ?? {}) as SelectHTMLAttributes<HTMLSelectElement>;
+  const html = (props.inputProps ?? {}) as SelectHTMLAttributes<HTMLSelectElement>;
   return (
     <FieldFrame base={props} controlId={controlId} helperId={helperId}>
       <select
