@@ -134,12 +134,15 @@ PB_BIN     := bin/bench/base
 # The console's scale scenario: this many waitlist sign-ups on each system
 # (0 leaves it out; a million takes a few minutes and ~3 GB of disk).
 SALAULA_BENCH_SIGNUPS ?= 1000000
+# A second salaula binary to compare with, e.g. the previous release's
+# (make bench BASELINE=bin/salaula-prev); empty: none.
+BASELINE ?=
 
-## bench: Go benchmarks, the home page's first-load weight, salaula against PocketBase side by side under wrk (bench/*.lua), Lighthouse (mobile) on the public pages (docs/benchmarks.md)
+## bench: Go benchmarks, the home page's first-load weight, salaula against PocketBase (and BASELINE, a previous salaula binary, when given) side by side under wrk (bench/*.lua), Lighthouse (mobile) on the public pages (docs/benchmarks.md)
 bench: build chromium wrk $(PB_BIN)
 	go test -run '^$$' -bench . -benchmem ./...
 	cd web && node scripts/first-load-weight.mjs
-	go run ./cmd/salaula-bench -salaula $(BIN) -pocketbase $(PB_BIN) -scale $(SALAULA_BENCH_SIGNUPS) -out docs/benchmarks.md
+	go run ./cmd/salaula-bench -salaula $(BIN) $(if $(BASELINE),-baseline $(BASELINE)) -pocketbase $(PB_BIN) -scale $(SALAULA_BENCH_SIGNUPS) -out docs/benchmarks.md
 	cd web && CHROME_PATH=$${CHROME_PATH:-/usr/bin/chromium} node scripts/lighthouse.mjs
 
 # PocketBase from its Go module at a pinned version, into a project-local folder.

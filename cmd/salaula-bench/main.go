@@ -4,7 +4,9 @@
 // the Lua scripts in bench/. Every scenario runs on every system in turn,
 // round after round; the table shows the medians of the rounds (requests
 // per second, p50 and p99 latency, errors, peak resident memory) with the
-// ratio to PocketBase. It also times cold starts, reads idle memory and
+// ratio to PocketBase. With -baseline it runs a second salaula binary (the
+// previous release) through the same rounds, interleaved, and adds each
+// figure's ratio to it. It also times cold starts, reads idle memory and
 // checks that every 2xx answer of a write stored its row. With -scale N
 // (or SALAULA_BENCH_SIGNUPS=N) it also times the console's waitlist at N
 // sign-ups on each system, and salaula's messages and people lists at N/10
@@ -65,9 +67,9 @@ func scenarios(asset string) []*scenario {
 
 // options are the command line.
 type options struct {
-	salaula, pocketbase, pgAdmin, out, dist, scripts, only string
-	duration, idle                                         time.Duration
-	reps, threads, scale                                   int
+	salaula, baseline, pocketbase, pgAdmin, out, dist, scripts, only string
+	duration, idle                                                   time.Duration
+	reps, threads, scale                                             int
 }
 
 func main() {
@@ -83,6 +85,7 @@ func run() error {
 		o.pgAdmin = "postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable"
 	}
 	flag.StringVar(&o.salaula, "salaula", "bin/salaula", "the salaula binary")
+	flag.StringVar(&o.baseline, "baseline", "", "a second salaula binary (e.g. the previous release) run through the same scenarios, interleaved; the table gains its rows and each figure's ratio to it")
 	flag.StringVar(&o.pocketbase, "pocketbase", "bin/bench/base", "the PocketBase binary (examples/base)")
 	flag.StringVar(&o.pgAdmin, "postgres", o.pgAdmin, "PostgreSQL server to create the benchmark databases on")
 	flag.StringVar(&o.out, "out", "docs/benchmarks.md", "where to write the table (empty: only print it)")
@@ -360,7 +363,14 @@ func render(scs []*scenario, systems []*system, cold, idle map[string][]float64,
 		"while each salaula sign-up also queues its confirmation e-mail in the same transaction. "+
 		"The machine is shared, so absolute figures wander; compare the systems side by side.\n\n",
 		seconds, o.threads, o.reps)
-	b.WriteString("| scenario | system | req/s | p50 ms | p99 ms | errors | peak RSS | ratio to PocketBase |\n|---|---|---:|---:|---:|---:|---:|---:|\n")
+	head, rule := "| scenario | system | req/s | p50 ms | p99 ms | errors | peak RSS | ratio to PocketBase |", "|---|---|---:|---:|---:|---:|---:|---:|"
+	if o.baseline != "" {
+		fmt.Fprintf(&b, "Baseline: `%s`, on SQLite and on a PostgreSQL database of its own, run in the same rounds right after salaula on the same store. "+
+			"Ratio to baseline: salaula's figure / the baseline's on the same store (the medians; peak RSS: the highest), for req/s, p50, p99 and peak RSS in that order: "+
+			"above 1 for req/s, or below 1 for the others, is better than the baseline.\n\n", o.baseline)
+		head, rule = head+" ratio to baseline (req/s · p50 · p99 · peak RSS) |", rule+"---:|"
+	}
+	b.WriteString(head + "\n" + rule + "\n")
 	for _, sc := range scs {
 		pb := median(each(sc.runs["pocketbase"], func(r result) float64 { return r.rps }))
 		for _, s := range systems {
@@ -384,16 +394,33 @@ func render(scs []*scenario, systems []*system, cold, idle map[string][]float64,
 			for _, r := range rs {
 				errs += r.errors
 			}
-			fmt.Fprintf(&b, "| %s | %s | %.0f | %.1f | %.1f | %d | %s | %s |\n", sc.key(), s.name, rps,
+			fmt.Fprintf(&b, "| %s | %s | %.0f | %.1f | %.1f | %d | %s | %s |", sc.key(), s.name, rps,
 				median(each(rs, func(r result) float64 { return r.p50 })), median(each(rs, func(r result) float64 { return r.p99 })),
 				errs, mib(slices.Max(each(rs, func(r result) float64 { return r.peak }))), ratio)
+			if o.baseline != "" {
+				b.WriteString(" " + baselineRatios(rs, sc.runs[s.base]) + " |")
+			}
+			b.WriteString("\n")
 		}
 	}
 	if len(cold) > 0 {
 		fmt.Fprintf(&b, "\nCold start (process start to the first 200 of its health check, on an empty data folder or a new PostgreSQL database) "+
-			"and idle RSS (the same process's resident memory %s later, no load); medians of %d:\n\n| system | cold start | idle RSS |\n|---|---:|---:|\n", o.idle, o.reps)
+			"and idle RSS (the same process's resident memory %s later, no load); medians of %d:\n\n", o.idle, o.reps)
+		head, rule := "| system | cold start | idle RSS |", "|---|---:|---:|"
+		if o.baseline != "" {
+			head, rule = head+" ratio to baseline (cold start · idle RSS) |", rule+"---:|"
+		}
+		b.WriteString(head + "\n" + rule + "\n")
 		for _, s := range systems {
-			fmt.Fprintf(&b, "| %s | %.0f ms | %s |\n", s.name, median(cold[s.id]), mib(median(idle[s.id])))
+			fmt.Fprintf(&b, "| %s | %.0f ms | %s |", s.name, median(cold[s.id]), mib(median(idle[s.id])))
+			if o.baseline != "" {
+				ratios := "-"
+				if s.base != "" {
+					ratios = ratioOf(median(cold[s.id]), median(cold[s.base])) + " · " + ratioOf(median(idle[s.id]), median(idle[s.base]))
+				}
+				b.WriteString(" " + ratios + " |")
+			}
+			b.WriteString("\n")
 		}
 	}
 	if len(checks) > 0 {
@@ -409,6 +436,34 @@ func render(scs []*scenario, systems []*system, cold, idle map[string][]float64,
 		}
 	}
 	return b.String()
+}
+
+// baselineRatios is salaula's figures over the baseline's on the same
+// store, "req/s · p50 · p99 · peak RSS", or "-" when either is missing
+// (the baseline's own rows, PocketBase).
+func baselineRatios(rs, base []result) string {
+	if len(rs) == 0 || len(base) == 0 {
+		return "-"
+	}
+	var parts []string
+	for _, figure := range []func(result) float64{
+		func(r result) float64 { return r.rps },
+		func(r result) float64 { return r.p50 },
+		func(r result) float64 { return r.p99 },
+	} {
+		parts = append(parts, ratioOf(median(each(rs, figure)), median(each(base, figure))))
+	}
+	peak := func(r result) float64 { return r.peak }
+	parts = append(parts, ratioOf(slices.Max(each(rs, peak)), slices.Max(each(base, peak))))
+	return strings.Join(parts, " · ")
+}
+
+// ratioOf is a / b to two places, "-" when b is 0.
+func ratioOf(a, b float64) string {
+	if b == 0 {
+		return "-"
+	}
+	return fmt.Sprintf("%.2f", a/b)
 }
 
 // Markers around the part of the benchmarks file this program owns; the

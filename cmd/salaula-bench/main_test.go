@@ -200,3 +200,49 @@ func TestRenderScale(t *testing.T) {
 		}
 	}
 }
+
+// Given a baseline binary, the table gains the baseline's rows and a
+// column of salaula's figures over the baseline's on the same store
+// (req/s, p50, p99, peak RSS; cold start and idle RSS below); without
+// one, the tables keep their columns.
+func TestRenderWithBaseline(t *testing.T) {
+	o := options{baseline: "bin/salaula-prev", duration: 5 * time.Second, reps: 2, threads: 2}
+	systems := []*system{
+		{id: "sqlite", name: "salaula (SQLite)", kind: "salaula", base: "base-sqlite"},
+		{id: "base-sqlite", name: "baseline (SQLite)", kind: "salaula"},
+		{id: "pocketbase", name: "PocketBase", kind: "pocketbase"},
+	}
+	sc := &scenario{name: "password sign-in", conc: 64, runs: map[string][]result{
+		"sqlite":      {{rps: 110, p50: 500, p99: 600, peak: 80 << 20}, {rps: 120, p50: 520, p99: 640, peak: 84 << 20}},
+		"base-sqlite": {{rps: 100, p50: 500, p99: 800, peak: 120 << 20}, {rps: 100, p50: 520, p99: 800, peak: 140 << 20}},
+		"pocketbase":  {{rps: 40, p50: 1700, p99: 3300, peak: 100 << 20}, {rps: 40, p50: 1700, p99: 3300, peak: 100 << 20}},
+	}}
+	cold := map[string][]float64{"sqlite": {90}, "base-sqlite": {100}, "pocketbase": {50}}
+	idle := map[string][]float64{"sqlite": {40 << 20}, "base-sqlite": {50 << 20}, "pocketbase": {30 << 20}}
+	got := render([]*scenario{sc}, systems, cold, idle, nil, o)
+	for _, want := range []string{
+		"Baseline: `bin/salaula-prev`",
+		"| peak RSS | ratio to PocketBase | ratio to baseline (req/s · p50 · p99 · peak RSS) |\n|---|---|---:|---:|---:|---:|---:|---:|---:|\n",
+		"| password sign-in c64 | salaula (SQLite) | 120 | 520.0 | 640.0 | 0 | 84 MiB | 3.00 (2.75 / 3.00) | 1.20 · 1.00 · 0.80 · 0.60 |\n",
+		"| password sign-in c64 | baseline (SQLite) | 100 | 520.0 | 800.0 | 0 | 140 MiB | 2.50 (2.50 / 2.50) | - |\n",
+		"| password sign-in c64 | PocketBase | 40 | 1700.0 | 3300.0 | 0 | 100 MiB | 1.00 | - |\n",
+		"| system | cold start | idle RSS | ratio to baseline (cold start · idle RSS) |\n|---|---:|---:|---:|\n",
+		"| salaula (SQLite) | 90 ms | 40 MiB | 0.90 · 0.80 |\n",
+		"| baseline (SQLite) | 100 ms | 50 MiB | - |\n",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("missing %q in\n%s", want, got)
+		}
+	}
+
+	o.baseline = ""
+	got = render([]*scenario{sc}, systems[:1], cold, idle, nil, o)
+	for _, absent := range []string{"aseline", "· "} {
+		if strings.Contains(got, absent) {
+			t.Errorf("without a baseline, %q in\n%s", absent, got)
+		}
+	}
+	if want := "| peak RSS | ratio to PocketBase |\n|---|---|---:|---:|---:|---:|---:|---:|\n"; !strings.Contains(got, want) {
+		t.Errorf("without a baseline, missing %q in\n%s", want, got)
+	}
+}

@@ -33,6 +33,7 @@ const (
 // system is one server under test.
 type system struct {
 	id, name, kind  string // kind: "salaula" or "pocketbase", the first argument of every script
+	base            string // with -baseline: the id of the baseline binary's system on the same store
 	bin, dir, pgURL string
 	tables          map[string]string // a scenario's rows -> the table they are stored in
 	addr            string
@@ -41,18 +42,33 @@ type system struct {
 }
 
 // newSystems are the three systems, with their data under dir and a new
-// PostgreSQL database.
+// PostgreSQL database; with -baseline, the baseline binary on SQLite and
+// on a PostgreSQL database of its own too, each after the current binary
+// on the same store, so every round runs them back to back.
 func newSystems(o options, dir string, pg *postgres) ([]*system, error) {
 	pgURL, err := pg.create()
 	if err != nil {
 		return nil, err
 	}
 	salaula := map[string]string{"waitlist": "waitlist_signups", "contact": "contact_messages"}
+	sqlite := &system{id: "sqlite", name: "salaula (SQLite)", kind: "salaula", bin: o.salaula, dir: filepath.Join(dir, "sqlite"), tables: salaula}
+	postgres := &system{id: "postgres", name: "salaula (PostgreSQL)", kind: "salaula", bin: o.salaula, dir: filepath.Join(dir, "postgres"), pgURL: pgURL, tables: salaula}
+	pocketbase := &system{id: "pocketbase", name: "PocketBase", kind: "pocketbase", bin: o.pocketbase, dir: filepath.Join(dir, "pocketbase"),
+		tables: map[string]string{"waitlist": "waitlist", "contact": "contact_messages"}}
+	if o.baseline == "" {
+		return []*system{sqlite, postgres, pocketbase}, nil
+	}
+	basePG, err := pg.create()
+	if err != nil {
+		return nil, err
+	}
+	sqlite.base, postgres.base = "base-sqlite", "base-postgres"
 	return []*system{
-		{id: "sqlite", name: "salaula (SQLite)", kind: "salaula", bin: o.salaula, dir: filepath.Join(dir, "sqlite"), tables: salaula},
-		{id: "postgres", name: "salaula (PostgreSQL)", kind: "salaula", bin: o.salaula, dir: filepath.Join(dir, "postgres"), pgURL: pgURL, tables: salaula},
-		{id: "pocketbase", name: "PocketBase", kind: "pocketbase", bin: o.pocketbase, dir: filepath.Join(dir, "pocketbase"),
-			tables: map[string]string{"waitlist": "waitlist", "contact": "contact_messages"}},
+		sqlite,
+		{id: sqlite.base, name: "baseline (SQLite)", kind: "salaula", bin: o.baseline, dir: filepath.Join(dir, "base-sqlite"), tables: salaula},
+		postgres,
+		{id: postgres.base, name: "baseline (PostgreSQL)", kind: "salaula", bin: o.baseline, dir: filepath.Join(dir, "base-postgres"), pgURL: basePG, tables: salaula},
+		pocketbase,
 	}, nil
 }
 

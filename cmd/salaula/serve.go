@@ -85,6 +85,10 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	if err != nil {
 		return err
 	}
+	if cfg.MemoryLimit > 0 {
+		// Garbage of password hashing is reclaimed before it piles up (decision 0241).
+		debug.SetMemoryLimit(cfg.MemoryLimit)
+	}
 	logger := slog.New(server.NewLogHandler(stdout, cfg.LogLevel, cfg.DataDir))
 	// Packages logging through slog's default logger (the database's
 	// change listener, realtime) write the same JSON lines.

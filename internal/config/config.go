@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"salaula/internal/clientip"
+	"salaula/internal/password"
 	"salaula/internal/realtime"
 )
 
@@ -43,6 +44,11 @@ type Config struct {
 	UploadRateLimit Rate          // SALAULA_RATE_UPLOADS: uploads per client address (IPv6: its /64) ("60/10m")
 	AnalyticsRate   Rate          // SALAULA_RATE_ANALYTICS: analytics events per client address (IPv6: its /64) ("600/10m")
 	MaxUploadBytes  int64         // SALAULA_MAX_UPLOAD_BYTES: largest accepted image (10 MB)
+	// MemoryLimit (SALAULA_MEMORY_LIMIT, in MiB; 0: none): the soft memory
+	// limit serve gives the Go runtime, in bytes. Unset, it is
+	// password.MemoryBudget() (60 MiB with 2 cores), or 0 when GOMEMLIMIT
+	// is set, which the runtime then follows. See decision 0241.
+	MemoryLimit     int64
 	ShutdownTimeout time.Duration // SALAULA_SHUTDOWN_TIMEOUT: how long in-flight requests may finish (15s)
 	ShutdownDrain   time.Duration // SALAULA_SHUTDOWN_DRAIN: at most how long to wait for the load balancer to hear "stopping" from /readyz (10s)
 	S3              S3Config      // SALAULA_S3_*: store media in an S3-compatible bucket instead of DATA/media
@@ -287,6 +293,16 @@ func Parse(name string, args []string, getenv func(string) string, stderr io.Wri
 		} else {
 			c.MaxUploadBytes = n
 		}
+	}
+	switch v := getenv("SALAULA_MEMORY_LIMIT"); {
+	case v != "":
+		n, err := strconv.ParseInt(v, 10, 64)
+		if err != nil || n < 0 || n > 1<<30 {
+			errs = append(errs, fmt.Errorf("SALAULA_MEMORY_LIMIT=%q: want a whole number of MiB (0: no limit)", v))
+		}
+		c.MemoryLimit = n << 20
+	case getenv("GOMEMLIMIT") == "":
+		c.MemoryLimit = password.MemoryBudget()
 	}
 	c.S3 = S3Config{
 		Endpoint:     getenv("SALAULA_S3_ENDPOINT"),

@@ -7,9 +7,12 @@
 // Hashing is golang.org/x/crypto/argon2 as published. Each argon2id run
 // takes 7 MiB and a core for tens of milliseconds, so at most one runs per
 // core at a time (a semaphore of GOMAXPROCS slots); the rest wait in line,
-// up to a deadline (ErrBusy). A run's memory is garbage once it ends: a
-// crowd signing in at once keeps at most one run's memory per core in use,
-// and the garbage collector reclaims the rest (sooner under GOMEMLIMIT).
+// up to a deadline (ErrBusy). Callers wait before anything is allocated for
+// them, so the only big allocation is argon2's own, one per run at once. A
+// run's memory is garbage once it ends: a crowd signing in at once keeps at
+// most one run's memory per core in use, and the garbage collector reclaims
+// the rest. MemoryBudget is what the server sets as its memory limit by
+// default, so that garbage is reclaimed before it piles up (decision 0241).
 package password
 
 import (
@@ -147,6 +150,20 @@ func SetLimits(n int, wait time.Duration) (restore func()) {
 		defer limitMu.Unlock()
 		slots, maxWait = oldSlots, oldWait
 	}
+}
+
+// RunMemory is the memory one argon2id run of Hash allocates.
+const RunMemory = memoryKiB << 10
+
+// MemoryBudget is a soft memory limit for the whole Go heap, in bytes: 32
+// MiB for everything but hashing, plus twice the memory of the argon2id
+// runs that may go at once (what is in use and the garbage of the runs
+// before). With 2 cores: 60 MiB.
+func MemoryBudget() int64 {
+	limitMu.Lock()
+	n := cap(slots)
+	limitMu.Unlock()
+	return 32<<20 + 2*int64(n)*RunMemory
 }
 
 // withSlot runs fn once a hashing slot is free, or returns ErrBusy when

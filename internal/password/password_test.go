@@ -156,3 +156,14 @@ func BenchmarkHash(b *testing.B) {
 		Hash("chitenge-lusaka-42")
 	}
 }
+
+func TestMemoryBudgetFollowsHashesAtOnce(t *testing.T) {
+	defer SetLimits(2, time.Second)()
+	if got, want := MemoryBudget(), int64(60<<20); got != want {
+		t.Errorf("2 hashes at once: budget %d, want %d (32 MiB + 2 x 2 x 7 MiB)", got, want)
+	}
+	defer SetLimits(4, time.Second)()
+	if got, want := MemoryBudget(), int64(88<<20); got != want {
+		t.Errorf("4 hashes at once: budget %d, want %d", got, want)
+	}
+}
