@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"log/slog"
 	"net/http"
+	"sync/atomic"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -81,7 +82,8 @@ type Server struct {
 	uploadLimiter    ratelimit.Limiter
 
 	drain     *Drain    // stopping: /readyz says so
-	mailProbe mailProbe // the mail server's last answer to /readyz
+	mailProbe mailProbe    // the mail server's last answer to /readyz
+	lastReady atomic.Value // string: the last /readyz status and checks down, logged when it changes
 }
 
 // New builds the server's handler from its dependencies.
