@@ -81,7 +81,7 @@ type Server struct {
 	formLimiter      ratelimit.Limiter
 	uploadLimiter    ratelimit.Limiter
 
-	drain     *Drain    // stopping: /readyz says so
+	drain     *Drain       // stopping: /readyz says so
 	mailProbe mailProbe    // the mail server's last answer to /readyz
 	lastReady atomic.Value // string: the last /readyz status and checks down, logged when it changes
 }
