@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
+	"net"
 	"net/http"
 	"net/url"
 	"os"
@@ -106,5 +107,33 @@ func TestServeSaysWhichAddressEmailsCarry(t *testing.T) {
 		case !set && (n != 1 || !strings.Contains(string(b), want)):
 			t.Errorf("without --public-url the log should say once %q:\n%s", want, b)
 		}
+	}
+}
+
+// A fatal start-up error (here the address is taken) is a JSON line like
+// every other, so `journalctl -o cat | jq` reads on past it.
+func TestFatalStartErrorIsAJSONLine(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	cmd, err := commandProcess(nil, "serve", "--http", ln.Addr().String(), "--data", t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := cmd.CombinedOutput()
+	if err == nil {
+		t.Fatalf("serve on a taken address did not fail: %s", out)
+	}
+	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+	for _, l := range lines {
+		if !json.Valid([]byte(l)) {
+			t.Errorf("not a JSON line: %s", l)
+		}
+	}
+	var last struct{ Level, Msg, Err string }
+	if json.Unmarshal([]byte(lines[len(lines)-1]), &last) != nil || last.Level != "ERROR" || !strings.Contains(last.Err, "address already in use") {
+		t.Errorf("the last line does not give the error: %s", lines[len(lines)-1])
 	}
 }

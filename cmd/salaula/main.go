@@ -5,23 +5,34 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
 	"os/signal"
 	"syscall"
 
 	"salaula/internal/config"
+	"salaula/internal/server"
 )
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	if err := run(ctx, os.Args, os.Getenv, os.Stdout, os.Stderr); err != nil {
-		fmt.Fprintln(os.Stderr, "salaula:", err)
+		if !errors.As(err, new(loggedError)) {
+			fmt.Fprintln(os.Stderr, "salaula:", err)
+		}
 		os.Exit(1)
 	}
 }
+
+// loggedError is an error `salaula serve` stopped with, already written to
+// its log as a JSON line: main prints it no more.
+type loggedError struct{ error }
+
+func (e loggedError) Unwrap() error { return e.error }
 
 const usage = `salaula: the Salaula marketplace server
 
@@ -69,7 +80,13 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	}
 	switch cmd {
 	case "serve":
-		return serve(ctx, rest, getenv, stdout, stderr)
+		// The service's log is JSON lines, read with jq: the error it
+		// stops with (an address in use, a refused data folder) is one too.
+		if err := serve(ctx, rest, getenv, stdout, stderr); err != nil {
+			slog.New(server.NewLogHandler(stdout, slog.LevelError, "")).Error("serve stopped", "err", err.Error())
+			return loggedError{err}
+		}
+		return nil
 	case "migrate":
 		return migrate(ctx, rest, getenv, stdout, stderr)
 	case "admin":

@@ -121,8 +121,8 @@ type S3Config struct {
 	AccessKey    string // SALAULA_S3_ACCESS_KEY
 	SecretKey    string // SALAULA_S3_SECRET_KEY
 	UsePathStyle bool   // SALAULA_S3_PATH_STYLE: bucket in the path, as MinIO expects (true)
-	// Timeout (SALAULA_S3_TIMEOUT, 20s): how long S3 may take to answer a
-	// request; a call fails after two such tries.
+	// Timeout (SALAULA_S3_TIMEOUT, 20s): how long one call to S3 may take,
+	// its retry included; a request for a file then answers 503.
 	Timeout time.Duration
 }
 

@@ -35,6 +35,10 @@ type Message struct {
 	// List-Unsubscribe-Post (RFC 8058), so a mail program's Unsubscribe
 	// button POSTs to it. "" for other e-mails.
 	ListUnsubscribe string
+	// ID is the outbox row's id: the Message-ID's left part, the same on
+	// every try, so a mail program folds the copies of an e-mail sent
+	// twice (accepted, then not recorded: see markSent). "" for none.
+	ID string
 }
 
 // Mailer sends messages. For the Outbox, Send puts the message in the
@@ -285,16 +289,40 @@ func (o *Outbox) DeliverDue(ctx context.Context) (int, error) {
 			}
 			continue
 		}
-		if err := o.DB.MarkEmailSent(mark, e.ID, "smtp", store.Now(), o.ClearBodies); err != nil {
+		if err := o.markSent(mark, e.ID); err != nil {
 			return len(due), err
 		}
 	}
 	return len(due), nil
 }
 
+// markSentTries: how many times recording an e-mail sent is tried, a
+// second apart, then more (1+2+3+4 s), before it is left to the claim's
+// lease, after which it is sent again.
+const markSentTries = 5
+
+// markSent records the e-mail id sent. An e-mail the SMTP server accepted
+// and that could not be recorded (the database down, or the sender killed
+// in between) is sent again once its claim lapses: the record is tried
+// again for some seconds to ride out a short outage, and the copies share
+// their Message-ID.
+func (o *Outbox) markSent(ctx context.Context, id string) error {
+	var err error
+	for i := range markSentTries {
+		if i > 0 {
+			time.Sleep(time.Duration(i) * time.Second)
+		}
+		if err = o.DB.MarkEmailSent(ctx, id, "smtp", store.Now(), o.ClearBodies); err == nil {
+			return nil
+		}
+		o.Logger.Warn("mail: recording an e-mail sent failed", "id", id, "try", i+1, "err", err)
+	}
+	return err
+}
+
 // messageOf is the message an outbox row holds.
 func messageOf(e store.OutboxEmail) Message {
-	return Message{To: e.To, Subject: e.Subject, Body: e.Body, Kind: e.Kind, ListUnsubscribe: e.ListUnsubscribe}
+	return Message{To: e.To, Subject: e.Subject, Body: e.Body, Kind: e.Kind, ListUnsubscribe: e.ListUnsubscribe, ID: e.ID}
 }
 
 // backoff is the pause after the attempt-th failed attempt.
@@ -372,6 +400,9 @@ func (o *Outbox) sendSMTP(m Message) error {
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "From: %s\r\nTo: %s\r\nSubject: %s\r\nDate: %s\r\n", o.From, m.To, m.Subject, time.Now().Format(time.RFC1123Z))
+	if id := messageID(m.ID, from); id != "" {
+		fmt.Fprintf(&b, "Message-ID: %s\r\n", id)
+	}
 	if m.ListUnsubscribe != "" {
 		fmt.Fprintf(&b, "List-Unsubscribe: <%s>\r\nList-Unsubscribe-Post: List-Unsubscribe=One-Click\r\n", m.ListUnsubscribe)
 	}
@@ -425,7 +456,23 @@ func (o *Outbox) sendSMTP(m Message) error {
 	if err := w.Close(); err != nil {
 		return err
 	}
-	return c.Quit()
+	// Accepted: what QUIT answers changes nothing, and an error here would
+	// send the e-mail again.
+	c.Quit()
+	return nil
+}
+
+// messageID is the Message-ID of the outbox row id sent from the address
+// from: <outbox.ID@DOMAIN>, the same on every try; "" without an id.
+func messageID(id, from string) string {
+	domain := "salaula.invalid"
+	if i := strings.LastIndexByte(from, '@'); i >= 0 && i < len(from)-1 {
+		domain = from[i+1:]
+	}
+	if id == "" || strings.ContainsAny(id+domain, "<>@ \r\n") {
+		return ""
+	}
+	return "<outbox." + id + "@" + domain + ">"
 }
 
 // parseAddress returns the bare address of "Name <addr>".

@@ -392,3 +392,49 @@ func TestClearBodiesEmptiesTheStoredBodyOnceSent(t *testing.T) {
 		}
 	})
 }
+
+// An e-mail the SMTP server accepted but whose sending could not be
+// recorded (the database down, a kill -9) is sent again once its claim
+// lapses; both copies carry the same Message-ID, made from the outbox
+// row's id, so mail programs show one. Another e-mail has another.
+func TestAnEmailSentAgainKeepsItsMessageID(t *testing.T) {
+	smtpd := mailtest.Shared(t)
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		o, err := mail.New(db, "Salaula <no-reply@salaula.co.zm>", smtpd.URL(), quietLogger())
+		if err != nil {
+			t.Fatal(err)
+		}
+		ctx := context.Background()
+		to := "twice-" + string(db.Dialect()) + "@example.com"
+		for _, subject := range []string{"Your place on the waitlist", "Another one"} {
+			if err := o.Send(ctx, mail.Message{To: to, Subject: subject, Body: "Hello\n", Kind: "waitlist"}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		// The rows as they were before the first try (claimed with no lease: still due).
+		rows, err := db.ClaimEmails(ctx, store.Now(), 0, 10)
+		if err != nil || len(rows) != 2 {
+			t.Fatalf("outbox rows: %+v, %v", rows, err)
+		}
+		if n, err := o.DeliverDue(ctx); n != 2 || err != nil {
+			t.Fatalf("DeliverDue = %d, %v", n, err)
+		}
+		// The first is still in the outbox, as when its sending was not recorded.
+		if err := db.InTx(ctx, func(tx *store.Tx) error { return tx.EnqueueEmail(ctx, &rows[0]) }); err != nil {
+			t.Fatal(err)
+		}
+		if n, err := o.DeliverDue(ctx); n != 1 || err != nil {
+			t.Fatalf("DeliverDue again = %d, %v", n, err)
+		}
+		got := smtpd.To(t, to, 3)
+		ids := map[string][]string{}
+		for _, m := range got {
+			ids[m.Header.Get("Subject")] = append(ids[m.Header.Get("Subject")], m.Header.Get("Message-ID"))
+		}
+		first, other := ids[rows[0].Subject], ids[rows[1].Subject]
+		if len(first) != 2 || first[0] != first[1] || first[0] != "<outbox."+rows[0].ID+"@salaula.co.zm>" ||
+			len(other) != 1 || other[0] == first[0] || other[0] == "" {
+			t.Fatalf("Message-IDs by subject: %q", ids)
+		}
+	})
+}

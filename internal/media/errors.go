@@ -1,6 +1,11 @@
 package media
 
-import "salaula/internal/apierr"
+import (
+	"errors"
+	"fmt"
+
+	"salaula/internal/apierr"
+)
 
 // The storage API's error names, the "error" of its wire shape
 // {"statusCode": "404", "code": "NoSuchKey", "error": "not_found",
@@ -112,8 +117,13 @@ func ReadSignInError(why string) error {
 }
 
 // failed is an Internal error of the bucket caused by err, telling the
-// person msg.
+// person msg; an Unavailable one saying how long was waited when the store
+// did not answer in time.
 func failed(err error, msg string) error {
+	if na := (*NoAnswerError)(nil); errors.As(err, &na) {
+		return &apierr.Error{Kind: apierr.Unavailable, Code: CodeUnavailable, Err: err,
+			Message: fmt.Sprintf("The file store did not answer within %s. Please try again in a moment.", na.Limit)}
+	}
 	return &apierr.Error{Kind: apierr.Internal, Code: CodeInternal, Message: msg, Err: err}
 }
 

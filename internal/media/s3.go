@@ -95,17 +95,29 @@ func S3Client(cfg config.S3Config) (*minio.Client, time.Duration, error) {
 	return client, timeout, nil
 }
 
-// bounded gives ctx the store's deadline: a call (with its retry) that
-// takes longer fails with an error saying so.
-func (s *S3) bounded(ctx context.Context) (context.Context, context.CancelFunc) {
-	return context.WithTimeout(ctx, time.Duration(s3Retries)*s.timeout)
+// bounded gives ctx the store's deadline, the timeout (SALAULA_S3_TIMEOUT)
+// for a whole call with its retry, and returns the limit that applies: the
+// caller's own deadline when sooner. A call that takes longer fails with an
+// error saying so.
+func (s *S3) bounded(ctx context.Context) (context.Context, context.CancelFunc, time.Duration) {
+	limit := s.timeout
+	if dl, ok := ctx.Deadline(); ok && time.Until(dl) < limit {
+		limit = time.Until(dl).Round(100 * time.Millisecond)
+	}
+	ctx, cancel := context.WithTimeout(ctx, s.timeout)
+	return ctx, cancel, limit
 }
 
+// NoAnswerError is a call the media store did not answer within Limit.
+type NoAnswerError struct{ Limit time.Duration }
+
+func (e *NoAnswerError) Error() string { return fmt.Sprintf("S3 did not answer within %s", e.Limit) }
+
 // failed wraps err from the S3 call op on key, saying plainly when S3 did
-// not answer in time.
-func (s *S3) failed(ctx context.Context, op, key string, err error) error {
+// not answer within limit (a *NoAnswerError).
+func (s *S3) failed(ctx context.Context, op, key string, limit time.Duration, err error) error {
 	if errors.Is(err, context.DeadlineExceeded) || errors.Is(ctx.Err(), context.DeadlineExceeded) || isTimeout(err) {
-		return fmt.Errorf("media: S3 %s %s: S3 did not answer within %s: %w", op, key, time.Duration(s3Retries)*s.timeout, err)
+		return fmt.Errorf("media: S3 %s %s: %w: %w", op, key, &NoAnswerError{Limit: limit}, err)
 	}
 	return fmt.Errorf("media: S3 %s %s: %w", op, key, err)
 }
@@ -138,12 +150,12 @@ func (s *S3) Put(ctx context.Context, key string, r io.Reader, contentType strin
 	if err != nil {
 		return Object{}, err
 	}
-	ctx, cancel := s.bounded(ctx)
+	ctx, cancel, limit := s.bounded(ctx)
 	defer cancel()
 	info, err := s.client.PutObject(ctx, s.bucket, key, bytes.NewReader(b), int64(len(b)),
 		minio.PutObjectOptions{ContentType: contentType, DisableMultipart: true})
 	if err != nil {
-		return Object{}, s.failed(ctx, "put", key, err)
+		return Object{}, s.failed(ctx, "put", key, limit, err)
 	}
 	return Object{Key: key, Size: info.Size, ContentType: contentType, ETag: quoteETag(info.ETag), ModTime: info.LastModified}, nil
 }
@@ -153,14 +165,14 @@ func (s *S3) Stat(ctx context.Context, key string) (Object, error) {
 	if CheckPath(key) != nil {
 		return Object{}, ErrNotFound
 	}
-	ctx, cancel := s.bounded(ctx)
+	ctx, cancel, limit := s.bounded(ctx)
 	defer cancel()
 	info, err := s.client.StatObject(ctx, s.bucket, key, minio.StatObjectOptions{})
 	if isNotFound(err) {
 		return Object{}, ErrNotFound
 	}
 	if err != nil {
-		return Object{}, s.failed(ctx, "stat", key, err)
+		return Object{}, s.failed(ctx, "stat", key, limit, err)
 	}
 	return Object{Key: key, Size: info.Size, ContentType: info.ContentType, ETag: quoteETag(info.ETag), ModTime: info.LastModified}, nil
 }
@@ -176,11 +188,11 @@ func (s *S3) Open(ctx context.Context, key string) (io.ReadSeekCloser, Object, e
 	}
 	// The deadline covers the first request and the reads after it; Close
 	// releases it.
-	ctx, cancel := s.bounded(ctx)
+	ctx, cancel, limit := s.bounded(ctx)
 	o, err := s.client.GetObject(ctx, s.bucket, key, minio.GetObjectOptions{})
 	if err != nil {
 		cancel()
-		return nil, Object{}, s.failed(ctx, "get", key, err)
+		return nil, Object{}, s.failed(ctx, "get", key, limit, err)
 	}
 	info, err := o.Stat()
 	if err != nil {
@@ -189,7 +201,7 @@ func (s *S3) Open(ctx context.Context, key string) (io.ReadSeekCloser, Object, e
 		if isNotFound(err) {
 			return nil, Object{}, ErrNotFound
 		}
-		return nil, Object{}, s.failed(ctx, "get", key, err)
+		return nil, Object{}, s.failed(ctx, "get", key, limit, err)
 	}
 	return &oneGetReader{obj: o, size: info.Size, etag: info.ETag, cancel: cancel}, Object{Key: key, Size: info.Size, ContentType: info.ContentType, ETag: quoteETag(info.ETag), ModTime: info.LastModified}, nil
 }
@@ -285,11 +297,11 @@ func (s *S3) Delete(ctx context.Context, key string) error {
 	if err := CheckPath(key); err != nil {
 		return fmt.Errorf("media: bad key %q: %w", key, err)
 	}
-	ctx, cancel := s.bounded(ctx)
+	ctx, cancel, limit := s.bounded(ctx)
 	defer cancel()
 	err := s.client.RemoveObject(ctx, s.bucket, key, minio.RemoveObjectOptions{})
 	if err != nil && !isNotFound(err) {
-		return s.failed(ctx, "delete", key, err)
+		return s.failed(ctx, "delete", key, limit, err)
 	}
 	return nil
 }

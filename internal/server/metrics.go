@@ -26,6 +26,7 @@ type metrics struct {
 	registry  *prometheus.Registry
 	requests  *prometheus.CounterVec
 	durations *prometheus.HistogramVec
+	ready     *prometheus.GaugeVec // the last /readyz's checks: 1 working, 0 down
 }
 
 func newMetrics(dbStats func() sql.DBStats, outbox func(context.Context) (map[string]int, error)) *metrics {
@@ -41,6 +42,10 @@ func newMetrics(dbStats func() sql.DBStats, outbox func(context.Context) (map[st
 			Help:    "Time to answer HTTP requests, by route.",
 			Buckets: durationBuckets,
 		}, []string{"route"}),
+		ready: prometheus.NewGaugeVec(prometheus.GaugeOpts{
+			Name: "salaula_ready_check",
+			Help: "The last /readyz's checks, by name: 1 working, 0 down (details in the log).",
+		}, []string{"check"}),
 	}
 	dbConns := func(state string, f func(sql.DBStats) int) prometheus.Collector {
 		return prometheus.NewGaugeFunc(prometheus.GaugeOpts{
@@ -49,7 +54,7 @@ func newMetrics(dbStats func() sql.DBStats, outbox func(context.Context) (map[st
 		}, func() float64 { return float64(f(dbStats())) })
 	}
 	m.registry.MustRegister(
-		m.requests, m.durations,
+		m.requests, m.durations, m.ready,
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "salaula_goroutines", Help: "Goroutines running."},
 			func() float64 { return float64(runtime.NumGoroutine()) }),
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "salaula_heap_bytes", Help: "Bytes of allocated heap objects."},
@@ -89,14 +94,20 @@ func (s *Server) handleMetrics() http.Handler {
 			notFound.ServeHTTP(w, r)
 			return
 		}
-		got, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
-		if !ok || subtle.ConstantTimeCompare([]byte(got), []byte(s.cfg.MetricsToken)) != 1 {
+		if !s.hasMetricsToken(r) {
 			w.Header().Set("WWW-Authenticate", `Bearer realm="metrics"`)
 			writeJSON(w, http.StatusUnauthorized, map[string]string{"error": "Metrics need Authorization: Bearer <SALAULA_METRICS_TOKEN>"})
 			return
 		}
 		serve.ServeHTTP(w, r)
 	})
+}
+
+// hasMetricsToken reports whether r bears SALAULA_METRICS_TOKEN (never
+// when none is set).
+func (s *Server) hasMetricsToken(r *http.Request) bool {
+	got, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
+	return ok && s.cfg.MetricsToken != "" && subtle.ConstantTimeCompare([]byte(got), []byte(s.cfg.MetricsToken)) == 1
 }
 
 // metricsOnly serves GET /metrics without a token and nothing else: the

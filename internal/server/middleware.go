@@ -206,7 +206,7 @@ func (s *Server) requestID(r *http.Request) string {
 // in UTC to the millisecond. An error logged because the disk is full
 // gets "cause":"disk full" (SQLite's "disk I/O error" counts when less
 // than 64 MB are left on the data folder's disk), and GET /readyz reports
-// it for a minute.
+// it for diskFailWindow (10 s).
 func NewLogHandler(w io.Writer, level slog.Leveler, dataDir string) slog.Handler {
 	return diskFullHandler{Handler: slog.NewJSONHandler(w, &slog.HandlerOptions{Level: level, ReplaceAttr: shortTime}), dataDir: dataDir}
 }

@@ -99,11 +99,16 @@ func (d *Drain) Wait(max, margin time.Duration) {
 const probeWindow = 30 * time.Second
 
 // Thresholds of free space on the data folder's disk: below diskFull the
-// server is not ready ("disk full"); below diskLow it says so, still ready.
+// disk check is down ("disk full"); below diskLow it says so, still ok.
 const (
 	diskFull = 64 << 20
 	diskLow  = 512 << 20
 )
+
+// diskFailWindow: a write that failed for want of space keeps the disk
+// check down this long, so readiness recovers within seconds once space
+// is freed.
+const diskFailWindow = 10 * time.Second
 
 // mailProbeEvery: the mail server is asked at most this often (its answer
 // is kept meanwhile), so probes do not fill its log.
@@ -119,7 +124,7 @@ type check struct {
 
 // readiness is GET /readyz's answer.
 type readiness struct {
-	Status string           `json:"status"` // ready, degraded (only mail is down), unavailable, stopping
+	Status string           `json:"status"` // ready, degraded (media, disk or mail down), unavailable (database down), stopping
 	Checks map[string]check `json:"checks"`
 }
 
@@ -130,10 +135,13 @@ type mailProbe struct {
 	last check
 }
 
-// handleReady answers whether this instance should get traffic: 200 when
-// the database, the media store and the data folder's disk work (status
-// "degraded" when only the mail server does not answer: e-mails wait in
-// the outbox), 503 when one of them fails or the server is stopping.
+// handleReady answers whether this instance should get traffic: 200 while
+// the database answers ("degraded" when the media store, the data folder's
+// disk or the mail server fails: pages, sign-ups and the rest still work),
+// 503 when the database does not or the server is stopping. The errors'
+// details (hosts, bucket, paths) go to the log, to /metrics' checks and to
+// a request with the metrics token or from a trusted proxy's own probe;
+// everyone else reads only which part is down.
 func (s *Server) handleReady() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		ctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)
@@ -147,16 +155,75 @@ func (s *Server) handleReady() http.Handler {
 				defer s.drain.tellOnce.Do(func() { close(s.drain.told) })
 			}
 		}
+		s.noteReadiness(res)
 		code := http.StatusOK
 		if res.Status == "unavailable" || res.Status == "stopping" {
 			code = http.StatusServiceUnavailable
 		}
-		if code != http.StatusOK && res.Status != "stopping" {
-			s.logger.Warn("not ready", "checks", res.Checks)
+		if !s.readsDetails(r) {
+			res.Checks = publicChecks(checks)
 		}
 		w.Header().Set("Cache-Control", "no-store")
 		writeJSON(w, code, res)
 	})
+}
+
+// readsDetails reports whether r may read the checks' errors as they are:
+// it bears the metrics token, or it is a trusted proxy's own health probe
+// (from its address, with no X-Forwarded-For: a request it relays for a
+// client always has one).
+func (s *Server) readsDetails(r *http.Request) bool {
+	return s.hasMetricsToken(r) ||
+		len(r.Header.Values("X-Forwarded-For")) == 0 && s.cfg.TrustedProxies.FromProxy(r.RemoteAddr)
+}
+
+// publicChecks are the checks as anyone may read them: each error said in
+// words, without hosts, names or paths.
+func publicChecks(checks map[string]check) map[string]check {
+	res := make(map[string]check, len(checks))
+	for name, c := range checks {
+		switch {
+		case c.Error == "":
+		case name == "disk" && strings.HasPrefix(c.Error, "disk nearly full"):
+			c.Error = "disk nearly full"
+		case name == "disk" && strings.HasPrefix(c.Error, "disk full"):
+			c.Error = "disk full"
+		case strings.Contains(c.Error, "did not answer within"):
+			c.Error = "not answering in time"
+		default:
+			c.Error = "not working"
+		}
+		res[name] = c
+	}
+	return res
+}
+
+// noteReadiness logs the checks' details when the readiness status or the
+// set of checks down changes (not at each probe), and sets the
+// salaula_ready_check gauges.
+func (s *Server) noteReadiness(res readiness) {
+	var down []string
+	for _, name := range []string{"database", "media", "disk", "mail"} {
+		c, ok := res.Checks[name]
+		if !ok {
+			continue
+		}
+		s.metrics.ready.WithLabelValues(name).Set(map[bool]float64{true: 0, false: 1}[c.Status == "down"])
+		if c.Status == "down" {
+			down = append(down, name)
+		}
+	}
+	state := res.Status + " " + strings.Join(down, ",")
+	if prev, _ := s.lastReady.Swap(state).(string); prev == state || prev == "" && res.Status == "ready" {
+		return
+	}
+	if res.Status == "ready" {
+		s.logger.Info("ready again")
+		return
+	}
+	if res.Status != "stopping" {
+		s.logger.Warn("readiness "+res.Status, "down", strings.Join(down, ","), "checks", res.Checks)
+	}
 }
 
 // runReadyChecks runs the readiness checks at once, each timed, and
@@ -199,14 +266,15 @@ func (s *Server) runReadyChecks(ctx context.Context) map[string]check {
 	return res
 }
 
-// readyStatus is the status the checks add up to: unavailable when one
-// but mail is down, degraded when only mail is, else ready.
+// readyStatus is the status the checks add up to: unavailable when the
+// database is down (nothing works without it), degraded when another
+// check is, else ready.
 func readyStatus(checks map[string]check) string {
 	status := "ready"
 	for name, c := range checks {
 		switch {
 		case c.Status != "down":
-		case name != "mail":
+		case name == "database":
 			return "unavailable"
 		default:
 			status = "degraded"
@@ -224,7 +292,8 @@ func describe(err error) string {
 }
 
 // diskCheck reports the free space on the data folder's disk, and "disk
-// full" when it is nearly gone or a write failed for want of it lately.
+// full" when it is nearly gone or a write failed for want of it in the
+// last diskFailWindow.
 func (s *Server) diskCheck() check {
 	free, err := freeBytes(s.cfg.DataDir)
 	if err != nil {
@@ -234,8 +303,8 @@ func (s *Server) diskCheck() check {
 	switch at := diskFullSince(s.cfg.DataDir).Load(); {
 	case free < diskFull:
 		c.Status, c.Error = "down", fmt.Sprintf("disk full: %d bytes free on %s", free, s.cfg.DataDir)
-	case at != 0 && time.Since(time.Unix(0, at)) < time.Minute:
-		c.Status, c.Error = "down", "disk full: a write failed for want of space in the last minute"
+	case at != 0 && time.Since(time.Unix(0, at)) < diskFailWindow:
+		c.Status, c.Error = "down", fmt.Sprintf("disk full: a write failed for want of space in the last %s", diskFailWindow)
 	case free < diskLow:
 		c.Error = fmt.Sprintf("disk nearly full: %d bytes free on %s", free, s.cfg.DataDir)
 	}

@@ -11,6 +11,7 @@ import (
 	"net/http/httptest"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -18,7 +19,6 @@ import (
 	"salaula/internal/config"
 	"salaula/internal/mail"
 	"salaula/internal/media"
-	"salaula/internal/media/mediatest"
 	"salaula/internal/store/storetest"
 )
 
@@ -101,26 +101,124 @@ func TestReadyzIsDegradedWhenOnlyMailIsDown(t *testing.T) {
 	ln.Close() // nobody answers there now
 	srv, _ := opsServer(t, slog.LevelInfo, nil, nil, func(c *config.Config) { c.SMTPURL = "smtp://" + addr })
 	code, r := getReady(t, srv.URL)
-	if code != http.StatusOK || r.Status != "degraded" || r.Checks["mail"].Status != "down" || !strings.Contains(r.Checks["mail"].Error, addr) {
+	if code != http.StatusOK || r.Status != "degraded" || r.Checks["mail"].Status != "down" || r.Checks["mail"].Error != "not working" {
 		t.Fatalf("/readyz with the mail server down = %d %+v", code, r)
 	}
 }
 
-// A media store that does not answer: not ready, within the probe's 2 s.
-func TestReadyzIsUnavailableWhenMediaHangs(t *testing.T) {
+// hangingS3 is an S3 endpoint that, while hung is set, accepts requests
+// and never answers them; otherwise it answers 404 (no such object).
+func hangingS3(t *testing.T, timeout time.Duration) (config.S3Config, *atomic.Bool) {
+	t.Helper()
+	var hung atomic.Bool
+	hung.Store(true)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if hung.Load() {
+			<-r.Context().Done()
+			return
+		}
+		w.WriteHeader(http.StatusNotFound)
+	}))
+	t.Cleanup(srv.Close)
+	return config.S3Config{Endpoint: srv.URL, Region: "us-east-1", Bucket: "photos-bucket", AccessKey: "a", SecretKey: "b",
+		UsePathStyle: true, Timeout: timeout}, &hung
+}
+
+// S3 hung: the instance stays ready ("degraded", naming media) within the
+// probe's 2 s; pages and waitlist sign-ups work; a photo answers 503
+// within SALAULA_S3_TIMEOUT, saying it; once S3 answers, ready at once.
+func TestHungMediaDegradesButKeepsTheSiteUp(t *testing.T) {
 	t.Parallel()
-	s3, err := media.NewS3(mediatest.Hung(t, 5*time.Second))
+	s3cfg, hung := hangingS3(t, 700*time.Millisecond)
+	s3, err := media.NewS3(s3cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv, _ := opsServer(t, slog.LevelInfo, nil, s3, nil)
+	srv, logs := opsServer(t, slog.LevelInfo, nil, s3, nil)
 	start := time.Now()
 	code, r := getReady(t, srv.URL)
-	if code != http.StatusServiceUnavailable || r.Status != "unavailable" || r.Checks["media"].Status != "down" || r.Checks["database"].Status != "ok" {
+	if code != http.StatusOK || r.Status != "degraded" || r.Checks["media"].Status != "down" || r.Checks["database"].Status != "ok" ||
+		r.Checks["media"].Error != "not answering in time" {
 		t.Fatalf("/readyz with S3 hung = %d %+v", code, r)
 	}
 	if took := time.Since(start); took > 4*time.Second {
 		t.Fatalf("/readyz took %s with S3 hung", took)
+	}
+	if !strings.Contains(logs.String(), `"msg":"readiness degraded","down":"media"`) || !strings.Contains(logs.String(), "S3 did not answer within 700ms") {
+		t.Errorf("the log does not say media is down and why: %s", logs)
+	}
+
+	page, err := http.Get(srv.URL + "/")
+	if err != nil || page.StatusCode != http.StatusOK {
+		t.Fatalf("a page with S3 hung: %v %v", page, err)
+	}
+	page.Body.Close()
+	signup, err := http.Post(srv.URL+"/functions/v1/waitlist-signup", "application/json",
+		strings.NewReader(`{"email":"hung@example.com","programName":"Upcycling Initiative"}`))
+	if err != nil || signup.StatusCode != http.StatusOK {
+		t.Fatalf("a waitlist sign-up with S3 hung: %v %v", signup, err)
+	}
+	signup.Body.Close()
+
+	start = time.Now()
+	photo, err := http.Get(srv.URL + "/storage/v1/object/public/user-media/9b2f0c55-7a8e-4f1e-9d6a-3c2b1a0f9e8d/avatar.png")
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(photo.Body)
+	photo.Body.Close()
+	if took := time.Since(start); photo.StatusCode != http.StatusServiceUnavailable || !strings.Contains(string(body), "did not answer within 700ms") || took > 3*time.Second {
+		t.Fatalf("a photo with S3 hung: %d %s after %s, want 503 naming the 700ms timeout", photo.StatusCode, body, took)
+	}
+
+	hung.Store(false)
+	if code, r := getReady(t, srv.URL); code != http.StatusOK || r.Status != "ready" {
+		t.Fatalf("/readyz once S3 answers again = %d %+v", code, r)
+	}
+}
+
+// The public /readyz names the part that is down in words; the errors'
+// details (what was asked of S3, where) only reach a trusted proxy's own probe (no
+// X-Forwarded-For) or a request with the metrics token.
+func TestReadyzDetailsOnlyForTheProxyProbeAndTheMetricsToken(t *testing.T) {
+	t.Parallel()
+	s3cfg, _ := hangingS3(t, 500*time.Millisecond)
+	s3, err := media.NewS3(s3cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	trusted, err := clientip.Parse("127.0.0.1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv, _ := opsServer(t, slog.LevelInfo, nil, s3, func(c *config.Config) { c.TrustedProxies, c.MetricsToken = trusted, "metrics-secret" })
+	host := strings.TrimPrefix(s3cfg.Endpoint, "http://")
+	ask := func(header ...string) string {
+		req, _ := http.NewRequest(http.MethodGet, srv.URL+"/readyz", nil)
+		for i := 0; i < len(header); i += 2 {
+			req.Header.Set(header[i], header[i+1])
+		}
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer res.Body.Close()
+		b, _ := io.ReadAll(res.Body)
+		if res.StatusCode != http.StatusOK {
+			t.Fatalf("/readyz = %d %s", res.StatusCode, b)
+		}
+		return string(b)
+	}
+	for _, public := range []string{ask("X-Forwarded-For", "203.0.113.9"), ask("X-Forwarded-For", "203.0.113.9", "Authorization", "Bearer wrong")} {
+		if strings.Contains(public, host) || strings.Contains(public, "photos-bucket") || strings.Contains(public, "S3") || strings.Contains(public, "user-media") ||
+			!strings.Contains(public, `"media":{"status":"down","error":"not answering in time"`) {
+			t.Errorf("public /readyz: %s", public)
+		}
+	}
+	for _, detailed := range []string{ask(), ask("X-Forwarded-For", "203.0.113.9", "Authorization", "Bearer metrics-secret")} {
+		if !strings.Contains(detailed, "media: S3 stat user-media/.readyz: S3 did not answer within 500ms") {
+			t.Errorf("/readyz for the proxy's probe or the metrics token has no details: %s", detailed)
+		}
 	}
 }
 
@@ -139,6 +237,10 @@ func TestDiskFullIsSaidInTheLogAndReadiness(t *testing.T) {
 	s := &Server{cfg: &config.Config{DataDir: dir}}
 	if c := s.diskCheck(); c.Status != "down" || !strings.Contains(c.Error, "disk full") {
 		t.Fatalf("disk check after a full-disk error: %+v", c)
+	}
+	diskFullSince(dir).Store(time.Now().Add(-diskFailWindow - time.Second).UnixNano())
+	if c := s.diskCheck(); c.Status != "ok" {
+		t.Fatalf("disk check %s after the last full-disk error, space free: %+v", diskFailWindow, c)
 	}
 	if c := (&Server{cfg: &config.Config{DataDir: t.TempDir()}}).diskCheck(); c.Status != "ok" {
 		t.Fatalf("another data folder's disk check: %+v", c)

@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"log/slog"
 	"net/http"
+	"sync/atomic"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -80,8 +81,9 @@ type Server struct {
 	formLimiter      ratelimit.Limiter
 	uploadLimiter    ratelimit.Limiter
 
-	drain     *Drain    // stopping: /readyz says so
-	mailProbe mailProbe // the mail server's last answer to /readyz
+	drain     *Drain       // stopping: /readyz says so
+	mailProbe mailProbe    // the mail server's last answer to /readyz
+	lastReady atomic.Value // string: the last /readyz status and checks down, logged when it changes
 }
 
 // New builds the server's handler from its dependencies.

@@ -72,6 +72,11 @@ func (db *DB) Migrate(ctx context.Context) ([]string, error) {
 			applied = append(applied, names[r.Source.Version])
 		}
 	}
+	if err != nil && strings.Contains(err.Error(), "SQLSTATE 42501") {
+		return applied, fmt.Errorf("migrate: %w: the database user may not create tables in the database's public schema "+
+			"(PostgreSQL 15 and later give it to the database's owner only): create the database with `createdb -O USER NAME`, "+
+			"or run `ALTER DATABASE NAME OWNER TO USER` as postgres", err)
+	}
 	if err != nil {
 		return applied, fmt.Errorf("migrate: %w", err)
 	}

@@ -2,15 +2,19 @@ package store_test
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"maps"
+	"net/url"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"salaula/internal/store"
 	"salaula/internal/store/storetest"
+	"salaula/internal/testproc"
 )
 
 // openEmpty opens a fresh, unmigrated database of the engine.
@@ -565,5 +569,46 @@ func TestLoadNumbersAnOldArchivesPlacesApart(t *testing.T) {
 				numberedApart(t, db, ids)
 			})
 		}
+	}
+}
+
+// A database user that may not create tables in the public schema (the
+// default on PostgreSQL 15 for a database it does not own) is told the fix.
+func TestMigrateWithoutCreateOnPublicNamesTheFix(t *testing.T) {
+	testproc.SkipShort(t, "PostgreSQL")
+	admin, err := sql.Open("pgx", storetest.DefaultAdminURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer admin.Close()
+	ctx := context.Background()
+	role := fmt.Sprintf("salaula_norights_%d", time.Now().UnixNano())
+	if _, err := admin.ExecContext(ctx, "CREATE ROLE "+role+" LOGIN"); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { admin.ExecContext(context.Background(), "DROP ROLE IF EXISTS "+role) })
+	dbURL := storetest.NewPostgresDatabase(t)
+	owner, err := sql.Open("pgx", dbURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = owner.ExecContext(ctx, "REVOKE CREATE ON SCHEMA public FROM PUBLIC")
+	owner.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	u, err := url.Parse(dbURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	u.User = url.User(role)
+	db, err := store.Open(ctx, u.String(), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	_, err = db.Migrate(ctx)
+	if err == nil || !strings.Contains(err.Error(), "permission denied for schema public") || !strings.Contains(err.Error(), "createdb -O USER NAME") {
+		t.Fatalf("migrate as a user without CREATE on public: %v", err)
 	}
 }

@@ -48,6 +48,32 @@ func (db *DB) AddSigningKey(ctx context.Context, k SigningKey, retireOthers bool
 	return db.InTx(ctx, func(tx *Tx) error { return addSigningKey(ctx, tx, k, retireOthers) })
 }
 
+// firstKeyLockID is the PostgreSQL advisory lock held while the first
+// signing key is stored, so instances starting together on an empty
+// database store one key between them.
+const firstKeyLockID = 0x5a1a01b
+
+// AddFirstSigningKey stores k when no signing key is stored yet, and
+// reports whether it did; when another instance stored one meanwhile, k is
+// dropped and the caller reads that one.
+func (db *DB) AddFirstSigningKey(ctx context.Context, k SigningKey) (added bool, err error) {
+	err = db.InTx(ctx, func(tx *Tx) error {
+		added = false
+		if db.dialect == Postgres {
+			if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock(?)`, firstKeyLockID); err != nil {
+				return err
+			}
+		}
+		var n int
+		if err := tx.QueryRow(ctx, `SELECT COUNT(*) FROM signing_keys`).Scan(&n); err != nil || n > 0 {
+			return err
+		}
+		added = true
+		return addSigningKey(ctx, tx, k, false)
+	})
+	return added, err
+}
+
 func addSigningKey(ctx context.Context, tx *Tx, k SigningKey, retireOthers bool) error {
 	if retireOthers {
 		if _, err := tx.Exec(ctx, `UPDATE signing_keys SET retired_at = ? WHERE retired_at IS NULL`, k.CreatedAt); err != nil {

@@ -1,11 +1,13 @@
 package token
 
 import (
+	"crypto"
 	"crypto/ecdsa"
 	"crypto/elliptic"
 	"crypto/rand"
 	"crypto/sha256"
 	"crypto/x509"
+	"encoding/asn1"
 	"encoding/base64"
 	"encoding/hex"
 	"errors"
@@ -165,12 +167,14 @@ func (kr *Keyring) JWKS() map[string][]JWK {
 }
 
 // Sign returns the compact JWT of claims, signed by the current key, with
-// its kid in the header; an ES256 signature is spelt low-S (see lowS).
+// its kid in the header. An ES256 signature is deterministic (RFC 6979),
+// so every instance signs the same claims alike (the anon key), and spelt
+// low-S (see lowS).
 func (kr *Keyring) Sign(claims Claims) (string, error) {
 	k := kr.Current()
-	method, key := jwt.SigningMethod(jwt.SigningMethodHS256), any(k.Secret)
+	method := jwt.SigningMethod(jwt.SigningMethodHS256)
 	if k.Alg == "ES256" {
-		method, key = jwt.SigningMethodES256, k.Private
+		method = jwt.SigningMethodES256
 	}
 	tok := jwt.NewWithClaims(method, &claims)
 	tok.Header["kid"] = k.ID
@@ -178,14 +182,35 @@ func (kr *Keyring) Sign(claims Claims) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	sig, err := method.Sign(unsigned, key)
+	var sig []byte
+	if k.Alg == "ES256" {
+		sig, err = signES256(k.Private, unsigned)
+	} else {
+		sig, err = method.Sign(unsigned, k.Secret)
+	}
 	if err != nil {
 		return "", err
 	}
-	if k.Alg == "ES256" {
-		lowS(sig)
-	}
 	return unsigned + "." + tok.EncodeSegment(sig), nil
+}
+
+// signES256 is the JWS signature of unsigned by priv: r and s, 32 bytes
+// each, deterministic (RFC 6979: no random source) and low-S.
+func signES256(priv *ecdsa.PrivateKey, unsigned string) ([]byte, error) {
+	digest := sha256.Sum256([]byte(unsigned))
+	der, err := priv.Sign(nil, digest[:], crypto.SHA256)
+	if err != nil {
+		return nil, err
+	}
+	var rs struct{ R, S *big.Int }
+	if _, err := asn1.Unmarshal(der, &rs); err != nil {
+		return nil, err
+	}
+	sig := make([]byte, 64)
+	rs.R.FillBytes(sig[:32])
+	rs.S.FillBytes(sig[32:])
+	lowS(sig)
+	return sig, nil
 }
 
 // p256Order is the order n of the P-256 group; halfOrder is n/2. An ES256

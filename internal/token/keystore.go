@@ -25,7 +25,11 @@ func LoadES256(ctx context.Context, db *store.DB, box *seal.Box, keep time.Durat
 		return nil, err
 	}
 	if len(stored) == 0 {
-		if _, err := addKey(ctx, db, box, now, false); err != nil {
+		_, row, err := newStoredKey(box, now)
+		if err != nil {
+			return nil, err
+		}
+		if _, err := db.AddFirstSigningKey(ctx, *row); err != nil {
 			return nil, err
 		}
 		if stored, err = db.SigningKeys(ctx); err != nil {
