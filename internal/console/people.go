@@ -5,6 +5,7 @@ import (
 	"errors"
 	"time"
 
+	"salaula/internal/apierr"
 	"salaula/internal/audit"
 	"salaula/internal/store"
 	"salaula/internal/validate"
@@ -135,7 +136,7 @@ func SignOutEverywhere(ctx context.Context, db *store.DB, by Actor, id string) (
 // ListAudit answers one page of the audit log, newest first.
 func ListAudit(ctx context.Context, db *store.DB, p Paging) (*Page[audit.Entry], error) {
 	if p.Sort != "" && p.Sort != "-created_at" {
-		return nil, badInput(`The audit log is shown newest first: sort can only be "-created_at"`)
+		return nil, apierr.New(apierr.Invalid, `The audit log is shown newest first: sort can only be "-created_at"`)
 	}
 	return list(ctx, db.ListAudit, db.CountAudit, []string{"created_at"}, p,
 		func(e audit.Entry) time.Time { return e.CreatedAt }, func(audit.Entry) string { return "" },
