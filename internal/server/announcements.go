@@ -143,8 +143,8 @@ func (s *Server) handleAnnouncementUnsubscribe() http.Handler {
 // server's lifetime when d.Context is set.
 func (s *Server) newAnnouncer(d Deps) *announce.Service {
 	wake := func() {}
-	if m, ok := d.Mailer.(interface{ Wake() }); ok {
-		wake = m.Wake
+	if d.Mailer != nil {
+		wake = d.Mailer.Wake
 	}
 	a := announce.New(d.DB, d.Config.PublicURL, d.Logger, wake)
 	if d.Context != nil {

@@ -57,6 +57,21 @@ func (t *Tx) RecordEmailSent(ctx context.Context, e *OutboxEmail, via string) er
 	return t.WriteEmail(ctx, e)
 }
 
+// QueueEmail writes e inside tx (WriteEmail), when not nil, and has after
+// run once tx commits, when not nil: the e-mail, as mail.Outbox.Outboxed
+// makes it, is kept exactly when the change it is about is.
+func (t *Tx) QueueEmail(ctx context.Context, e *OutboxEmail, after func()) error {
+	if e != nil {
+		if err := t.WriteEmail(ctx, e); err != nil {
+			return err
+		}
+	}
+	if after != nil {
+		t.AfterCommit(after)
+	}
+	return nil
+}
+
 // WriteEmail writes e inside tx as its Status says: sent (EmailSent, via
 // e.Via; see RecordEmailSent) to the record of sent e-mails, else queued
 // (due at once; see EnqueueEmail) to the outbox. ID and CreatedAt are
