@@ -20,7 +20,6 @@ import (
 	"unicode/utf8"
 
 	"salaula/internal/apierr"
-	"salaula/internal/audit"
 	"salaula/internal/console"
 	"salaula/internal/mail"
 	"salaula/internal/store"
@@ -110,7 +109,7 @@ func (s *Service) Create(ctx context.Context, by console.Actor, d Draft) (*store
 	}
 	a := &store.Announcement{Program: d.Program, Subject: d.Subject, Body: d.Body, RatePerSecond: d.RatePerSecond, CreatedBy: by.Email}
 	err := s.DB.CreateAnnouncement(ctx, a, func(tx *store.Tx) error {
-		return audit.Append(ctx, tx, &audit.Entry{ActorID: by.ID, ActorEmail: by.Email, IP: by.IP, Action: "announcement.create",
+		return store.AppendAudit(ctx, tx, &store.AuditEntry{ActorID: by.ID, ActorEmail: by.Email, IP: by.IP, Action: "announcement.create",
 			TargetType: "announcement", TargetID: a.ID, Detail: map[string]any{"program": a.Program, "subject": a.Subject}})
 	})
 	return answer(a, err)
@@ -229,7 +228,7 @@ func (s *Service) Move(ctx context.Context, by console.Actor, id, action string)
 			}
 			detail["subscribed"] = n
 		}
-		return audit.Append(ctx, tx, &audit.Entry{ActorID: by.ID, ActorEmail: by.Email, IP: by.IP, Action: "announcement." + action,
+		return store.AppendAudit(ctx, tx, &store.AuditEntry{ActorID: by.ID, ActorEmail: by.Email, IP: by.IP, Action: "announcement." + action,
 			TargetType: "announcement", TargetID: id, Detail: detail})
 	})
 	if err == nil && tr.to == store.AnnouncementSending {

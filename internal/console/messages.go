@@ -8,7 +8,6 @@ import (
 	"unicode/utf8"
 
 	"salaula/internal/apierr"
-	"salaula/internal/audit"
 	"salaula/internal/store"
 	"salaula/internal/validate"
 )
@@ -126,7 +125,7 @@ func UpdateMessage(ctx context.Context, db *store.DB, by Actor, id string, u Mes
 		if err := tx.SetInboxState(ctx, id, after.Status, after.Note, after.HandledAt); err != nil {
 			return err
 		}
-		return audit.Append(ctx, tx, &audit.Entry{ActorID: by.ID, ActorEmail: by.Email, IP: by.IP,
+		return store.AppendAudit(ctx, tx, &store.AuditEntry{ActorID: by.ID, ActorEmail: by.Email, IP: by.IP,
 			Action: "message.update", TargetType: "contact_message", TargetID: id, Detail: detail})
 	})
 	if err != nil {

@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"salaula/internal/apierr"
-	"salaula/internal/audit"
 	"salaula/internal/console"
 	"salaula/internal/export"
 	"salaula/internal/store"
@@ -155,7 +154,7 @@ func (s *Server) handleAdminPeopleCSV() http.Handler {
 
 func (s *Server) handleAdminAudit() http.Handler {
 	return adminList(s, nil, func(map[string]string) (struct{}, error) { return struct{}{}, nil },
-		func(ctx context.Context, db *store.DB, _ struct{}, p console.Paging) (*console.Page[audit.Entry], error) {
+		func(ctx context.Context, db *store.DB, _ struct{}, p console.Paging) (*console.Page[store.AuditEntry], error) {
 			return console.ListAudit(ctx, db, p)
 		})
 }

@@ -15,7 +15,6 @@ import (
 	"unicode/utf8"
 
 	"salaula/internal/apierr"
-	"salaula/internal/audit"
 	"salaula/internal/store"
 	"salaula/internal/validate"
 )
@@ -191,7 +190,7 @@ func Set(ctx context.Context, db *store.DB, by Actor, key, value string) (string
 		if err := tx.PutSiteSetting(ctx, key, clean, by.Email, store.Now()); err != nil {
 			return err
 		}
-		return audit.Append(ctx, tx, &audit.Entry{ActorID: by.ID, ActorEmail: by.Email, IP: by.IP,
+		return store.AppendAudit(ctx, tx, &store.AuditEntry{ActorID: by.ID, ActorEmail: by.Email, IP: by.IP,
 			Action: "settings.update", TargetType: "setting", TargetID: key,
 			Detail: map[string]any{"from": old, "to": clean}})
 	})
