@@ -79,14 +79,14 @@ wrk:
 ## test: the checks, then every test: Go (both stores), web unit tests, supabase-js in Node, browser tests
 test: check test-go test-web test-supabase test-e2e
 
-## check: go vet, go.mod tidy, ESLint and the TypeScript compiler on web/
-check: web/node_modules/.installed
+## check: go vet, staticcheck, go.mod tidy, ESLint and the TypeScript compiler on web/
+check: web/node_modules/.installed $(STATICCHECK)
 	go vet ./...
+	$(STATICCHECK) ./...
 	go mod tidy -diff
 	cd web && npm run lint && npm run typecheck
 
 test-go: build tools
-	$(STATICCHECK) ./...
 	go test -count=1 -timeout 30m ./...
 	$(MAKE) test-fuzz FUZZTIME=2s
 

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 
+	"salaula/internal/apierr"
 	"salaula/internal/config"
 	"salaula/internal/settings"
 )
@@ -43,7 +44,7 @@ func adminSettings(ctx context.Context, args []string, getenv func(string) strin
 	}
 	if args[0] == "set" {
 		if _, err := settings.Clean(key, value); err != nil {
-			return fmt.Errorf("admin settings set: %w", err) // refused before the database is opened
+			return settingRefused(err) // refused before the database is opened
 		}
 	}
 	db, err := openAdminStore(ctx, "admin settings", cfgArgs, getenv, stderr)
@@ -54,7 +55,7 @@ func adminSettings(ctx context.Context, args []string, getenv func(string) strin
 	if args[0] == "set" {
 		stored, err := settings.Set(ctx, db, settings.Actor{Email: "command line", IP: "command line"}, key, value)
 		if err != nil {
-			return fmt.Errorf("admin settings set: %w", err)
+			return settingRefused(err)
 		}
 		fmt.Fprintf(stdout, "%s = %s\n", key, stored)
 		return nil
@@ -67,4 +68,13 @@ func adminSettings(ctx context.Context, args []string, getenv func(string) strin
 		fmt.Fprintf(stdout, "%s = %s\n", k, v[k])
 	}
 	return nil
+}
+
+// settingRefused is err as the command line tells it: a value to correct by
+// the settings' own sentence, anything else as it is.
+func settingRefused(err error) error {
+	if e := apierr.As(err); e != nil && e.Message != "" {
+		return fmt.Errorf("admin settings set: %s", e.Message)
+	}
+	return fmt.Errorf("admin settings set: %w", err)
 }

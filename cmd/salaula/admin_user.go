@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"salaula/internal/audit"
 	"sort"
 
 	"salaula/internal/account"
@@ -22,7 +21,7 @@ import (
 // and which account (by e-mail, since a deleted account has no row left).
 var auditLog = func(db *store.DB) account.AuditFunc {
 	return func(ctx context.Context, actor, action, subject string) error {
-		return audit.Append(ctx, db, &audit.Entry{
+		return store.AppendAudit(ctx, db, &store.AuditEntry{
 			ActorEmail: actor, Action: action, TargetType: "user", TargetID: subject,
 			Detail: map[string]any{"email": subject}, IP: "command line",
 		})

@@ -13,6 +13,7 @@ import (
 	"testing/iotest"
 	"time"
 
+	"salaula/internal/apierr"
 	"salaula/internal/store"
 	"salaula/internal/store/storetest"
 )
@@ -248,8 +249,8 @@ func TestParse(t *testing.T) {
 		t.Fatalf("Parse = %+v, %v", h, err)
 	}
 	// A declared length over the limit is refused without reading.
-	var bad *BadInput
-	if _, err := Parse(iotest.ErrReader(errors.New("read")), MaxBody+1); !errors.As(err, &bad) || bad.Message != "The event is too large (at most 2 KiB)" {
+	if _, err := Parse(iotest.ErrReader(errors.New("read")), MaxBody+1); apierr.As(err) == nil || apierr.As(err).Kind != apierr.Invalid ||
+		apierr.As(err).Message != "The event is too large (at most 2 KiB)" {
 		t.Fatalf("Parse of a declared %d bytes = %v", MaxBody+1, err)
 	}
 	e := clean(h, nil)

@@ -21,6 +21,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"salaula/internal/apierr"
 	"salaula/internal/store"
 	"salaula/internal/validate"
 )
@@ -55,13 +56,6 @@ const (
 	maxUTM  = 100
 )
 
-// BadInput is an event the client must correct (400); Message says how.
-type BadInput struct{ Message string }
-
-func (e *BadInput) Error() string { return e.Message }
-
-func bad(msg string) error { return &BadInput{Message: msg} }
-
 // Hit is one page view as the app sends it.
 type Hit struct {
 	Name        string `json:"name"`
@@ -79,22 +73,22 @@ type event struct {
 
 // Parse reads one event body (JSON, at most MaxBody bytes) from r, whose
 // declared length is length (-1 when unknown; one over MaxBody is refused
-// before anything is read). It returns a *BadInput for a body the client
+// before anything is read). It returns an Invalid error for a body the client
 // must correct.
 func Parse(r io.Reader, length int64) (Hit, error) {
 	var h Hit
 	if length > MaxBody {
-		return h, bad(msgTooLarge)
+		return h, apierr.New(apierr.Invalid, msgTooLarge)
 	}
 	body, err := io.ReadAll(io.LimitReader(r, MaxBody+1))
 	if err != nil {
-		return h, bad("The event could not be read")
+		return h, apierr.New(apierr.Invalid, "The event could not be read")
 	}
 	if len(body) > MaxBody {
-		return h, bad(msgTooLarge)
+		return h, apierr.New(apierr.Invalid, msgTooLarge)
 	}
 	if len(bytes.TrimSpace(body)) == 0 {
-		return h, bad("The event is empty: send a JSON object")
+		return h, apierr.New(apierr.Invalid, "The event is empty: send a JSON object")
 	}
 	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.DisallowUnknownFields()
@@ -102,30 +96,30 @@ func Parse(r io.Reader, length int64) (Hit, error) {
 		var typeErr *json.UnmarshalTypeError
 		switch {
 		case errors.As(err, &typeErr) && typeErr.Field != "":
-			return h, bad("Field " + typeErr.Field + " must be a string")
+			return h, apierr.New(apierr.Invalid, "Field "+typeErr.Field+" must be a string")
 		case errors.As(err, &typeErr):
-			return h, bad("The event must be a JSON object")
+			return h, apierr.New(apierr.Invalid, "The event must be a JSON object")
 		case strings.HasPrefix(err.Error(), "json: unknown field"):
-			return h, bad("Unknown field " + strings.TrimPrefix(err.Error(), "json: unknown field ") +
+			return h, apierr.New(apierr.Invalid, "Unknown field "+strings.TrimPrefix(err.Error(), "json: unknown field ")+
 				": an event has name, path, referrer, utm_source, utm_medium and utm_campaign")
 		default:
-			return h, bad("The event is not valid JSON")
+			return h, apierr.New(apierr.Invalid, "The event is not valid JSON")
 		}
 	}
 	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
-		return h, bad("The event must be one JSON object")
+		return h, apierr.New(apierr.Invalid, "The event must be one JSON object")
 	}
 	if h.Name != PageView {
-		return h, bad(`Field name must be "pageview"`)
+		return h, apierr.New(apierr.Invalid, `Field name must be "pageview"`)
 	}
 	if !strings.HasPrefix(h.Path, "/") || strings.HasPrefix(h.Path, "//") {
-		return h, bad("Field path must be the page's path, starting with /")
+		return h, apierr.New(apierr.Invalid, "Field path must be the page's path, starting with /")
 	}
 	if !utf8.ValidString(h.Path + h.Referrer + h.UTMSource + h.UTMMedium + h.UTMCampaign) {
-		return h, bad("The event's text must be UTF-8")
+		return h, apierr.New(apierr.Invalid, "The event's text must be UTF-8")
 	}
 	if e := validate.RequestText(h); e != nil {
-		return h, bad(e.Sentence())
+		return h, apierr.New(apierr.Invalid, e.Sentence())
 	}
 	return h, nil
 }

@@ -6,6 +6,7 @@ import (
 	"net/url"
 	"time"
 
+	"salaula/internal/apierr"
 	"salaula/internal/store"
 )
 
@@ -87,12 +88,12 @@ var FunnelSteps = []string{"visitors", WaitlistJoined, AccountCreated, "role_cho
 
 // ParseRange reads the from and to parameters (YYYY-MM-DD, UTC days, both
 // optional) against today: to defaults to today, from to DefaultRangeDays
-// before to. It returns a *BadInput for bad dates, from after to, a range
+// before to. It returns an Invalid error for bad dates, from after to, a range
 // longer than MaxRangeDays or any other parameter.
 func ParseRange(q url.Values, now time.Time) (from, to time.Time, err error) {
 	for k := range q {
 		if k != "from" && k != "to" {
-			return from, to, bad("Unknown parameter " + k + ": the analytics take from and to (YYYY-MM-DD)")
+			return from, to, apierr.New(apierr.Invalid, "Unknown parameter "+k+": the analytics take from and to (YYYY-MM-DD)")
 		}
 	}
 	parse := func(name string) (time.Time, bool, error) {
@@ -101,11 +102,11 @@ func ParseRange(q url.Values, now time.Time) (from, to time.Time, err error) {
 			return time.Time{}, false, nil
 		}
 		if len(v) > 1 {
-			return time.Time{}, false, bad("Give " + name + " once")
+			return time.Time{}, false, apierr.New(apierr.Invalid, "Give "+name+" once")
 		}
 		t, err := time.Parse(time.DateOnly, v[0])
 		if err != nil {
-			return time.Time{}, false, bad(name + " must be a date written YYYY-MM-DD, like 2026-11-01")
+			return time.Time{}, false, apierr.New(apierr.Invalid, name+" must be a date written YYYY-MM-DD, like 2026-11-01")
 		}
 		return t, true, nil
 	}
@@ -125,10 +126,10 @@ func ParseRange(q url.Values, now time.Time) (from, to time.Time, err error) {
 		from = to.AddDate(0, 0, -(DefaultRangeDays - 1))
 	}
 	if from.After(to) {
-		return from, to, bad("from must not be after to")
+		return from, to, apierr.New(apierr.Invalid, "from must not be after to")
 	}
 	if n := int(to.Sub(from).Hours()/24) + 1; n > MaxRangeDays {
-		return from, to, bad("The range is too long: at most 366 days")
+		return from, to, apierr.New(apierr.Invalid, "The range is too long: at most 366 days")
 	}
 	return from, to, nil
 }

@@ -19,7 +19,7 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"salaula/internal/audit"
+	"salaula/internal/apierr"
 	"salaula/internal/console"
 	"salaula/internal/mail"
 	"salaula/internal/store"
@@ -66,8 +66,6 @@ type Draft struct {
 	RatePerSecond int    `json:"ratePerSecond"` // 0: DefaultRate
 }
 
-func bad(msg string) error { return &console.BadInput{Message: msg} }
-
 // check trims d and reports what is wrong with it.
 func check(d *Draft) error {
 	d.Subject, d.Body = strings.TrimSpace(d.Subject), strings.TrimSpace(d.Body)
@@ -76,19 +74,19 @@ func check(d *Draft) error {
 	}
 	switch {
 	case !slices.Contains(validate.Programs, d.Program):
-		return bad("Choose the waitlist: " + strings.Join(validate.Programs, " or "))
+		return apierr.New(apierr.Invalid, "Choose the waitlist: "+strings.Join(validate.Programs, " or "))
 	case d.Subject == "":
-		return bad("Write a subject")
+		return apierr.New(apierr.Invalid, "Write a subject")
 	case utf8.RuneCountInString(d.Subject) > maxSubject:
-		return bad(fmt.Sprintf("The subject is longer than %d characters", maxSubject))
+		return apierr.New(apierr.Invalid, fmt.Sprintf("The subject is longer than %d characters", maxSubject))
 	case strings.ContainsAny(d.Subject, "\r\n"):
-		return bad("The subject must be one line")
+		return apierr.New(apierr.Invalid, "The subject must be one line")
 	case d.Body == "":
-		return bad("Write the text of the e-mail")
+		return apierr.New(apierr.Invalid, "Write the text of the e-mail")
 	case utf8.RuneCountInString(d.Body) > maxBody:
-		return bad(fmt.Sprintf("The text is longer than %d characters", maxBody))
+		return apierr.New(apierr.Invalid, fmt.Sprintf("The text is longer than %d characters", maxBody))
 	case d.RatePerSecond < 1 || d.RatePerSecond > MaxRate:
-		return bad(fmt.Sprintf("The rate is from 1 to %d e-mails a second", MaxRate))
+		return apierr.New(apierr.Invalid, fmt.Sprintf("The rate is from 1 to %d e-mails a second", MaxRate))
 	}
 	return nil
 }
@@ -99,7 +97,7 @@ func answer(a *store.Announcement, err error) (*store.Announcement, error) {
 	case errors.Is(err, store.ErrNotFound):
 		return nil, console.ErrNotFound
 	case errors.Is(err, store.ErrWrongState):
-		return nil, bad("The announcement cannot do that now: see its status")
+		return nil, apierr.New(apierr.Invalid, "The announcement cannot do that now: see its status")
 	}
 	return a, err
 }
@@ -111,7 +109,7 @@ func (s *Service) Create(ctx context.Context, by console.Actor, d Draft) (*store
 	}
 	a := &store.Announcement{Program: d.Program, Subject: d.Subject, Body: d.Body, RatePerSecond: d.RatePerSecond, CreatedBy: by.Email}
 	err := s.DB.CreateAnnouncement(ctx, a, func(tx *store.Tx) error {
-		return audit.Append(ctx, tx, &audit.Entry{ActorID: by.ID, ActorEmail: by.Email, IP: by.IP, Action: "announcement.create",
+		return store.AppendAudit(ctx, tx, &store.AuditEntry{ActorID: by.ID, ActorEmail: by.Email, IP: by.IP, Action: "announcement.create",
 			TargetType: "announcement", TargetID: a.ID, Detail: map[string]any{"program": a.Program, "subject": a.Subject}})
 	})
 	return answer(a, err)
@@ -230,7 +228,7 @@ func (s *Service) Move(ctx context.Context, by console.Actor, id, action string)
 			}
 			detail["subscribed"] = n
 		}
-		return audit.Append(ctx, tx, &audit.Entry{ActorID: by.ID, ActorEmail: by.Email, IP: by.IP, Action: "announcement." + action,
+		return store.AppendAudit(ctx, tx, &store.AuditEntry{ActorID: by.ID, ActorEmail: by.Email, IP: by.IP, Action: "announcement." + action,
 			TargetType: "announcement", TargetID: id, Detail: detail})
 	})
 	if err == nil && tr.to == store.AnnouncementSending {

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"salaula/internal/announce"
+	"salaula/internal/apierr"
 	"salaula/internal/console"
 	"salaula/internal/mail"
 	"salaula/internal/store"
@@ -47,8 +48,7 @@ func TestAnnouncementDraftsAreChecked(t *testing.T) {
 			{Program: program, Subject: "s", Body: "b", RatePerSecond: 1000},
 			{Program: program, Subject: strings.Repeat("s", 201), Body: "b"},
 		} {
-			var bad *console.BadInput
-			if _, err := svc.Create(ctx, by, d); !errors.As(err, &bad) {
+			if _, err := svc.Create(ctx, by, d); apierr.As(err) == nil || apierr.As(err).Kind != apierr.Invalid || apierr.As(err).Message == "" {
 				t.Fatalf("draft %+v: %v, want a message", d, err)
 			}
 		}
@@ -59,8 +59,7 @@ func TestAnnouncementDraftsAreChecked(t *testing.T) {
 		if err != nil || a.RatePerSecond != announce.DefaultRate || a.Status != store.AnnouncementDraft {
 			t.Fatalf("create: %+v %v", a, err)
 		}
-		var bad *console.BadInput
-		if _, err := svc.Move(ctx, by, a.ID, announce.Pause); !errors.As(err, &bad) {
+		if _, err := svc.Move(ctx, by, a.ID, announce.Pause); apierr.As(err) == nil || apierr.As(err).Message != "The announcement cannot do that now: see its status" {
 			t.Fatalf("pausing a draft: %v", err)
 		}
 		if _, err := svc.Move(ctx, by, "no-such-id", announce.Send); !errors.Is(err, console.ErrNotFound) {

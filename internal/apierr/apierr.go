@@ -1,7 +1,7 @@
-// Package apierr is the error the services below HTTP (forms, onboarding,
-// media, account) return: what went wrong as a Kind, never an HTTP status,
-// the sentence to show the person, the field messages of a form and the
-// cause to log. The server renders it in each API family's wire shape
+// Package apierr is the error every service below HTTP (forms, onboarding,
+// media, account, the console's rules) returns: what went wrong as a Kind,
+// never an HTTP status, the sentence to show the person, the field messages
+// of a form and the cause to log. The server renders it in each API family's wire shape
 // (internal/server/errors_*.go), mapping Kind to a status in one place.
 package apierr
 

@@ -58,7 +58,8 @@ type Service struct {
 	Factors    *seal.Box
 	// Milestone counts a step of the funnel (analytics); may be nil.
 	Milestone func(ctx context.Context, name string)
-	// QueueMail queues m with the change of tx (the outbox), or sends it.
+	// QueueMail queues m in the outbox with the change of tx
+	// (mail.Outbox.Enqueue).
 	QueueMail func(ctx context.Context, tx *store.Tx, m mail.Message) error
 	Logger    *slog.Logger
 	Now       func() time.Time

@@ -9,25 +9,32 @@ import (
 	"context"
 	"errors"
 
+	"salaula/internal/apierr"
+	"salaula/internal/mfa"
 	"salaula/internal/store"
 )
 
-// Errors of the console's rules.
+// CodeInsufficientAAL is the error_code of an operator who has not passed
+// two-step sign-in (the auth API's code for it).
+const CodeInsufficientAAL = "insufficient_aal"
+
+// Errors of the console's rules. A request the caller can fix (an unknown
+// filter value, a bad cursor, a limit out of range) is an apierr.Invalid
+// error whose message says how.
 var (
 	// ErrNotOperator: the account does not (or no longer) hold the operator
-	// role. The HTTP layer answers it with its own copy.
-	ErrNotOperator = errors.New("console: not an operator")
+	// role.
+	ErrNotOperator = apierr.New(apierr.Forbidden, "This page is for the Salaula team")
 	// ErrNotFound: no record has the given id.
-	ErrNotFound = errors.New("not found")
+	ErrNotFound = apierr.New(apierr.NotFound, "No record has this id")
+	// ErrNoVerifiedFactor: the operator has no verified second factor.
+	ErrNoVerifiedFactor = &apierr.Error{Kind: apierr.Forbidden, Code: CodeInsufficientAAL,
+		Message: "Two-step sign-in is required: enrol an authenticator app first", Err: mfa.ErrNoVerifiedFactor}
+	// ErrInsufficientAAL: the operator's session has not passed two-step
+	// sign-in (a password-only, aal1, session).
+	ErrInsufficientAAL = &apierr.Error{Kind: apierr.Forbidden, Code: CodeInsufficientAAL,
+		Message: "AAL2 required: verify your two-step sign-in code first", Err: mfa.ErrInsufficientAAL}
 )
-
-// BadInput is a request the caller can fix (an unknown filter value, a bad
-// cursor, a limit out of range); its message says how.
-type BadInput struct{ Message string }
-
-func (e *BadInput) Error() string { return e.Message }
-
-func badInput(msg string) error { return &BadInput{Message: msg} }
 
 // Operator returns the account userID when it holds the operator role, read
 // from the database on every call so that a revoked operator is out at once,
@@ -43,6 +50,26 @@ func Operator(ctx context.Context, db *store.DB, userID string) (*store.User, er
 	}
 	if !u.IsAdmin {
 		return nil, ErrNotOperator
+	}
+	return u, nil
+}
+
+// Admit returns the account userID when it may use the console: it holds
+// the operator role (Operator) and the session, whose access token's aal
+// claim is aal, passed two-step sign-in (mfa.RequireAAL2). It returns
+// ErrNotOperator, ErrNoVerifiedFactor or ErrInsufficientAAL otherwise.
+func Admit(ctx context.Context, db *store.DB, userID, aal string) (*store.User, error) {
+	u, err := Operator(ctx, db, userID)
+	if err != nil {
+		return nil, err
+	}
+	switch err := mfa.RequireAAL2(ctx, db, u.ID, aal); {
+	case errors.Is(err, mfa.ErrNoVerifiedFactor):
+		return nil, ErrNoVerifiedFactor
+	case errors.Is(err, mfa.ErrInsufficientAAL):
+		return nil, ErrInsufficientAAL
+	case err != nil:
+		return nil, err
 	}
 	return u, nil
 }

@@ -14,6 +14,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"salaula/internal/apierr"
 	"salaula/internal/store"
 	"salaula/internal/validate"
 )
@@ -57,7 +58,7 @@ func order(sort string, keys []string) (string, store.ListOrder, error) {
 		for _, k := range keys {
 			names = append(names, k, "-"+k)
 		}
-		return "", store.ListOrder{}, badInput(fmt.Sprintf("Unknown sort %q: use one of %s", sort, strings.Join(names, ", ")))
+		return "", store.ListOrder{}, apierr.New(apierr.Invalid, fmt.Sprintf("Unknown sort %q: use one of %s", sort, strings.Join(names, ", ")))
 	}
 	return sort, store.ListOrder{Key: key, Desc: strings.HasPrefix(sort, "-")}, nil
 }
@@ -81,15 +82,15 @@ func decodeCursor(s, sort, keyName string) (key any, id string, err error) {
 	raw, err := base64.RawURLEncoding.DecodeString(s)
 	var c cursor
 	if err != nil || json.Unmarshal(raw, &c) != nil || c.ID == "" {
-		return nil, "", badInput(msgBadCursor)
+		return nil, "", apierr.New(apierr.Invalid, msgBadCursor)
 	}
 	if c.Sort != sort {
-		return nil, "", badInput("The cursor belongs to another sort order: start again from the first page")
+		return nil, "", apierr.New(apierr.Invalid, "The cursor belongs to another sort order: start again from the first page")
 	}
 	if keyName == "created_at" {
 		t, err := time.Parse(time.RFC3339Nano, c.Key)
 		if err != nil {
-			return nil, "", badInput(msgBadCursor)
+			return nil, "", apierr.New(apierr.Invalid, msgBadCursor)
 		}
 		return t.UTC(), c.ID, nil
 	}
@@ -119,7 +120,7 @@ func list[T any](ctx context.Context, read lister[T], count func(context.Context
 		p.Limit = DefaultLimit
 	}
 	if p.Limit < 1 || p.Limit > MaxLimit {
-		return nil, badInput(fmt.Sprintf("limit must be a whole number from 1 to %d", MaxLimit))
+		return nil, apierr.New(apierr.Invalid, fmt.Sprintf("limit must be a whole number from 1 to %d", MaxLimit))
 	}
 	sort, o, err := order(p.Sort, keys)
 	if err != nil {
@@ -142,7 +143,7 @@ func list[T any](ctx context.Context, read lister[T], count func(context.Context
 		page.Items = append(page.Items, item)
 		return nil
 	}); errors.Is(err, store.ErrBadCursor) {
-		return nil, badInput(msgBadCursor)
+		return nil, apierr.New(apierr.Invalid, msgBadCursor)
 	} else if err != nil {
 		return nil, err
 	}
@@ -174,7 +175,7 @@ func each[T any](ctx context.Context, read lister[T], keys []string, sort string
 
 // Params reads the list parameters of a request's query string: the
 // filters named in filters (their values into the returned map) and sort,
-// limit, cursor. Any other parameter, or one given twice, is BadInput.
+// limit, cursor. Any other parameter, or one given twice, is an Invalid error.
 func Params(v url.Values, filters ...string) (map[string]string, Paging, error) {
 	out := map[string]string{}
 	var p Paging
@@ -185,10 +186,10 @@ func Params(v url.Values, filters ...string) (map[string]string, Paging, error) 
 	for name, vals := range v {
 		if !allowed[name] {
 			known := append(append([]string{}, filters...), "sort", "limit", "cursor")
-			return nil, p, badInput(fmt.Sprintf("Unknown parameter %q: use %s", name, strings.Join(known, ", ")))
+			return nil, p, apierr.New(apierr.Invalid, fmt.Sprintf("Unknown parameter %q: use %s", name, strings.Join(known, ", ")))
 		}
 		if len(vals) > 1 {
-			return nil, p, badInput(fmt.Sprintf("Parameter %q is given more than once", name))
+			return nil, p, apierr.New(apierr.Invalid, fmt.Sprintf("Parameter %q is given more than once", name))
 		}
 		val := vals[0]
 		switch name {
@@ -199,7 +200,7 @@ func Params(v url.Values, filters ...string) (map[string]string, Paging, error) 
 		case "limit":
 			n, err := strconv.Atoi(val)
 			if err != nil || n < 1 || n > MaxLimit {
-				return nil, p, badInput(fmt.Sprintf("limit must be a whole number from 1 to %d", MaxLimit))
+				return nil, p, apierr.New(apierr.Invalid, fmt.Sprintf("limit must be a whole number from 1 to %d", MaxLimit))
 			}
 			p.Limit = n
 		default:
@@ -210,7 +211,7 @@ func Params(v url.Values, filters ...string) (map[string]string, Paging, error) 
 }
 
 // oneOf returns the canonical value of v among allowed (any letter case,
-// surrounding spaces ignored), "" for an empty v, or BadInput naming them.
+// surrounding spaces ignored), "" for an empty v, or an Invalid error naming them.
 func oneOf(name, v string, allowed ...string) (string, error) {
 	v = strings.TrimSpace(v)
 	if v == "" {
@@ -225,7 +226,7 @@ func oneOf(name, v string, allowed ...string) (string, error) {
 	for i, a := range allowed {
 		quoted[i] = strconv.Quote(a)
 	}
-	return "", badInput(fmt.Sprintf("Unknown %s %q: use one of %s", name, v, strings.Join(quoted, ", ")))
+	return "", apierr.New(apierr.Invalid, fmt.Sprintf("Unknown %s %q: use one of %s", name, v, strings.Join(quoted, ", ")))
 }
 
 // MaxSearchLength is the most characters a list's search takes: the
@@ -234,14 +235,14 @@ const MaxSearchLength = validate.MaxEmailLength
 
 // searchText checks the search of a list (its q parameter) and returns it
 // without surrounding spaces ("": no search): printable text of at most
-// MaxSearchLength characters, else BadInput.
+// MaxSearchLength characters, else an Invalid error.
 func searchText(q string) (string, error) {
 	q = strings.TrimSpace(q)
 	switch {
 	case !utf8.ValidString(q) || strings.ContainsFunc(q, unicode.IsControl):
-		return "", badInput("The search can hold only printable text: letters, digits, signs and spaces")
+		return "", apierr.New(apierr.Invalid, "The search can hold only printable text: letters, digits, signs and spaces")
 	case utf8.RuneCountInString(q) > MaxSearchLength:
-		return "", badInput(fmt.Sprintf("The search can be at most %d characters", MaxSearchLength))
+		return "", apierr.New(apierr.Invalid, fmt.Sprintf("The search can be at most %d characters", MaxSearchLength))
 	}
 	return q, nil
 }

@@ -7,7 +7,7 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"salaula/internal/audit"
+	"salaula/internal/apierr"
 	"salaula/internal/store"
 	"salaula/internal/validate"
 )
@@ -79,18 +79,18 @@ type MessageUpdate struct {
 
 // UpdateMessage sets a message's status and/or note and appends the audit
 // entry in the same transaction. It returns the message as stored, ErrNotFound
-// for an unknown id, or BadInput.
+// for an unknown id, or an Invalid error.
 func UpdateMessage(ctx context.Context, db *store.DB, by Actor, id string, u MessageUpdate) (*Message, error) {
 	if u.Status == nil && u.Note == nil {
-		return nil, badInput(`Send "status" ("open" or "handled") and/or "note"`)
+		return nil, apierr.New(apierr.Invalid, `Send "status" ("open" or "handled") and/or "note"`)
 	}
 	if u.Status != nil && *u.Status != MessageOpen && *u.Status != MessageHandled {
-		return nil, badInput(`status must be "open" or "handled"`)
+		return nil, apierr.New(apierr.Invalid, `status must be "open" or "handled"`)
 	}
 	if u.Note != nil {
 		note := strings.TrimSpace(*u.Note)
 		if !utf8.ValidString(note) || utf8.RuneCountInString(note) > MaxNoteLength {
-			return nil, badInput("The note can be at most 2000 characters")
+			return nil, apierr.New(apierr.Invalid, "The note can be at most 2000 characters")
 		}
 		u.Note = &note
 	}
@@ -125,7 +125,7 @@ func UpdateMessage(ctx context.Context, db *store.DB, by Actor, id string, u Mes
 		if err := tx.SetInboxState(ctx, id, after.Status, after.Note, after.HandledAt); err != nil {
 			return err
 		}
-		return audit.Append(ctx, tx, &audit.Entry{ActorID: by.ID, ActorEmail: by.Email, IP: by.IP,
+		return store.AppendAudit(ctx, tx, &store.AuditEntry{ActorID: by.ID, ActorEmail: by.Email, IP: by.IP,
 			Action: "message.update", TargetType: "contact_message", TargetID: id, Detail: detail})
 	})
 	if err != nil {

@@ -5,7 +5,7 @@ import (
 	"errors"
 	"time"
 
-	"salaula/internal/audit"
+	"salaula/internal/apierr"
 	"salaula/internal/store"
 	"salaula/internal/validate"
 )
@@ -126,18 +126,18 @@ func SignOutEverywhere(ctx context.Context, db *store.DB, by Actor, id string) (
 		if active, err = store.RevokeUserSessions(ctx, tx, id); err != nil {
 			return err
 		}
-		return audit.Append(ctx, tx, &audit.Entry{ActorID: by.ID, ActorEmail: by.Email, IP: by.IP,
+		return store.AppendAudit(ctx, tx, &store.AuditEntry{ActorID: by.ID, ActorEmail: by.Email, IP: by.IP,
 			Action: "person.sign_out", TargetType: "user", TargetID: id, Detail: map[string]any{"sessions": active}})
 	})
 	return active, err
 }
 
 // ListAudit answers one page of the audit log, newest first.
-func ListAudit(ctx context.Context, db *store.DB, p Paging) (*Page[audit.Entry], error) {
+func ListAudit(ctx context.Context, db *store.DB, p Paging) (*Page[store.AuditEntry], error) {
 	if p.Sort != "" && p.Sort != "-created_at" {
-		return nil, badInput(`The audit log is shown newest first: sort can only be "-created_at"`)
+		return nil, apierr.New(apierr.Invalid, `The audit log is shown newest first: sort can only be "-created_at"`)
 	}
 	return list(ctx, db.ListAudit, db.CountAudit, []string{"created_at"}, p,
-		func(e audit.Entry) time.Time { return e.CreatedAt }, func(audit.Entry) string { return "" },
-		func(e audit.Entry, _ string) string { return e.ID })
+		func(e store.AuditEntry) time.Time { return e.CreatedAt }, func(store.AuditEntry) string { return "" },
+		func(e store.AuditEntry, _ string) string { return e.ID })
 }

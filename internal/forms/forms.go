@@ -14,7 +14,6 @@ import (
 	"log/slog"
 	"net/url"
 	"strings"
-	"time"
 	"unicode/utf8"
 
 	"github.com/google/uuid"
@@ -31,7 +30,7 @@ import (
 // Service runs the public forms.
 type Service struct {
 	DB           *store.DB
-	Mailer       mail.Mailer // the outbox, or any mailer
+	Mailer       *mail.Outbox
 	Stats        *analytics.Collector
 	SupportEmail string // where contact messages go
 	PublicURL    string // the site's address, for unsubscribe links
@@ -103,10 +102,10 @@ func (s *Service) Contact(ctx context.Context, c validate.Contact, key, ip strin
 	// message; one that cannot be sent at all (a bad support address)
 	// never costs the person their message.
 	var then func(*store.Tx) error
-	if msg := contactMail(s.SupportEmail, m); mail.Check(msg) != nil {
-		s.Logger.Error("mail contact message (it is stored)", "err", mail.Check(msg))
+	if e, after, err := s.Mailer.Outboxed(contactMail(s.SupportEmail, m)); err != nil {
+		s.Logger.Error("mail contact message (it is stored)", "err", err)
 	} else {
-		then = func(tx *store.Tx) error { return mail.Queue(ctx, s.Mailer, tx, msg) }
+		then = func(tx *store.Tx) error { return tx.QueueEmail(ctx, e, after) }
 	}
 	if err := s.DB.CreateContactMessage(ctx, m, then); err != nil {
 		return Sent{}, apierr.Wrap(fmt.Errorf("store contact message: %w", err), msgContactFailed)
@@ -133,25 +132,6 @@ func clientKeyOK(key string) bool {
 		}
 	}
 	return true
-}
-
-// outboxed returns m as the outbox row to write with the change it belongs
-// to and what to run once that change commits, when the mailer is the
-// outbox; else no row, and m is handed to the mailer once the change
-// commits.
-func (s *Service) outboxed(m mail.Message) (*store.OutboxEmail, func(), error) {
-	if o, ok := s.Mailer.(interface {
-		Outboxed(mail.Message) (*store.OutboxEmail, func(), error)
-	}); ok {
-		return o.Outboxed(m)
-	}
-	return nil, func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-		defer cancel()
-		if err := s.Mailer.Send(ctx, m); err != nil {
-			s.Logger.Error("mail waitlist confirmation", "err", err)
-		}
-	}, nil
 }
 
 // contactMail is the e-mail to support about m.
@@ -233,7 +213,7 @@ func (s *Service) JoinWaitlist(ctx context.Context, in Signup, ip string) (Sent,
 	// (credited once this sign-up is confirmed), in that transaction too.
 	join := store.WaitlistJoin{Event: analytics.WaitlistJoined, EventDay: s.Stats.Today()}
 	joined := false
-	join.Email, join.AfterCommit, err = s.outboxed(s.waitlistMail(su, tok, code, 0))
+	join.Email, join.AfterCommit, err = s.Mailer.Outboxed(s.waitlistMail(su, tok, code, 0))
 	if err == nil {
 		joined, _, err = s.DB.JoinWaitlistInLine(ctx, su, join, referral.Entry(su.Email, code, in.Ref, ip), referral.Rule())
 	}
@@ -275,7 +255,7 @@ func (s *Service) repeated(ctx context.Context, email, program string) error {
 	default:
 		m = s.waitlistMail(su, tok, p.Code, p.Position)
 	}
-	e, after, err := s.outboxed(m)
+	e, after, err := s.Mailer.Outboxed(m)
 	if err != nil {
 		return err
 	}

@@ -124,10 +124,9 @@ func (o *Outbox) Enqueue(ctx context.Context, tx *store.Tx, m Message) error {
 	if err != nil {
 		return err
 	}
-	if err := tx.WriteEmail(ctx, e); err != nil {
+	if err := tx.QueueEmail(ctx, e, after); err != nil {
 		return fmt.Errorf("mail: queue: %w", err)
 	}
-	tx.AfterCommit(after)
 	return nil
 }
 

@@ -13,6 +13,8 @@ const (
 	msgAAL2ToUpdateUser = "AAL2 session is required to update email or password when MFA is enabled."
 	msgAAL2ToEnroll     = "AAL2 required to enroll a new factor"
 	msgAAL2ToUnenroll   = "AAL2 required to unenroll verified factor"
+	msgInsufficientAAL  = "AAL2 required: verify your two-step sign-in code first"
+	msgNoVerifiedFactor = "Two-step sign-in is required: enrol an authenticator app first"
 )
 
 // callFunction calls an account function with bearer's session.

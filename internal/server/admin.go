@@ -8,18 +8,13 @@ import (
 	"time"
 
 	"salaula/internal/apierr"
-	"salaula/internal/audit"
 	"salaula/internal/console"
 	"salaula/internal/export"
-	"salaula/internal/mfa"
 	"salaula/internal/store"
 )
 
 // The founders' console API (/admin/v1): every handler runs behind
 // s.operator, decodes, calls internal/console or internal/export, encodes.
-
-// msgNotOperator answers console.ErrNotOperator.
-const msgNotOperator = "This page is for the Salaula team"
 
 // operator runs next for callers whose access token belongs to an active
 // session of an account that holds the operator role now (read from the
@@ -41,10 +36,7 @@ func (s *Server) operator(next func(w http.ResponseWriter, r *http.Request, by c
 		}
 		var u *store.User
 		if err == nil {
-			u, err = console.Operator(r.Context(), s.db, claims.Subject)
-		}
-		if err == nil {
-			err = mfa.RequireAAL2(r.Context(), s.db, u.ID, claims.AAL)
+			u, err = console.Admit(r.Context(), s.db, claims.Subject, claims.AAL)
 		}
 		if err != nil {
 			s.renderAdminError(w, "check operator", err)
@@ -99,7 +91,7 @@ func adminCSV[F any](s *Server, name string, filters []string, parse func(map[st
 	return s.operator(func(w http.ResponseWriter, r *http.Request, _ console.Actor) {
 		raw, p, err := console.Params(r.URL.Query(), filters...)
 		if err == nil && (p.Limit != 0 || p.Cursor != "") {
-			err = &console.BadInput{Message: "A CSV download has every matching row: leave out limit and cursor"}
+			err = apierr.New(apierr.Invalid, "A CSV download has every matching row: leave out limit and cursor")
 		}
 		var f F
 		if err == nil {
@@ -162,7 +154,7 @@ func (s *Server) handleAdminPeopleCSV() http.Handler {
 
 func (s *Server) handleAdminAudit() http.Handler {
 	return adminList(s, nil, func(map[string]string) (struct{}, error) { return struct{}{}, nil },
-		func(ctx context.Context, db *store.DB, _ struct{}, p console.Paging) (*console.Page[audit.Entry], error) {
+		func(ctx context.Context, db *store.DB, _ struct{}, p console.Paging) (*console.Page[store.AuditEntry], error) {
 			return console.ListAudit(ctx, db, p)
 		})
 }

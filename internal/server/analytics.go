@@ -2,7 +2,6 @@ package server
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"mime"
 	"net"
@@ -27,9 +26,8 @@ func (s *Server) handleAnalyticsEvent() http.Handler {
 			}
 		}
 		hit, err := analytics.Parse(r.Body, r.ContentLength)
-		var bad *analytics.BadInput
-		if errors.As(err, &bad) {
-			return apierr.New(apierr.Invalid, bad.Message)
+		if err != nil {
+			return err
 		}
 		if analytics.Private(r.Header.Get("DNT"), r.Header.Get("Sec-GPC")) || analytics.IsBot(r.UserAgent()) {
 			w.WriteHeader(http.StatusAccepted)

@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"salaula/internal/announce"
+	"salaula/internal/apierr"
 	"salaula/internal/console"
 )
 
@@ -89,7 +90,7 @@ func (s *Server) handleAdminReferrals() http.Handler {
 		if v := q.Get("limit"); v != "" {
 			n, err := strconv.Atoi(v)
 			if err != nil || n < 1 || n > 100 {
-				s.adminAnswer(w, "", nil, &console.BadInput{Message: "limit is a number from 1 to 100"})
+				s.renderAdminError(w, "", apierr.New(apierr.Invalid, "limit is a number from 1 to 100"))
 				return
 			}
 			limit = n
@@ -142,8 +143,8 @@ func (s *Server) handleAnnouncementUnsubscribe() http.Handler {
 // server's lifetime when d.Context is set.
 func (s *Server) newAnnouncer(d Deps) *announce.Service {
 	wake := func() {}
-	if m, ok := d.Mailer.(interface{ Wake() }); ok {
-		wake = m.Wake
+	if d.Mailer != nil {
+		wake = d.Mailer.Wake
 	}
 	a := announce.New(d.DB, d.Config.PublicURL, d.Logger, wake)
 	if d.Context != nil {

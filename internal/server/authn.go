@@ -85,7 +85,7 @@ func (s *Server) newAuth(d Deps) (*auth.Service, error) {
 		WrongPasswords: auth.NewWrongPasswords(d.DB, d.Logger),
 		Sign:           s.signToken, Issuer: s.issuer(),
 		Successors: successors, Factors: factors,
-		Milestone: s.countMilestone, QueueMail: s.queueMail,
+		Milestone: s.countMilestone, QueueMail: d.Mailer.Enqueue,
 		Logger: d.Logger, Now: d.Now,
 	}, nil
 }

@@ -1,15 +1,12 @@
 package server
 
 import (
-	"context"
 	"errors"
 	"net/http"
 	"net/url"
 	"strconv"
 
 	"salaula/internal/forms"
-	"salaula/internal/mail"
-	"salaula/internal/store"
 	"salaula/internal/validate"
 )
 
@@ -115,9 +112,4 @@ func (s *Server) handleWaitlistConfirm() http.Handler {
 				Action: forms.ConfirmPath(tok), Button: "Confirm my address"})
 		}
 	})
-}
-
-// queueMail queues m inside tx with the server's mailer (mail.Queue).
-func (s *Server) queueMail(ctx context.Context, tx *store.Tx, m mail.Message) error {
-	return mail.Queue(ctx, s.mailer, tx, m)
 }

@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"salaula/internal/console"
-	"salaula/internal/mfa"
 	"salaula/internal/realtime"
 	"salaula/internal/token"
 )
@@ -209,17 +208,12 @@ func (a realtimeAuth) Authenticate(ctx context.Context, raw string) (realtime.Id
 	if claims.ExpiresAt == 0 {
 		id.Expires = time.Time{}
 	}
-	if _, err := console.Operator(ctx, s.db, claims.Subject); err == nil {
-		err = mfa.RequireAAL2(ctx, s.db, claims.Subject, claims.AAL)
-		switch {
-		case err == nil:
-			id.Operator = true
-		case errors.Is(err, mfa.ErrNoVerifiedFactor), errors.Is(err, mfa.ErrInsufficientAAL):
-			id.NeedsAAL2 = true
-		default:
-			return realtime.Identity{}, &realtime.Transient{Err: &realtime.Refusal{Reason: msgServiceBusy}}
-		}
-	} else if !errors.Is(err, console.ErrNotOperator) {
+	switch _, err := console.Admit(ctx, s.db, claims.Subject, claims.AAL); {
+	case err == nil:
+		id.Operator = true
+	case errors.Is(err, console.ErrNoVerifiedFactor), errors.Is(err, console.ErrInsufficientAAL):
+		id.NeedsAAL2 = true
+	case !errors.Is(err, console.ErrNotOperator):
 		return realtime.Identity{}, &realtime.Transient{Err: &realtime.Refusal{Reason: msgServiceBusy}}
 	}
 	return id, nil

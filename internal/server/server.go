@@ -33,7 +33,7 @@ type Deps struct {
 	Config *config.Config
 	DB     *store.DB
 	Secret []byte           // server secret: seals stored secrets and signing keys
-	Mailer mail.Mailer      // outgoing e-mail
+	Mailer *mail.Outbox     // outgoing e-mail
 	Media  media.Store      // uploaded files
 	Logger *slog.Logger     // one line per request goes here
 	App    fs.FS            // the built React app (index.html, assets/...)
@@ -60,7 +60,7 @@ type Deps struct {
 type Server struct {
 	cfg      *config.Config
 	db       *store.DB
-	mailer   mail.Mailer
+	mailer   *mail.Outbox
 	media    media.Store
 	logger   *slog.Logger
 	app      *appFiles

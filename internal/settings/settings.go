@@ -14,7 +14,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"salaula/internal/audit"
+	"salaula/internal/apierr"
 	"salaula/internal/store"
 	"salaula/internal/validate"
 )
@@ -66,11 +66,6 @@ func Keys() []string {
 	return keys
 }
 
-// BadInput is a value or key a person must correct; Message says how.
-type BadInput struct{ Message string }
-
-func (e *BadInput) Error() string { return e.Message }
-
 // Limits on free text, in characters.
 const (
 	maxShort = 100
@@ -82,13 +77,13 @@ const (
 // numbers in their canonical +260 form.
 func Clean(key, value string) (string, error) {
 	if _, ok := Defaults[key]; !ok {
-		return "", &BadInput{Message: fmt.Sprintf("Unknown setting %q: the settings are %s", key, strings.Join(Keys(), ", "))}
+		return "", apierr.New(apierr.Invalid, fmt.Sprintf("Unknown setting %q: the settings are %s", key, strings.Join(Keys(), ", ")))
 	}
 	v := strings.TrimSpace(value)
 	switch {
 	case key == "support_email":
 		if !validate.Email(v) || len(v) > 254 {
-			return "", &BadInput{Message: "support_email must be an e-mail address, e.g. support@salaula.co.zm"}
+			return "", apierr.New(apierr.Invalid, "support_email must be an e-mail address, e.g. support@salaula.co.zm")
 		}
 		return validate.NormaliseEmail(v), nil
 	case key == "phone" || key == "whatsapp":
@@ -97,7 +92,7 @@ func Clean(key, value string) (string, error) {
 		}
 		canon, ok := validate.ZambianPhone(v)
 		if !ok {
-			return "", &BadInput{Message: "Enter a Zambian phone number, e.g. +260 97 123 4567 or 097 123 4567 (or nothing, to show none)."}
+			return "", apierr.New(apierr.Invalid, "Enter a Zambian phone number, e.g. +260 97 123 4567 or 097 123 4567 (or nothing, to show none).")
 		}
 		return canon, nil
 	case key == "address":
@@ -107,17 +102,17 @@ func Clean(key, value string) (string, error) {
 			return v, nil
 		}
 		if !webURL(v) {
-			return "", &BadInput{Message: key + " must be the account's https:// address, " + Hidden + " or " + ComingSoon}
+			return "", apierr.New(apierr.Invalid, key+" must be the account's https:// address, "+Hidden+" or "+ComingSoon)
 		}
 		return v, nil
 	case strings.HasSuffix(key, ".portrait"):
 		if v == "" || (webURL(v) || strings.HasPrefix(v, "/storage/v1/object/public/")) && !strings.ContainsAny(v, " \"'<>") {
 			if utf8.RuneCountInString(v) > maxURL {
-				return "", &BadInput{Message: fmt.Sprintf("%s must be at most %d characters", key, maxURL)}
+				return "", apierr.New(apierr.Invalid, fmt.Sprintf("%s must be at most %d characters", key, maxURL))
 			}
 			return v, nil
 		}
-		return "", &BadInput{Message: key + " must be an uploaded image's address, or empty for the drawn portrait"}
+		return "", apierr.New(apierr.Invalid, key+" must be an uploaded image's address, or empty for the drawn portrait")
 	case strings.HasSuffix(key, ".text"):
 		return text(key, v, maxText, true)
 	default: // team name and role
@@ -127,13 +122,13 @@ func Clean(key, value string) (string, error) {
 
 func text(key, v string, max int, required bool) (string, error) {
 	if required && v == "" {
-		return "", &BadInput{Message: key + " cannot be empty"}
+		return "", apierr.New(apierr.Invalid, key+" cannot be empty")
 	}
 	if utf8.RuneCountInString(v) > max {
-		return "", &BadInput{Message: fmt.Sprintf("%s must be at most %d characters", key, max)}
+		return "", apierr.New(apierr.Invalid, fmt.Sprintf("%s must be at most %d characters", key, max))
 	}
 	if strings.ContainsAny(v, "\x00<>") {
-		return "", &BadInput{Message: key + " cannot contain < or >"}
+		return "", apierr.New(apierr.Invalid, key+" cannot contain < or >")
 	}
 	return v, nil
 }
@@ -195,7 +190,7 @@ func Set(ctx context.Context, db *store.DB, by Actor, key, value string) (string
 		if err := tx.PutSiteSetting(ctx, key, clean, by.Email, store.Now()); err != nil {
 			return err
 		}
-		return audit.Append(ctx, tx, &audit.Entry{ActorID: by.ID, ActorEmail: by.Email, IP: by.IP,
+		return store.AppendAudit(ctx, tx, &store.AuditEntry{ActorID: by.ID, ActorEmail: by.Email, IP: by.IP,
 			Action: "settings.update", TargetType: "setting", TargetID: key,
 			Detail: map[string]any{"from": old, "to": clean}})
 	})

@@ -3,6 +3,8 @@ package settings
 import (
 	"slices"
 	"testing"
+
+	"salaula/internal/apierr"
 )
 
 func TestContactDetailsNeverSetAreUnsetAndNotShown(t *testing.T) {
@@ -38,7 +40,7 @@ func TestPhoneSettingAcceptsNothingAndRefusesOtherNumbers(t *testing.T) {
 		t.Fatalf("empty phone: %q, %v", v, err)
 	}
 	_, err := Clean("whatsapp", "+1 555 123 4567")
-	if err == nil || err.Error() != "Enter a Zambian phone number, e.g. +260 97 123 4567 or 097 123 4567 (or nothing, to show none)." {
+	if e := apierr.As(err); e == nil || e.Kind != apierr.Invalid || e.Message != "Enter a Zambian phone number, e.g. +260 97 123 4567 or 097 123 4567 (or nothing, to show none)." {
 		t.Fatalf("foreign number: %v", err)
 	}
 }

@@ -26,9 +26,20 @@ type Execer interface {
 	Exec(ctx context.Context, query string, args ...any) (sql.Result, error)
 }
 
-// AppendAudit writes e (its ID, CreatedAt and Detail already set) to the
-// audit log through ex.
+// AppendAudit writes e to the append-only audit log through ex (a *Tx, to
+// record a change in the same transaction as the change itself), filling
+// in its ID, CreatedAt and Detail when empty. Entries are only ever
+// appended and read; nothing updates or deletes them.
 func AppendAudit(ctx context.Context, ex Execer, e *AuditEntry) error {
+	if e.ID == "" {
+		e.ID = NewID()
+	}
+	if e.CreatedAt.IsZero() {
+		e.CreatedAt = Now()
+	}
+	if e.Detail == nil {
+		e.Detail = map[string]any{}
+	}
 	detail, err := json.Marshal(e.Detail)
 	if err != nil {
 		return err

@@ -427,25 +427,6 @@ func (t *Tx) ImportPeople(ctx context.Context, users []User, profiles []Profile)
 	})
 }
 
-// importRows inserts n rows into into (a table and its columns), row(i)
-// giving the width values of the i-th, up to 500 rows to a statement.
-func (t *Tx) importRows(ctx context.Context, into string, width, n int, row func(i int) []any) error {
-	const batch = 500
-	one := "(" + strings.TrimSuffix(strings.Repeat("?, ", width), ", ") + ")"
-	for start := 0; start < n; start += batch {
-		end := min(start+batch, n)
-		args := make([]any, 0, (end-start)*width)
-		for i := start; i < end; i++ {
-			args = append(args, row(i)...)
-		}
-		values := strings.TrimSuffix(strings.Repeat(one+",", end-start), ",")
-		if _, err := t.Exec(ctx, `INSERT INTO `+into+` VALUES `+values, args...); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
 // Analyze refreshes the planner's statistics of every table, as autovacuum
 // (PostgreSQL) or a long-running database would have them.
 func (db *DB) Analyze(ctx context.Context) error {

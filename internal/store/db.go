@@ -291,6 +291,25 @@ func (t *Tx) QueryRow(ctx context.Context, query string, args ...any) *sql.Row {
 // (never when they are undone), e.g. to wake the e-mail sender.
 func (t *Tx) AfterCommit(fn func()) { t.afterCommit = append(t.afterCommit, fn) }
 
+// importRows inserts n rows into into (a table and its columns), row(i)
+// giving the width values of the i-th, up to 500 rows to a statement.
+func (t *Tx) importRows(ctx context.Context, into string, width, n int, row func(i int) []any) error {
+	const batch = 500
+	one := "(" + strings.TrimSuffix(strings.Repeat("?, ", width), ", ") + ")"
+	for start := 0; start < n; start += batch {
+		end := min(start+batch, n)
+		args := make([]any, 0, (end-start)*width)
+		for i := start; i < end; i++ {
+			args = append(args, row(i)...)
+		}
+		values := strings.TrimSuffix(strings.Repeat(one+",", end-start), ",")
+		if _, err := t.Exec(ctx, `INSERT INTO `+into+` VALUES `+values, args...); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // InTx runs fn as one write of the Writer: inside a savepoint of the
 // Writer's next transaction, kept when fn returns nil and undone alone
 // otherwise. It returns once the write is committed (on disk) or undone;

@@ -220,15 +220,7 @@ func (db *DB) RenewWaitlistLink(ctx context.Context, id, tokenHash string, e *Ou
 		if n, _ := res.RowsAffected(); n == 0 {
 			return ErrNotFound
 		}
-		if e != nil {
-			if err := tx.WriteEmail(ctx, e); err != nil {
-				return err
-			}
-		}
-		if after != nil {
-			tx.AfterCommit(after)
-		}
-		return nil
+		return tx.QueueEmail(ctx, e, after)
 	})
 }
 

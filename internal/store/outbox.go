@@ -57,6 +57,21 @@ func (t *Tx) RecordEmailSent(ctx context.Context, e *OutboxEmail, via string) er
 	return t.WriteEmail(ctx, e)
 }
 
+// QueueEmail writes e inside tx (WriteEmail), when not nil, and has after
+// run once tx commits, when not nil: the e-mail, as mail.Outbox.Outboxed
+// makes it, is kept exactly when the change it is about is.
+func (t *Tx) QueueEmail(ctx context.Context, e *OutboxEmail, after func()) error {
+	if e != nil {
+		if err := t.WriteEmail(ctx, e); err != nil {
+			return err
+		}
+	}
+	if after != nil {
+		t.AfterCommit(after)
+	}
+	return nil
+}
+
 // WriteEmail writes e inside tx as its Status says: sent (EmailSent, via
 // e.Via; see RecordEmailSent) to the record of sent e-mails, else queued
 // (due at once; see EnqueueEmail) to the outbox. ID and CreatedAt are
@@ -263,6 +278,50 @@ func (db *DB) MarkEmailFailed(ctx context.Context, id, reason string, next *time
 	}
 	_, err := db.Exec(ctx, `UPDATE outbox_emails SET status = ?, last_error = ?, next_attempt_at = ? WHERE id = ?`, status, reason, next, id)
 	return err
+}
+
+// Bounce is an address a mail server refused permanently.
+type Bounce struct {
+	Email     string    `json:"email"`
+	Reason    string    `json:"reason"`
+	CreatedAt time.Time `json:"createdAt"`
+}
+
+// Bounces lists the bouncing addresses, newest first.
+func (db *DB) Bounces(ctx context.Context, limit int) ([]Bounce, error) {
+	rows, err := db.Query(ctx, `SELECT email, reason, created_at FROM email_bounces ORDER BY created_at DESC, email LIMIT ?`, limit)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := []Bounce{}
+	for rows.Next() {
+		var b Bounce
+		if err := rows.Scan(&b.Email, &b.Reason, &b.CreatedAt); err != nil {
+			return nil, err
+		}
+		b.CreatedAt = b.CreatedAt.UTC()
+		out = append(out, b)
+	}
+	return out, rows.Err()
+}
+
+// MarkEmailBounced records that the mail server refused the outbox e-mail
+// id to its address for good: the e-mail is given up (failed) and the
+// address is listed as bouncing (announcements skip it).
+func (db *DB) MarkEmailBounced(ctx context.Context, id, to, reason string) error {
+	if len(reason) > 1000 {
+		reason = reason[:1000]
+	}
+	return db.InTx(ctx, func(tx *Tx) error {
+		if _, err := tx.Exec(ctx, `UPDATE outbox_emails SET status = ?, last_error = ?, next_attempt_at = NULL WHERE id = ?`,
+			EmailFailed, reason, id); err != nil {
+			return err
+		}
+		_, err := tx.Exec(ctx, `INSERT INTO email_bounces (email, reason, created_at) VALUES (?, ?, ?) ON CONFLICT (email) DO NOTHING`,
+			to, reason, Now())
+		return err
+	})
 }
 
 // DeleteEmailsTo deletes the e-mails to an address, queued or sent (an

@@ -366,50 +366,6 @@ func (db *DB) ReferralCounts(ctx context.Context) ([]ReferralCount, error) {
 	return out, rows.Err()
 }
 
-// Bounce is an address a mail server refused permanently.
-type Bounce struct {
-	Email     string    `json:"email"`
-	Reason    string    `json:"reason"`
-	CreatedAt time.Time `json:"createdAt"`
-}
-
-// MarkEmailBounced records that the mail server refused the outbox e-mail
-// id to its address for good: the e-mail is given up (failed) and the
-// address is listed as bouncing (announcements skip it).
-func (db *DB) MarkEmailBounced(ctx context.Context, id, to, reason string) error {
-	if len(reason) > 1000 {
-		reason = reason[:1000]
-	}
-	return db.InTx(ctx, func(tx *Tx) error {
-		if _, err := tx.Exec(ctx, `UPDATE outbox_emails SET status = ?, last_error = ?, next_attempt_at = NULL WHERE id = ?`,
-			EmailFailed, reason, id); err != nil {
-			return err
-		}
-		_, err := tx.Exec(ctx, `INSERT INTO email_bounces (email, reason, created_at) VALUES (?, ?, ?) ON CONFLICT (email) DO NOTHING`,
-			to, reason, Now())
-		return err
-	})
-}
-
-// Bounces lists the bouncing addresses, newest first.
-func (db *DB) Bounces(ctx context.Context, limit int) ([]Bounce, error) {
-	rows, err := db.Query(ctx, `SELECT email, reason, created_at FROM email_bounces ORDER BY created_at DESC, email LIMIT ?`, limit)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	out := []Bounce{}
-	for rows.Next() {
-		var b Bounce
-		if err := rows.Scan(&b.Email, &b.Reason, &b.CreatedAt); err != nil {
-			return nil, err
-		}
-		b.CreatedAt = b.CreatedAt.UTC()
-		out = append(out, b)
-	}
-	return out, rows.Err()
-}
-
 // LineImport is a sign-up's place in line as ImportWaitlist stores it:
 // its link code (empty for none), IP hash and order of joining.
 type LineImport struct {

@@ -72,7 +72,7 @@ async function openLink(link) {
     redirect: 'manual',
   });
   assert.equal(res.status, 303);
-  return new URL(res.headers.get('location'));
+  return new URL(res.headers.get('location'), server.url);
 }
 
 test('PKCE sign-up confirmation: the e-mailed link carries a one-time code, exchanged once', async () => {
