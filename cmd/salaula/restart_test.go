@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"net"
 	"os"
 	"path/filepath"
@@ -36,6 +37,15 @@ func TestRestartWithSystemdSocketDropsNoRequest(t *testing.T) {
 	env := map[string]string{"SALAULA_RATE_FORMS": "0", "SALAULA_PUBLIC_URL": "https://salaula.example",
 		"SALAULA_HTTP": "127.0.0.1:0"} // unused: the socket comes from "systemd"
 	var logPath string
+	var logs []string
+	defer func() {
+		if t.Failed() {
+			for _, p := range logs {
+				b, _ := os.ReadFile(p)
+				t.Logf("%s:\n%s", p, grepLines(string(b), "WARN")+grepLines(string(b), "ERROR")+grepLines(string(b), "stop")+grepLines(string(b), "shutting"))
+			}
+		}
+	}()
 	start := func() *testproc.Proc {
 		t.Helper()
 		cmd, err := commandProcess(env, "serve", "--data", dataDir)
@@ -48,6 +58,7 @@ func TestRestartWithSystemdSocketDropsNoRequest(t *testing.T) {
 		cmd.Path = "/bin/sh"
 		cmd.ExtraFiles = []*os.File{sock}
 		logPath = filepath.Join(t.TempDir(), "serve.log")
+		logs = append(logs, logPath)
 		p, err := testproc.Start(cmd, addr, logPath)
 		if err != nil {
 			t.Fatal(err)
@@ -79,12 +90,13 @@ func TestRestartWithSystemdSocketDropsNoRequest(t *testing.T) {
 
 	// systemctl restart salaula: SIGTERM, wait for the exit (Stop kills
 	// the server if it takes over 5 s, which fails requests), start again.
-	proc.Stop()
 	firstLog := logPath
-	proc = start()
-	waitServing()
-	waitServing()
-	traffic.phase(t, "restart")
+	for i := range 3 {
+		proc.Stop()
+		proc = start()
+		waitServing()
+		traffic.phase(t, fmt.Sprintf("restart %d", i+1))
+	}
 	traffic.Stop()
 	if b, _ := os.ReadFile(firstLog); !strings.Contains(string(b), `"socket_activation":true`) || !strings.Contains(string(b), `"msg":"stopped"`) {
 		t.Errorf("the first server did not serve on the inherited socket and stop:\n%s", b)

@@ -14,6 +14,7 @@ import (
 	"runtime/debug"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -168,6 +169,17 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 		MaxHeaderBytes:    64 << 10,
 		ErrorLog:          slog.NewLogLogger(logger.Handler(), slog.LevelWarn),
 	}
+	// newConns counts the connections whose first request is not read yet.
+	var newConns sync.WaitGroup
+	var pending sync.Map
+	srv.ConnState = func(c net.Conn, st http.ConnState) {
+		if st == http.StateNew {
+			newConns.Add(1)
+			pending.Store(c, true)
+		} else if _, ok := pending.LoadAndDelete(c); ok {
+			newConns.Done()
+		}
+	}
 	if backups != nil {
 		go backups.Run(ctx)
 	}
@@ -196,15 +208,26 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	logger.Info("shutting down", "timeout", cfg.ShutdownTimeout.String())
 	shutdownCtx, cancel := context.WithTimeout(context.Background(), cfg.ShutdownTimeout)
 	defer cancel()
+	// Stop accepting, then let each connection accepted so far send its
+	// first request before Shutdown: net/http closes a connection whose
+	// request arrives once it is shutting down, unanswered. (The
+	// connections not accepted wait in systemd's socket, or are refused.)
+	ln.Close()
+	if err := <-errc; err != nil && !errors.Is(err, net.ErrClosed) {
+		return err
+	}
+	fresh := make(chan struct{})
+	go func() { newConns.Wait(); close(fresh) }()
+	select {
+	case <-fresh:
+	case <-shutdownCtx.Done():
+	}
 	if err := srv.Shutdown(shutdownCtx); err != nil {
 		return fmt.Errorf("shutdown: %w", err)
 	}
 	select { // realtime sockets are not HTTP requests: Shutdown does not wait for them
 	case <-realtimeClosed:
 	case <-shutdownCtx.Done():
-	}
-	if err := <-errc; err != nil && !errors.Is(err, http.ErrServerClosed) {
-		return err
 	}
 	logger.Info("stopped")
 	return nil
