@@ -9,7 +9,7 @@ GO_SRC   := $(shell find cmd internal -name '*.go' -o -name '*.sql' -o -name '*.
 WEB_SRC  := $(shell find web/src web/public web/index.html web/vite.config.ts web/tsconfig.json web/scripts/precompress.mjs -type f 2>/dev/null)
 VERSION  := $(shell git describe --always --dirty 2>/dev/null || echo dev)
 
-.PHONY: run build check test test-go test-web test-e2e test-supabase test-fuzz fuzz bench deps chromium tools aiosmtpd caddy wrk clean
+.PHONY: run build check test test-go test-web test-e2e test-supabase test-fuzz fuzz bench deps chromium tools aiosmtpd wrk clean
 
 ## run: install what is missing, build, and serve on http://localhost:8080 with data in ./data
 ## (PORT=9000 serves on another port; without PORT, SALAULA_HTTP or :8080)
@@ -42,13 +42,19 @@ chromium:
 
 ## tools: the real services and tools the tests run against: Versity's S3
 ## gateway (bin/tools/versitygw), Debian's aiosmtpd (SMTP), caddy (the load
-## balancer of docs/deploy/Caddyfile) and wrk (make bench's load)
+## balancer of docs/deploy/Caddyfile, bin/tools/caddy) and wrk (make bench's load)
 VERSITYGW := bin/tools/versitygw
 STATICCHECK := bin/tools/staticcheck
-tools: $(VERSITYGW) $(STATICCHECK) aiosmtpd caddy wrk
+CADDY := bin/tools/caddy
+tools: $(VERSITYGW) $(STATICCHECK) aiosmtpd $(CADDY) wrk
 
 $(VERSITYGW):
 	GOBIN=$(CURDIR)/bin/tools go install github.com/versity/versitygw/cmd/versitygw@v1.8.0
+
+## caddy 2.11.9: it retries a POST with its body (caddyserver/caddy#7546),
+## which Debian's caddy 2.6 does not
+$(CADDY):
+	GOBIN=$(CURDIR)/bin/tools go install github.com/caddyserver/caddy/v2/cmd/caddy@v2.11.9
 
 $(STATICCHECK):
 	GOBIN=$(CURDIR)/bin/tools go install honnef.co/go/tools/cmd/staticcheck@v0.8.2
@@ -58,14 +64,6 @@ aiosmtpd:
 		echo "Installing aiosmtpd from Debian's packages..."; \
 		SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
 		$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq python3-aiosmtpd; \
-	fi
-
-## caddy: install Debian's caddy, the load balancer the tests put in front of two instances
-caddy:
-	@if ! command -v caddy >/dev/null; then \
-		echo "Installing caddy from Debian's packages..."; \
-		SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
-		$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq caddy; \
 	fi
 
 ## wrk: install Debian's wrk, the load generator of make bench, when it is missing

@@ -12,7 +12,9 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/debug"
+	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -152,9 +154,15 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	// leaves garbage behind; hand its pages back to the system now rather
 	// than keep them resident until the background scavenger gets to them.
 	debug.FreeOSMemory()
-	ln, err := net.Listen("tcp", cfg.HTTPAddr)
+	ln, err := systemdListener(getenv)
 	if err != nil {
 		return err
+	}
+	fromSystemd := ln != nil
+	if !fromSystemd {
+		if ln, err = net.Listen("tcp", cfg.HTTPAddr); err != nil {
+			return err
+		}
 	}
 	srv := &http.Server{
 		Handler:           handler,
@@ -165,10 +173,21 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 		MaxHeaderBytes:    64 << 10,
 		ErrorLog:          slog.NewLogLogger(logger.Handler(), slog.LevelWarn),
 	}
+	// newConns counts the connections whose first request is not read yet.
+	var newConns sync.WaitGroup
+	var pending sync.Map
+	srv.ConnState = func(c net.Conn, st http.ConnState) {
+		if st == http.StateNew {
+			newConns.Add(1)
+			pending.Store(c, true)
+		} else if _, ok := pending.LoadAndDelete(c); ok {
+			newConns.Done()
+		}
+	}
 	if backups != nil {
 		go backups.Run(ctx)
 	}
-	logger.Info("serving", "addr", ln.Addr().String(), "url", cfg.PublicURL, "database", string(db.Dialect()), "data", cfg.DataDir)
+	logger.Info("serving", "addr", ln.Addr().String(), "socket_activation", fromSystemd, "url", cfg.PublicURL, "database", string(db.Dialect()), "data", cfg.DataDir)
 	if !cfg.PublicURLSet {
 		logger.Warn(publicURLNotice(cfg.PublicURL), "url", cfg.PublicURL)
 	}
@@ -181,13 +200,32 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	}
 	// Readiness says "stopping" first; once the load balancer's probe has
 	// heard it (and a moment for requests it had already sent here), the
-	// server stops accepting and lets the requests under way finish.
-	logger.Info("shutting down: not ready any more", "drain_max", cfg.ShutdownDrain.String())
+	// server stops accepting and lets the requests under way finish. A
+	// socket from systemd stays open while the server restarts: new
+	// connections wait in it for the next process, so there is nothing to
+	// wait for (decision 0239).
 	drain.Begin()
-	drain.Wait(cfg.ShutdownDrain, drainMargin)
+	if !fromSystemd {
+		logger.Info("shutting down: not ready any more", "drain_max", cfg.ShutdownDrain.String())
+		drain.Wait(cfg.ShutdownDrain, drainMargin)
+	}
 	logger.Info("shutting down", "timeout", cfg.ShutdownTimeout.String())
 	shutdownCtx, cancel := context.WithTimeout(context.Background(), cfg.ShutdownTimeout)
 	defer cancel()
+	// Stop accepting, then let each connection accepted so far send its
+	// first request before Shutdown: net/http closes a connection whose
+	// request arrives once it is shutting down, unanswered. (The
+	// connections not accepted wait in systemd's socket, or are refused.)
+	ln.Close()
+	if err := <-errc; err != nil && !errors.Is(err, net.ErrClosed) {
+		return err
+	}
+	fresh := make(chan struct{})
+	go func() { newConns.Wait(); close(fresh) }()
+	select {
+	case <-fresh:
+	case <-shutdownCtx.Done():
+	}
 	if err := srv.Shutdown(shutdownCtx); err != nil {
 		return fmt.Errorf("shutdown: %w", err)
 	}
@@ -195,11 +233,32 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	case <-realtimeClosed:
 	case <-shutdownCtx.Done():
 	}
-	if err := <-errc; err != nil && !errors.Is(err, http.ErrServerClosed) {
-		return err
-	}
 	logger.Info("stopped")
 	return nil
+}
+
+// systemdListener returns the listening socket systemd passed this process
+// (socket activation, sd_listen_fds(3): LISTEN_PID is this process and the
+// first of LISTEN_FDS sockets is fd 3), or nil when there is none. It
+// unsets the variables so no child process takes them for its own.
+func systemdListener(getenv func(string) string) (net.Listener, error) {
+	if getenv("LISTEN_PID") != strconv.Itoa(os.Getpid()) {
+		return nil, nil
+	}
+	fds := getenv("LISTEN_FDS")
+	for _, k := range []string{"LISTEN_PID", "LISTEN_FDS", "LISTEN_FDNAMES"} {
+		os.Unsetenv(k)
+	}
+	if n, err := strconv.Atoi(fds); err != nil || n < 1 {
+		return nil, fmt.Errorf("LISTEN_FDS=%q: systemd passed no socket (salaula.socket needs one ListenStream=)", fds)
+	}
+	f := os.NewFile(3, "systemd socket")
+	defer f.Close() // the listener holds its own copy
+	ln, err := net.FileListener(f)
+	if err != nil {
+		return nil, fmt.Errorf("the socket systemd passed (fd 3): %w", err)
+	}
+	return ln, nil
 }
 
 // checkSecretSwitch refuses a SALAULA_JWT_SECRET that differs from the
