@@ -44,7 +44,7 @@ func adminSettings(ctx context.Context, args []string, getenv func(string) strin
 	}
 	if args[0] == "set" {
 		if _, err := settings.Clean(key, value); err != nil {
-			return settingRefused(err) // refused before the database is opened
+			return refused("admin settings set", err) // refused before the database is opened
 		}
 	}
 	db, err := openAdminStore(ctx, "admin settings", cfgArgs, getenv, stderr)
@@ -55,7 +55,7 @@ func adminSettings(ctx context.Context, args []string, getenv func(string) strin
 	if args[0] == "set" {
 		stored, err := settings.Set(ctx, db, settings.Actor{Email: "command line", IP: "command line"}, key, value)
 		if err != nil {
-			return settingRefused(err)
+			return refused("admin settings set", err)
 		}
 		fmt.Fprintf(stdout, "%s = %s\n", key, stored)
 		return nil
@@ -70,11 +70,12 @@ func adminSettings(ctx context.Context, args []string, getenv func(string) strin
 	return nil
 }
 
-// settingRefused is err as the command line tells it: a value to correct by
-// the settings' own sentence, anything else as it is.
-func settingRefused(err error) error {
+// refused is err of the command what as the command line tells it: a
+// rule's refusal by its own sentence (an *apierr.Error's Message), anything
+// else as it is.
+func refused(what string, err error) error {
 	if e := apierr.As(err); e != nil && e.Message != "" {
-		return fmt.Errorf("admin settings set: %s", e.Message)
+		return fmt.Errorf("%s: %s", what, e.Message)
 	}
-	return fmt.Errorf("admin settings set: %w", err)
+	return fmt.Errorf("%s: %w", what, err)
 }

@@ -20,7 +20,7 @@ func exportCSV(ctx context.Context, db *store.DB, what, program string, w io.Wri
 	case "waitlist":
 		f, err := console.ParseWaitlistFilter(map[string]string{"program": program})
 		if err != nil {
-			return fmt.Errorf("admin export waitlist: %w", err)
+			return refused("admin export waitlist", err)
 		}
 		return export.Waitlist(ctx, db, f, "", w)
 	case "messages":
