@@ -21,7 +21,7 @@ func decodeList(t *testing.T, res *http.Response) []map[string]any {
 
 func TestStorageAnswersRowsAsSupabaseStorage(t *testing.T) {
 	eachMediaStore(t, func(t *testing.T, env *testEnv) {
-		u := newUser(t, env, "rows@example.com")
+		u := newUser(t, env, "rows-"+strings.ReplaceAll(t.Name(), "/", "-")+"@example.com")
 		path := u.ID + "/photos/front.png"
 		up := env.upload(t, u, path, testPNG(t), false)
 		wantStatus(t, up, http.StatusOK)
@@ -53,7 +53,7 @@ func TestStorageAnswersRowsAsSupabaseStorage(t *testing.T) {
 		}
 		wantStatus(t, env.do(t, http.MethodHead, "/storage/v1/object/user-media/"+u.ID+"/photos/none.png", nil, u.auth(env)), http.StatusNotFound)
 		wantStatus(t, env.do(t, http.MethodGet, "/storage/v1/object/user-media/"+path, nil, nil), http.StatusUnauthorized)
-		stranger := newUser(t, env, "stranger@example.com")
+		stranger := newUser(t, env, "stranger-"+strings.ReplaceAll(t.Name(), "/", "-")+"@example.com")
 		wantStatus(t, env.do(t, http.MethodGet, "/storage/v1/object/user-media/"+path, nil, stranger.auth(env)), http.StatusForbidden)
 
 		// remove answers the deleted objects' rows.
@@ -70,7 +70,7 @@ func TestStorageAnswersRowsAsSupabaseStorage(t *testing.T) {
 
 func TestStorageKeepsUploadMetadata(t *testing.T) {
 	eachMediaStore(t, func(t *testing.T, env *testEnv) {
-		u := newUser(t, env, "meta@example.com")
+		u := newUser(t, env, "meta-"+strings.ReplaceAll(t.Name(), "/", "-")+"@example.com")
 		headers := func(meta string) map[string]string {
 			h := u.auth(env)
 			h["Content-Type"] = "image/png"
@@ -120,11 +120,11 @@ func TestStorageKeepsUploadMetadata(t *testing.T) {
 
 func TestStorageSignsSeveralAndNamesWhatItDoesNotOffer(t *testing.T) {
 	eachEngine(t, nil, func(t *testing.T, env *testEnv) {
-		u := newUser(t, env, "many@example.com")
+		u := newUser(t, env, "many-"+strings.ReplaceAll(t.Name(), "/", "-")+"@example.com")
 		a, b := u.ID+"/a.png", u.ID+"/b.png"
 		env.mustUpload(t, u, a, testPNG(t))
 		env.mustUpload(t, u, b, testPNG(t))
-		other := newUser(t, env, "other@example.com")
+		other := newUser(t, env, "other-"+strings.ReplaceAll(t.Name(), "/", "-")+"@example.com")
 		theirs := other.ID + "/c.png"
 		env.mustUpload(t, other, theirs, testPNG(t))
 
