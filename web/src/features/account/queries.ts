@@ -15,9 +15,13 @@ export const accountKeys = {
   photos: (userId: string | undefined) => ['account', 'photos', userId ?? ''] as const,
 };
 
-/** useSavedProfile is the signed-in person's saved profile (get-profile-me). */
+/**
+ * useSavedProfile is the signed-in person's saved profile (get-profile-me).
+ * The profile is saved by the onboarding pages, outside this cache, so
+ * every visit reads it again (staleTime 0) while showing what it had.
+ */
 export function useSavedProfile(userId: string | undefined, enabled = true) {
-  return useQuery({ queryKey: accountKeys.profile(userId ?? ''), queryFn: fetchSavedProfile, enabled });
+  return useQuery({ queryKey: accountKeys.profile(userId ?? ''), queryFn: fetchSavedProfile, enabled, staleTime: 0 });
 }
 
 /** useMyAddress is what was sent with the account's e-mail address (account-address). */
