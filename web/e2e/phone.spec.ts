@@ -377,7 +377,7 @@ test.describe('5. analytics a founder can trust', () => {
     }
     await expect(page.getByText(/^A visitor is one network address on one day/)).toBeVisible();
     const chart = page.getByRole('figure', { name: /Visitors and waitlist sign-ups per day/ });
-    const labels = await chart.locator('.MuiChartsAxis-directionX .MuiChartsAxis-tickLabel').allTextContents();
+    const labels = await chart.locator('.adm-plot-x span').allTextContents();
     expect(labels.length).toBeGreaterThan(0);
     expect(new Set(labels).size).toBe(labels.length);
     // The visitors line is drawn in its own colour.
