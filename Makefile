@@ -6,7 +6,7 @@ SHELL := bash
 BIN      := bin/salaula
 WEB_DIST := internal/webapp/dist
 GO_SRC   := $(shell find cmd internal -name '*.go' -o -name '*.sql' -o -name '*.txt' | grep -v _test.go)
-WEB_SRC  := $(shell find web/src web/public web/index.html web/vite.config.ts web/tsconfig.json web/scripts/precompress.mjs -type f 2>/dev/null)
+WEB_SRC  := $(shell find web/src web/public web/index.html web/vite.config.ts web/tsconfig.json web/scripts/precompress.mjs web/scripts/prerender.mjs -type f 2>/dev/null)
 VERSION  := $(shell git describe --always --dirty 2>/dev/null || echo dev)
 
 .PHONY: run build check test test-go test-web test-e2e test-supabase test-fuzz fuzz bench deps chromium tools aiosmtpd wrk clean
@@ -141,7 +141,7 @@ bench: build chromium wrk $(PB_BIN)
 	go test -run '^$$' -bench . -benchmem ./...
 	cd web && node scripts/first-load-weight.mjs
 	go run ./cmd/salaula-bench -salaula $(BIN) $(if $(BASELINE),-baseline $(BASELINE)) -pocketbase $(PB_BIN) -scale $(SALAULA_BENCH_SIGNUPS) -out docs/benchmarks.md
-	cd web && CHROME_PATH=$${CHROME_PATH:-/usr/bin/chromium} node scripts/lighthouse.mjs
+	cd web && CHROME_PATH=$${CHROME_PATH:-/usr/bin/chromium} node scripts/lighthouse.mjs $(if $(BASELINE),--baseline $(abspath $(BASELINE)))
 
 # PocketBase from its Go module at a pinned version, into a project-local folder.
 $(PB_BIN):

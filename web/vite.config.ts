@@ -2,6 +2,9 @@
 import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 import { VitePWA } from 'vite-plugin-pwa';
+import { readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 /**
  * The service worker precaches only the offline page:
@@ -41,19 +44,65 @@ function inlineEntryCss(): Plugin {
 
 /**
  * startScript is the only script inline in index.html: in the frame after the
- * first paint (at once in a hidden tab) it fetches and starts the app's entry
- * and preloads the entry's chunks. So the skeleton is always the first paint:
- * no script runs before it, and no script download competes with it (the
- * app cannot show a page before the skeleton's first second anyway). The
- * server allows this script by its hash, computed at start (internal/server).
+ * first paint (at once in a hidden tab) it fetches and starts the app's entry,
+ * preloads the entry's chunks and the code and styles of the page the visitor
+ * opened (routes: path -> indexes into files), so the page's own chunk arrives
+ * with the entry instead of one round trip after it. So the skeleton is always
+ * the first paint: no script runs before it, and no script download competes
+ * with it. The server allows this script by its hash, computed at start
+ * (internal/server).
  */
-function startScript(entry: string, preloads: string[]): string {
+function startScript(entry: string, preloads: string[], files: string[], routes: Record<string, number[]>): string {
   return (
-    `(function(){var e=${JSON.stringify(entry)},p=${JSON.stringify(preloads)};function go(){` +
-    "p.forEach(function(h){var l=document.createElement('link');l.rel='modulepreload';l.crossOrigin='';l.href=h;document.head.appendChild(l)});" +
+    `(function(){var e=${JSON.stringify(entry)},p=${JSON.stringify(preloads)},f=${JSON.stringify(files)},r=${JSON.stringify(routes)};` +
+    'function add(h){var l=document.createElement(\'link\');if(/\\.css$/.test(h)){l.rel=\'preload\';l.as=\'style\'}else{l.rel=\'modulepreload\';l.crossOrigin=\'\'}l.href=h;document.head.appendChild(l)}' +
+    'function go(){p.forEach(add);(r[location.pathname.replace(/\\/+$/,\'\')||\'/\']||[]).forEach(function(i){add(f[i])});' +
     "var s=document.createElement('script');s.type='module';s.crossOrigin='';s.src=e;document.head.appendChild(s)}" +
     "if(document.visibilityState==='hidden')go();else requestAnimationFrame(function(){setTimeout(go,0)})})()"
   );
+}
+
+/**
+ * routeFiles reads the route table (src/app/routes.tsx: `const X = lazyPage(() =>
+ * import('...'))` and `{ path: '/x', page: X }`) and maps each exact path to
+ * the built files its page needs beyond the entry: its chunk, the chunks that
+ * chunk imports statically, and their styles. A route the build cannot match
+ * stops the build, so the table and this reading cannot drift apart.
+ */
+function routeFiles(bundle: Record<string, { type: string }>, entryFiles: Set<string>): { files: string[]; routes: Record<string, number[]> } {
+  const appDir = fileURLToPath(new URL('./src/app', import.meta.url));
+  const table = readFileSync(join(appDir, 'routes.tsx'), 'utf8');
+  const modules = new Map<string, string>();
+  for (const m of table.matchAll(/const (\w+) = lazyPage\(\(\) => import\('([^']+)'\)\);/g)) modules.set(m[1], resolve(appDir, m[2]));
+  type Chunk = { type: 'chunk'; fileName: string; facadeModuleId: string | null; imports: string[]; viteMetadata?: { importedCss: Set<string> } };
+  const chunks = Object.values(bundle).filter((c): c is Chunk => c.type === 'chunk');
+  const byModule = new Map<string, Chunk>();
+  for (const c of chunks) if (c.facadeModuleId) byModule.set(c.facadeModuleId.replace(/\.tsx?$/, ''), c);
+  const byFile = new Map(chunks.map((c) => [c.fileName, c]));
+  const files: string[] = [];
+  const routes: Record<string, number[]> = {};
+  for (const m of table.matchAll(/\{ path: '([^']+)', page: (\w+) \}/g)) {
+    const [, path, page] = m;
+    if (/[*:]/.test(path)) continue; // patterns (the console) load their own way
+    const module = modules.get(page);
+    const chunk = module && byModule.get(module);
+    if (!chunk) throw new Error(`routeFiles: no chunk for ${path} (${page}) in src/app/routes.tsx`);
+    const need = new Set<string>();
+    const todo = [chunk];
+    while (todo.length) {
+      const c = todo.pop()!;
+      if (need.has(c.fileName) || entryFiles.has(c.fileName)) continue;
+      need.add(c.fileName);
+      for (const css of c.viteMetadata?.importedCss ?? []) need.add(css);
+      for (const i of c.imports) if (byFile.has(i)) todo.push(byFile.get(i)!);
+    }
+    routes[path] = [...need].map((f) => {
+      const url = `/${f}`;
+      if (!files.includes(url)) files.push(url);
+      return files.indexOf(url);
+    });
+  }
+  return { files, routes };
 }
 
 /** startAfterFirstPaint swaps the entry's <script type=module> and its modulepreload links for startScript. */
@@ -63,7 +112,7 @@ function startAfterFirstPaint(): Plugin {
     apply: 'build',
     transformIndexHtml: {
       order: 'post',
-      handler(html) {
+      handler(html, ctx) {
         const entry = /<script type="module" crossorigin src="(\/assets\/index-[^"]+\.js)"><\/script>\s*/;
         const m = entry.exec(html);
         if (!m) throw new Error('startAfterFirstPaint: no entry script in index.html');
@@ -74,7 +123,9 @@ function startAfterFirstPaint(): Plugin {
             preloads.push(href);
             return '';
           });
-        return out.replace('</body>', `<script>${startScript(m[1], preloads)}</script>\n  </body>`);
+        const entryFiles = new Set([m[1], ...preloads].map((h) => h.slice(1)));
+        const { files, routes } = routeFiles(ctx.bundle ?? {}, entryFiles);
+        return out.replace('</body>', `<script>${startScript(m[1], preloads, files, routes)}</script>\n  </body>`);
       },
     },
   };

@@ -125,6 +125,7 @@ func loadApp(app fs.FS) (*appFiles, error) {
 	if a.files["index.html"] == nil {
 		return nil, errors.New("index.html is missing: build the web app first (make build)")
 	}
+	// The prerendered pages carry index.html's start-up script unchanged (web/scripts/prerender.mjs).
 	a.scriptHashes = inlineScriptHashes(a.files["index.html"].body)
 	return a, nil
 }
@@ -165,8 +166,22 @@ func precompressed(app fs.FS, p string, body []byte, decode func(io.Reader) (io.
 	return packed
 }
 
+// page returns the HTML answer for an app path: the build's prerendered page
+// (pages/<name>.html, web/scripts/prerender.mjs: the content pages, readable
+// before the app's code arrives) or index.html, whose app shows the page.
+func (a *appFiles) page(name string) *appFile {
+	if name == "" {
+		name = "index"
+	}
+	if f := a.files["pages/"+name+".html"]; f != nil && !strings.Contains(name, "/") {
+		return f
+	}
+	return a.files["index.html"]
+}
+
 // handleApp serves the app's files, and index.html for every other path so
 // the app's router can show the page (or redirect to /404).
+// A prerendered path gets its own page (appFiles.page).
 func (s *Server) handleApp() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method != http.MethodGet && r.Method != http.MethodHead {
@@ -189,7 +204,7 @@ func (s *Server) handleApp() http.Handler {
 			http.Error(w, "Not found", http.StatusNotFound)
 			return
 		default:
-			f = s.app.files["index.html"]
+			f = s.app.page(name)
 			w.Header().Set("Cache-Control", "no-cache")
 		}
 		serveAppFile(w, r, f)

@@ -280,3 +280,27 @@ func TestSecurityHeadersAreNotSharedBetweenAnswers(t *testing.T) {
 		}
 	}
 }
+
+func TestPrerenderedPagesAnswerTheirPathsAndOthersGetTheApp(t *testing.T) {
+	files := fstest.MapFS{
+		"index.html":       {Data: []byte(`<!doctype html><html><body><div id="root">skeleton</div></body></html>`)},
+		"pages/index.html": {Data: []byte(`<!doctype html><html><body><div id="root">skeleton<div class="pre">The best of the bale</div></div></body></html>`)},
+		"pages/about.html": {Data: []byte(`<!doctype html><html><body><div id="root">skeleton<div class="pre">About Salaula</div></div></body></html>`)},
+	}
+	for path, want := range map[string]string{
+		"/":              "The best of the bale",
+		"/about":         "About Salaula",
+		"/about/":        "About Salaula",
+		"/sign_up":       `<div id="root">skeleton</div>`,
+		"/no/such/about": `<div id="root">skeleton</div>`,
+		"/index.html":    `<div id="root">skeleton</div>`,
+	} {
+		res, body := serveFrom(t, files, path, nil)
+		if res.StatusCode != http.StatusOK || !strings.Contains(string(body), want) {
+			t.Errorf("GET %s: %d %q, want 200 with %q", path, res.StatusCode, body, want)
+		}
+		if cc := res.Header.Get("Cache-Control"); cc != "no-cache" {
+			t.Errorf("GET %s: Cache-Control %q, want no-cache (a page names this build's code)", path, cc)
+		}
+	}
+}

@@ -24,14 +24,15 @@ function freePort() {
 
 /**
  * startServer runs the binary and resolves once /healthz answers 200.
- * env adds environment variables. Returns { url, dataDir, logs, stop }.
+ * env adds environment variables; bin is another salaula binary to run (a
+ * previous release's, for side-by-side benchmarks). Returns { url, dataDir, logs, stop }.
  */
-export async function startServer(env = {}) {
+export async function startServer(env = {}, bin = binary) {
   const port = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), 'salaula-node-'));
   const url = `http://127.0.0.1:${port}`;
   const logs = [];
-  let run = await spawnHealthy(port, dataDir, url, env, logs);
+  let run = await spawnHealthy(bin, port, dataDir, url, env, logs);
   return {
     url,
     dataDir,
@@ -40,7 +41,7 @@ export async function startServer(env = {}) {
     async restart() {
       run.child.kill('SIGTERM');
       await run.exited;
-      run = await spawnHealthy(port, dataDir, url, env, logs);
+      run = await spawnHealthy(bin, port, dataDir, url, env, logs);
     },
     async stop() {
       run.child.kill('SIGTERM');
@@ -50,8 +51,8 @@ export async function startServer(env = {}) {
   };
 }
 
-async function spawnHealthy(port, dataDir, url, env, logs) {
-  const child = spawn(binary, ['serve', '--http', `127.0.0.1:${port}`, '--data', dataDir], {
+async function spawnHealthy(bin, port, dataDir, url, env, logs) {
+  const child = spawn(bin, ['serve', '--http', `127.0.0.1:${port}`, '--data', dataDir], {
     env: { ...process.env, SALAULA_RATE_AUTH: '1000/1m', SALAULA_RATE_FORMS: '1000/1m', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -41,8 +41,16 @@ function closure(starts) {
   return seen;
 }
 
-// The entry and its preloads: script/link attributes, or the inline start-up script's list (vite.config.ts).
-const entry = [...new Set([...html.matchAll(/"\/(assets\/[^"]+\.(?:js|css))"/g)].map((m) => m[1]))];
+// The entry and its preloads: the inline start-up script's entry (e) and list (p) (vite.config.ts), and
+// any stylesheet link; the route table after them (r) is each page's own part, weighed below.
+const start = /var e=("[^"]+"),p=(\[[^\]]*\])/.exec(html);
+if (!start) {
+  console.error('No start-up script in index.html (vite.config.ts startScript).');
+  process.exit(1);
+}
+const entry = [JSON.parse(start[1]), ...JSON.parse(start[2]), ...[...html.matchAll(/<link[^>]+href="\/(assets\/[^"]+\.css)"/g)].map((m) => m[1])].map(
+  (h) => h.replace(/^\//, ''),
+);
 const shell = closure(entry);
 const page = process.argv[2] ?? 'HomePage';
 const homeChunk = readdirSync(assets).find((n) => new RegExp(`^${page}-[\\w-]+\\.js$`).test(n));

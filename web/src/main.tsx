@@ -3,20 +3,28 @@ import './styles/site.css';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/App';
+import { preloadRoute } from './app/routes';
 import { registerServiceWorker } from './lib/serviceWorker';
 import { reloadOnStaleChunk } from './lib/staleChunks';
+import { afterLoadWhenIdle } from './lib/idle';
 
 reloadOnStaleChunk();
-createRoot(document.getElementById('root')!).render(
-  <StrictMode>
-    <App />
-  </StrictMode>,
-);
+// The opened page's code was fetched beside this entry (vite.config.ts): with it loaded, the first render
+// shows the page (or the first second's skeleton) at once, never a fallback in between.
+void preloadRoute(location.pathname)
+  .catch(() => {}) // the page's own render tries again and shows the error
+  .then(() =>
+    createRoot(document.getElementById('root')!).render(
+      <StrictMode>
+        <App />
+      </StrictMode>,
+    ),
+  );
 registerServiceWorker();
 
 /**
  * Forms kept offline on an earlier visit (lib/formQueue) are sent once the
- * page has loaded and whenever the connection comes back; the code doing it
+ * page has loaded and is idle and whenever the connection comes back; the code doing it
  * is loaded only while something is queued.
  */
 function sendQueuedFormsIfAny() {
@@ -27,6 +35,5 @@ function sendQueuedFormsIfAny() {
   }
   void import('./lib/offline').then((m) => m.sendQueuedForms()).catch(() => {});
 }
-if (document.readyState === 'complete') sendQueuedFormsIfAny();
-else window.addEventListener('load', sendQueuedFormsIfAny, { once: true });
+afterLoadWhenIdle(sendQueuedFormsIfAny);
 window.addEventListener('online', sendQueuedFormsIfAny);

@@ -1,10 +1,11 @@
-import { Suspense, startTransition, useEffect, useState } from 'react';
+import { Suspense, startTransition, useEffect, useRef, useState } from 'react';
 import { Outlet, useLocation, useNavigate } from 'react-router';
 import { FIRST_LOAD_SKELETON_MS, ROUTE_LOADING_BAR_MS, SCROLL_RESET_DELAYS_MS, TOP_NAV_PATHS } from '../config/constants';
 import { PageSkeleton } from '../components/PageSkeleton';
 import { TopNav } from '../components/TopNav';
 import { rememberPage } from '../lib/serviceWorker';
 import { sendPageView } from '../lib/analytics';
+import { afterLoadWhenIdle } from '../lib/idle';
 
 /** True for the paths that show the top navigation bar (/ and /sign_up). */
 export function showsTopNav(pathname: string): boolean {
@@ -24,21 +25,23 @@ function firstSkeletonMs(): number {
 
 /**
  * The shared layout of every route: the full skeleton for the first second,
- * then the page; on each later path change a thin loading bar for 300 ms and
+ * then the page (skeletonMs: how long the skeleton still shows; the build's
+ * prerendering, src/prerender.tsx, renders the page at once); on each later path change a thin loading bar for 300 ms and
  * a scroll to the top at 0, 50, 150 and 500 ms.
  */
-export function AppLayout() {
+export function AppLayout({ skeletonMs = firstSkeletonMs }: { skeletonMs?: () => number }) {
   const { pathname, search } = useLocation();
-  const [booting, setBooting] = useState(true);
-  const [firstPath] = useState(pathname);
+  // A page that starts after the first second (a slow phone) shows at once, without the skeleton again.
+  const [booting, setBooting] = useState(() => skeletonMs() > 0);
+  const lastPath = useRef(pathname);
   const [routeLoading, setRouteLoading] = useState(false);
 
   useEffect(() => {
     // A transition: React renders the page in slices, the browser staying responsive
     // between them (no long task), and the skeleton stays until the page is ready.
-    const t = window.setTimeout(() => startTransition(() => setBooting(false)), firstSkeletonMs());
+    const t = window.setTimeout(() => startTransition(() => setBooting(false)), skeletonMs());
     return () => window.clearTimeout(t);
-  }, []);
+  }, [skeletonMs]);
 
   useEffect(() => {
     void rememberPage(pathname + search);
@@ -56,22 +59,21 @@ export function AppLayout() {
 
   // One page view per route (the production build only, like the service worker).
   useEffect(() => {
-    if (import.meta.env.PROD) sendPageView(pathname, search);
+    // Sent at an idle moment (the first view also waits for the page's load), never during a render.
+    if (import.meta.env.PROD) afterLoadWhenIdle(() => sendPageView(pathname, search));
     // Runs on path changes only; search is read, not watched.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [pathname]);
 
   useEffect(() => {
     const timers = SCROLL_RESET_DELAYS_MS.map((ms) => window.setTimeout(() => window.scrollTo(0, 0), ms));
-    if (pathname !== firstPath || !booting) {
+    if (pathname !== lastPath.current) {
+      lastPath.current = pathname;
       // The bar is a 300 ms effect of the path change itself, started and ended by this effect's clock.
-      // eslint-disable-next-line react-hooks/set-state-in-effect
       setRouteLoading(true);
       timers.push(window.setTimeout(() => setRouteLoading(false), ROUTE_LOADING_BAR_MS));
     }
     return () => timers.forEach((t) => window.clearTimeout(t));
-    // Runs on path changes only; booting and firstPath are read, not watched.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [pathname]);
 
   if (booting) return <PageSkeleton />;

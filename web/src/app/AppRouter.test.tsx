@@ -3,7 +3,7 @@ import { MemoryRouter, useNavigate } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { AppRoutes } from './AppRouter';
 import { showsTopNav } from './AppLayout';
-import { ROUTES } from './routes';
+import { preloadRoute, ROUTES } from './routes';
 
 function renderAt(path: string) {
   let navigate: ReturnType<typeof useNavigate> = () => {};
@@ -65,7 +65,7 @@ describe('router', () => {
       scrolledAt.push(Date.now());
     });
     // Load the About page's module first, so the timing measures the layout, not the module's transform.
-    await import('../features/public/AboutPage');
+    await preloadRoute('/about');
     const navigatedAt = Date.now();
     navigate('/about');
     // The bar shows as soon as the new page renders (its code loads lazily).

@@ -1,35 +1,36 @@
-import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
+import { matchPath } from 'react-router';
+import { lazyPage, type LazyPage } from './lazyPage';
 
 /** One row of the spec's route table: each page's code loads only when visited. */
 export interface RouteDef {
   path: string;
-  page: LazyExoticComponent<ComponentType>;
+  page: LazyPage;
 }
 
-const HomePage = lazy(() => import('../features/public/HomePage'));
-const IndexPage = lazy(() => import('../features/public/IndexPage'));
-const ContactPage = lazy(() => import('../features/contact/ContactPage'));
-const MensPage = lazy(() => import('../features/public/MensPage'));
-const WomensPage = lazy(() => import('../features/public/WomensPage'));
-const AboutPage = lazy(() => import('../features/public/AboutPage'));
-const ImpactPage = lazy(() => import('../features/public/ImpactPage'));
-const PrivacyPage = lazy(() => import('../features/public/PrivacyPage'));
-const TermsPage = lazy(() => import('../features/public/TermsPage'));
-const SignInPage = lazy(() => import('../features/auth/SignInPage'));
-const ResetPasswordPage = lazy(() => import('../features/auth/ResetPasswordPage'));
-const SecurityPage = lazy(() => import('../features/auth/SecurityPage'));
-const SelectRolePage = lazy(() => import('../features/auth/SelectRolePage'));
-const SellerSignupPage = lazy(() => import('../features/onboarding/SellerSignupPage'));
-const BuyerSignupPage = lazy(() => import('../features/onboarding/BuyerSignupPage'));
-const BuyerAndSellerSignupPage = lazy(() => import('../features/onboarding/BuyerAndSellerSignupPage'));
-const OnboardingProfilePage = lazy(() => import('../features/onboarding/OnboardingProfilePage'));
-const WardrobeClearancePage = lazy(() => import('../features/waitlist/WardrobeClearancePage'));
-const ThanksPage = lazy(() => import('../features/public/ThanksPage'));
-const ComingSoonPage = lazy(() => import('../features/public/ComingSoonPage'));
-const AccountPage = lazy(() => import('../features/account/AccountPage'));
-const ProveEmailPage = lazy(() => import('../features/account/ProveEmailPage'));
-const NotFoundPage = lazy(() => import('../features/public/NotFoundPage'));
-const AdminApp = lazy(() => import('../features/admin/AdminApp'));
+const HomePage = lazyPage(() => import('../features/public/HomePage'));
+const IndexPage = lazyPage(() => import('../features/public/IndexPage'));
+const ContactPage = lazyPage(() => import('../features/contact/ContactPage'));
+const MensPage = lazyPage(() => import('../features/public/MensPage'));
+const WomensPage = lazyPage(() => import('../features/public/WomensPage'));
+const AboutPage = lazyPage(() => import('../features/public/AboutPage'));
+const ImpactPage = lazyPage(() => import('../features/public/ImpactPage'));
+const PrivacyPage = lazyPage(() => import('../features/public/PrivacyPage'));
+const TermsPage = lazyPage(() => import('../features/public/TermsPage'));
+const SignInPage = lazyPage(() => import('../features/auth/SignInPage'));
+const ResetPasswordPage = lazyPage(() => import('../features/auth/ResetPasswordPage'));
+const SecurityPage = lazyPage(() => import('../features/auth/SecurityPage'));
+const SelectRolePage = lazyPage(() => import('../features/auth/SelectRolePage'));
+const SellerSignupPage = lazyPage(() => import('../features/onboarding/SellerSignupPage'));
+const BuyerSignupPage = lazyPage(() => import('../features/onboarding/BuyerSignupPage'));
+const BuyerAndSellerSignupPage = lazyPage(() => import('../features/onboarding/BuyerAndSellerSignupPage'));
+const OnboardingProfilePage = lazyPage(() => import('../features/onboarding/OnboardingProfilePage'));
+const WardrobeClearancePage = lazyPage(() => import('../features/waitlist/WardrobeClearancePage'));
+const ThanksPage = lazyPage(() => import('../features/public/ThanksPage'));
+const ComingSoonPage = lazyPage(() => import('../features/public/ComingSoonPage'));
+const AccountPage = lazyPage(() => import('../features/account/AccountPage'));
+const ProveEmailPage = lazyPage(() => import('../features/account/ProveEmailPage'));
+const NotFoundPage = lazyPage(() => import('../features/public/NotFoundPage'));
+const AdminApp = lazyPage(() => import('../features/admin/AdminApp'));
 
 /** The spec's route table (section 2), plus the reset-password, onboarding-profile and account pages. */
 export const ROUTES: RouteDef[] = [
@@ -61,3 +62,9 @@ export const ROUTES: RouteDef[] = [
   { path: '/404', page: NotFoundPage },
   { path: '/admin/*', page: AdminApp }, // the founders' console, its own chunk
 ];
+
+/** preloadRoute loads the code of the page at pathname (nothing for an unknown path). */
+export function preloadRoute(pathname: string): Promise<unknown> {
+  const route = ROUTES.find((r) => matchPath(r.path, pathname));
+  return route ? route.page.preload() : Promise.resolve();
+}

@@ -1,4 +1,5 @@
 /// <reference types="vite/client" />
+import { afterLoadWhenIdle } from './idle';
 
 /** The service worker's cache of pages seen (vite.config.ts, the navigation route). */
 export const PAGES_CACHE = 'pages';
@@ -18,12 +19,7 @@ export function registerServiceWorker(): void {
       console.error('Could not register the service worker', err);
     });
   };
-  const whenIdle = () => {
-    if (typeof window.requestIdleCallback === 'function') window.requestIdleCallback(register, { timeout: 3000 });
-    else setTimeout(register, 1000);
-  };
-  if (document.readyState === 'complete') whenIdle();
-  else window.addEventListener('load', whenIdle, { once: true });
+  afterLoadWhenIdle(register);
 }
 
 /** The service worker's cache of code and images (vite.config.ts, the assets route). */
