@@ -23,11 +23,12 @@ type Limiter interface {
 	Allow(key string) (bool, time.Duration)
 }
 
-// For returns the limiter for count events per window on db: counted in the
-// database when several instances share it (PostgreSQL), else in memory.
-func For(db *store.DB, count int, window time.Duration, logger *slog.Logger) Limiter {
+// For returns the limiter named name (its rows in the database start with
+// "name|") for count events per window on db: counted in the database when
+// several instances share it (PostgreSQL), else in memory.
+func For(db *store.DB, name string, count int, window time.Duration, logger *slog.Logger) Limiter {
 	if db != nil && db.SharedByInstances() {
-		return NewShared(db, count, window, logger)
+		return NewShared(db, name, count, window, logger)
 	}
 	return New(count, window)
 }
@@ -94,19 +95,22 @@ func (l *Memory) AllowN(key string, n int) (bool, time.Duration) {
 
 // Shared allows Count events per Window for each key, counted in the
 // rate_limits table with one upsert per event, so every instance on the
-// database shares the count. A zero Count allows everything.
+// database shares the count. Its rows are its name, "|" and the key: each
+// limiter sweeps only its own, with its own window. A zero Count allows
+// everything.
 type Shared struct {
 	Count  int
 	Window time.Duration
+	name   string
 	db     *store.DB
 	logger *slog.Logger
 	now    func() time.Time
 	sweep  sweeper
 }
 
-// NewShared returns a limiter of count events per window counted in db.
-func NewShared(db *store.DB, count int, window time.Duration, logger *slog.Logger) *Shared {
-	return &Shared{Count: count, Window: window, db: db, logger: logger, now: time.Now}
+// NewShared returns the limiter named name of count events per window counted in db.
+func NewShared(db *store.DB, name string, count int, window time.Duration, logger *slog.Logger) *Shared {
+	return &Shared{Count: count, Window: window, name: name, db: db, logger: logger, now: time.Now}
 }
 
 // Allow records one event for key and reports whether it is within the
@@ -119,7 +123,7 @@ func (l *Shared) Allow(key string) (bool, time.Duration) {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 	defer cancel()
 	now := l.now()
-	hits, start, err := l.db.CountHit(ctx, key, now, l.Window)
+	hits, start, err := l.db.CountHit(ctx, l.name+"|"+key, now, l.Window)
 	if err != nil {
 		if l.logger != nil {
 			l.logger.Warn("rate limit not counted", "key", key, "err", err)
@@ -137,10 +141,10 @@ func (l *Shared) Allow(key string) (bool, time.Duration) {
 	return true, 0
 }
 
-// sweepOld deletes expired counters at most once per window per instance.
+// sweepOld deletes this limiter's expired counters at most once per window per instance.
 func (l *Shared) sweepOld(ctx context.Context, now time.Time) {
 	l.sweep.run(now, l.Window, func() {
-		if err := l.db.DeleteRateLimitsBefore(ctx, now.Add(-l.Window)); err != nil && l.logger != nil {
+		if err := l.db.DeleteRateLimitsBefore(ctx, l.name+"|", now.Add(-l.Window)); err != nil && l.logger != nil {
 			l.logger.Warn("rate limit sweep", "err", err)
 		}
 	})

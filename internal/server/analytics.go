@@ -56,7 +56,7 @@ func (s *Server) siteHosts(r *http.Request) []string {
 
 // limitAnalytics applies the analytics events' rate limit.
 func (s *Server) limitAnalytics(next http.Handler) http.Handler {
-	return s.limit("analytics", s.analyticsLimiter, func(w http.ResponseWriter) {
+	return s.limit(s.analyticsLimiter, func(w http.ResponseWriter) {
 		writeFunctionError(w, http.StatusTooManyRequests, "Too many events from this address. Please wait a few minutes.", nil)
 	}, next)
 }

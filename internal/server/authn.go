@@ -81,7 +81,7 @@ func (s *Server) newAuth(d Deps) (*auth.Service, error) {
 	return &auth.Service{
 		DB: d.DB, Config: d.Config, Mailer: d.Mailer,
 		Emails:         &ratelimit.Emails{DB: d.DB, Quota: ratelimit.EmailQuota{Count: d.Config.EmailRateLimit.Count, Window: d.Config.EmailRateLimit.Window}},
-		CodeTries:      ratelimit.For(d.DB, 10, 5*time.Minute, d.Logger),
+		CodeTries:      ratelimit.For(d.DB, "mfa-code-tries", 10, 5*time.Minute, d.Logger),
 		WrongPasswords: auth.NewWrongPasswords(d.DB, d.Logger),
 		Sign:           s.signToken, Issuer: s.issuer(),
 		Successors: successors, Factors: factors,

@@ -136,7 +136,7 @@ func (s *Server) handleAccountDelete() http.Handler {
 // checks, account-prove-email's links and their proofs), answering as a
 // function.
 func (s *Server) limitAuthFunction(next http.Handler) http.Handler {
-	return s.limit("auth", s.authLimiter, func(w http.ResponseWriter) {
+	return s.limit(s.authLimiter, func(w http.ResponseWriter) {
 		writeFunctionError(w, http.StatusTooManyRequests, "Too many attempts. Please wait a few minutes and try again.", nil)
 	}, next)
 }

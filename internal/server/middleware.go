@@ -329,11 +329,11 @@ func (s *Server) forwardedHTTPS(r *http.Request) bool {
 
 // limit answers 429 with onLimit's body when the caller's address (its
 // /64 for IPv6, clientip.LimitKey) has used up l.
-func (s *Server) limit(name string, l interface {
+func (s *Server) limit(l interface {
 	Allow(string) (bool, time.Duration)
 }, onLimit func(http.ResponseWriter), next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if ok, wait := l.Allow(name + "|" + clientip.LimitKey(s.clientIP(r))); !ok {
+		if ok, wait := l.Allow(clientip.LimitKey(s.clientIP(r))); !ok {
 			w.Header().Set("Retry-After", strconv.Itoa(int(wait.Seconds())+1))
 			onLimit(w)
 			return
@@ -344,21 +344,21 @@ func (s *Server) limit(name string, l interface {
 
 // limitAuth applies the sign-in/sign-up rate limit with the auth service's 429 body.
 func (s *Server) limitAuth(next http.Handler) http.Handler {
-	return s.limit("auth", s.authLimiter, func(w http.ResponseWriter) {
+	return s.limit(s.authLimiter, func(w http.ResponseWriter) {
 		s.renderAuthError(w, "rate limit", auth.Fail(auth.CodeRequestLimit))
 	}, next)
 }
 
 // limitForms applies the public-forms rate limit.
 func (s *Server) limitForms(next http.Handler) http.Handler {
-	return s.limit("forms", s.formLimiter, func(w http.ResponseWriter) {
+	return s.limit(s.formLimiter, func(w http.ResponseWriter) {
 		writeFunctionError(w, http.StatusTooManyRequests, "Too many requests. Please wait a few minutes and try again.", nil)
 	}, next)
 }
 
 // limitUploads applies the upload rate limit.
 func (s *Server) limitUploads(next http.Handler) http.Handler {
-	return s.limit("uploads", s.uploadLimiter, func(w http.ResponseWriter) {
+	return s.limit(s.uploadLimiter, func(w http.ResponseWriter) {
 		s.renderStorageError(w, "upload rate limit", apierr.Coded(apierr.TooMany, media.CodeTooMany, "Too many uploads. Please wait a few minutes and try again."))
 	}, next)
 }

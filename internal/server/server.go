@@ -106,10 +106,10 @@ func NewWithMetrics(d Deps) (app, metrics http.Handler, err error) {
 	s := &Server{
 		cfg: d.Config, db: d.DB, mailer: d.Mailer, media: d.Media,
 		logger: d.Logger, app: files, metrics: newMetrics(d.DB.Stats, d.DB.OutboxCounts), now: d.Now,
-		authLimiter:      ratelimit.For(d.DB, d.Config.AuthRateLimit.Count, d.Config.AuthRateLimit.Window, d.Logger),
-		formLimiter:      ratelimit.For(d.DB, d.Config.FormRateLimit.Count, d.Config.FormRateLimit.Window, d.Logger),
-		uploadLimiter:    ratelimit.For(d.DB, d.Config.UploadRateLimit.Count, d.Config.UploadRateLimit.Window, d.Logger),
-		analyticsLimiter: ratelimit.For(d.DB, d.Config.AnalyticsRate.Count, d.Config.AnalyticsRate.Window, d.Logger),
+		authLimiter:      ratelimit.For(d.DB, "auth", d.Config.AuthRateLimit.Count, d.Config.AuthRateLimit.Window, d.Logger),
+		formLimiter:      ratelimit.For(d.DB, "forms", d.Config.FormRateLimit.Count, d.Config.FormRateLimit.Window, d.Logger),
+		uploadLimiter:    ratelimit.For(d.DB, "uploads", d.Config.UploadRateLimit.Count, d.Config.UploadRateLimit.Window, d.Logger),
+		analyticsLimiter: ratelimit.For(d.DB, "analytics", d.Config.AnalyticsRate.Count, d.Config.AnalyticsRate.Window, d.Logger),
 		stats:            d.Analytics,
 		drain:            d.Drain,
 	}

@@ -23,9 +23,13 @@ func (db *DB) CountHit(ctx context.Context, key string, now time.Time, window ti
 	return hits, start.UTC(), err
 }
 
-// DeleteRateLimitsBefore removes counters whose window started before t.
-func (db *DB) DeleteRateLimitsBefore(ctx context.Context, t time.Time) error {
-	_, err := db.Exec(ctx, `DELETE FROM rate_limits WHERE window_start < ?`, t.UTC())
+// DeleteRateLimitsBefore removes the counters whose key starts with prefix
+// (one limiter's, which ends in "|") and whose window started before t;
+// other limiters' counters, with windows of their own, stay.
+func (db *DB) DeleteRateLimitsBefore(ctx context.Context, prefix string, t time.Time) error {
+	// The keys from prefix up to the same text with its last byte one higher: a range of the primary key.
+	end := prefix[:len(prefix)-1] + string(prefix[len(prefix)-1]+1)
+	_, err := db.Exec(ctx, `DELETE FROM rate_limits WHERE limit_key >= ? AND limit_key < ? AND window_start < ?`, prefix, end, t.UTC())
 	return err
 }
 
