@@ -8,8 +8,11 @@ import (
 	"io"
 	"log/slog"
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf8"
+
+	"golang.org/x/sync/semaphore"
 
 	"salaula/internal/apierr"
 	"salaula/internal/store"
@@ -25,6 +28,9 @@ type Library struct {
 	Files  Store
 	DB     *store.DB
 	Logger *slog.Logger
+
+	rendersOnce sync.Once
+	renders     *semaphore.Weighted // the turns of transformations (MaxRenders)
 }
 
 // ObjectPath checks the bucket and path of a request and returns the path.
@@ -154,6 +160,11 @@ func (l *Library) Put(ctx context.Context, u Upload) (Stored, error) {
 	if u.Upsert {
 		if err := l.DB.RecordMediaObject(ctx, rec); err != nil {
 			l.Logger.Error("record upload", "key", key, "err", err)
+		}
+		// Variants of the replaced image: never served again (they are
+		// keyed by its version), so not kept either.
+		if err := l.Files.DeleteVariants(ctx, key); err != nil {
+			l.Logger.Error("remove variants of a replaced file", "key", key, "err", err)
 		}
 	}
 	return Stored{Key: key, ID: rec.ID}, nil

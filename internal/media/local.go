@@ -220,7 +220,8 @@ func readHeader(f *os.File, p string, size int64) (meta, int64, error) {
 	return m, off, nil
 }
 
-// Delete removes an object; removing a missing one is not an error.
+// Delete removes an object and the folder of its variants; removing a
+// missing one is not an error.
 func (l *Local) Delete(ctx context.Context, key string) error {
 	p, err := l.path(key)
 	if err != nil {
@@ -230,5 +231,13 @@ func (l *Local) Delete(ctx context.Context, key string) error {
 		return err
 	}
 	os.Remove(p + ".meta")
-	return nil
+	return l.DeleteVariants(ctx, key)
+}
+
+// DeleteVariants removes the folder of the variants of the object at key.
+func (l *Local) DeleteVariants(ctx context.Context, key string) error {
+	if isVariant(key) {
+		return nil
+	}
+	return os.RemoveAll(filepath.Join(l.Dir, filepath.FromSlash(variantsOf(key))))
 }

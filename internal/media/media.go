@@ -29,5 +29,9 @@ type Store interface {
 	// Open returns the object's content (seekable, for range requests) and metadata.
 	Open(ctx context.Context, key string) (io.ReadSeekCloser, Object, error)
 	Stat(ctx context.Context, key string) (Object, error)
+	// Delete removes an object and its variants (see Library.Render);
+	// removing a missing one is not an error.
 	Delete(ctx context.Context, key string) error
+	// DeleteVariants removes the variants of the object at key only.
+	DeleteVariants(ctx context.Context, key string) error
 }

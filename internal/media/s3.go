@@ -292,16 +292,49 @@ func (r *oneGetReader) Close() error {
 	return r.obj.Close()
 }
 
-// Delete removes an object; removing a missing one is not an error.
+// Delete removes an object and its variants; removing a missing one is
+// not an error.
 func (s *S3) Delete(ctx context.Context, key string) error {
 	if err := CheckPath(key); err != nil {
 		return fmt.Errorf("media: bad key %q: %w", key, err)
 	}
+	if err := s.remove(ctx, key); err != nil {
+		return err
+	}
+	return s.DeleteVariants(ctx, key)
+}
+
+// remove deletes the object at key (a DELETE request).
+func (s *S3) remove(ctx context.Context, key string) error {
 	ctx, cancel, limit := s.bounded(ctx)
 	defer cancel()
 	err := s.client.RemoveObject(ctx, s.bucket, key, minio.RemoveObjectOptions{})
 	if err != nil && !isNotFound(err) {
 		return s.failed(ctx, "delete", key, limit, err)
+	}
+	return nil
+}
+
+// DeleteVariants lists the variants of the object at key and removes
+// each, within the store's timeout for the listing.
+func (s *S3) DeleteVariants(ctx context.Context, key string) error {
+	if isVariant(key) {
+		return nil
+	}
+	prefix := variantsOf(key)
+	lctx, cancel, limit := s.bounded(ctx)
+	defer cancel()
+	var keys []string
+	for o := range s.client.ListObjects(lctx, s.bucket, minio.ListObjectsOptions{Prefix: prefix, Recursive: true}) {
+		if o.Err != nil {
+			return s.failed(lctx, "list", prefix, limit, o.Err)
+		}
+		keys = append(keys, o.Key)
+	}
+	for _, k := range keys {
+		if err := s.remove(ctx, k); err != nil {
+			return err
+		}
 	}
 	return nil
 }

@@ -125,8 +125,9 @@ func hangingS3(t *testing.T, timeout time.Duration) (config.S3Config, *atomic.Bo
 }
 
 // S3 hung: the instance stays ready ("degraded", naming media) within the
-// probe's 2 s; pages and waitlist sign-ups work; a photo answers 503
-// within SALAULA_S3_TIMEOUT, saying it; once S3 answers, ready at once.
+// probe's 2 s; pages and waitlist sign-ups work; a photo and a sized one
+// answer 503 within SALAULA_S3_TIMEOUT, saying it; once S3 answers, ready
+// at once.
 func TestHungMediaDegradesButKeepsTheSiteUp(t *testing.T) {
 	t.Parallel()
 	s3cfg, hung := hangingS3(t, 700*time.Millisecond)
@@ -160,15 +161,19 @@ func TestHungMediaDegradesButKeepsTheSiteUp(t *testing.T) {
 	}
 	signup.Body.Close()
 
-	start = time.Now()
-	photo, err := http.Get(srv.URL + "/storage/v1/object/public/user-media/9b2f0c55-7a8e-4f1e-9d6a-3c2b1a0f9e8d/avatar.png")
-	if err != nil {
-		t.Fatal(err)
-	}
-	body, _ := io.ReadAll(photo.Body)
-	photo.Body.Close()
-	if took := time.Since(start); photo.StatusCode != http.StatusServiceUnavailable || !strings.Contains(string(body), "did not answer within 700ms") || took > 3*time.Second {
-		t.Fatalf("a photo with S3 hung: %d %s after %s, want 503 naming the 700ms timeout", photo.StatusCode, body, took)
+	// The photo, and a thumbnail of it.
+	for _, p := range []string{"/storage/v1/object/public/user-media/9b2f0c55-7a8e-4f1e-9d6a-3c2b1a0f9e8d/avatar.png",
+		"/storage/v1/render/image/public/user-media/9b2f0c55-7a8e-4f1e-9d6a-3c2b1a0f9e8d/avatar.png?width=192&height=192"} {
+		start = time.Now()
+		photo, err := http.Get(srv.URL + p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(photo.Body)
+		photo.Body.Close()
+		if took := time.Since(start); photo.StatusCode != http.StatusServiceUnavailable || !strings.Contains(string(body), "did not answer within 700ms") || took > 3*time.Second {
+			t.Fatalf("%s with S3 hung: %d %s after %s, want 503 naming the 700ms timeout", p, photo.StatusCode, body, took)
+		}
 	}
 
 	hung.Store(false)

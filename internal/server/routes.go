@@ -79,6 +79,9 @@ func (s *Server) routes(mux *http.ServeMux) {
 	mux.Handle("GET /storage/v1/object/sign/{bucket}/{path...}", s.handleSignedObject())
 	mux.Handle("GET /storage/v1/object/{bucket}/{path...}", s.handleOwnObject())
 	mux.Handle("GET /storage/v1/object/authenticated/{bucket}/{path...}", s.handleOwnObject())
+	mux.Handle("GET /storage/v1/render/image/public/{bucket}/{path...}", s.handleRenderPublic())
+	mux.Handle("GET /storage/v1/render/image/authenticated/{bucket}/{path...}", s.handleRenderAuthenticated())
+	mux.Handle("GET /storage/v1/render/image/sign/{bucket}/{path...}", s.handleRenderSigned())
 	// storage-js calls this server does not offer, answered for what they are.
 	mux.Handle("POST /storage/v1/object/upload/sign/{bucket}/{path...}", s.handleNotOffered("Uploading through a signed URL", "upload with your session instead"))
 	mux.Handle("PUT /storage/v1/object/upload/sign/{bucket}/{path...}", s.handleNotOffered("Uploading through a signed URL", "upload with your session instead"))

@@ -182,6 +182,15 @@ func (s *Server) serveObject(w http.ResponseWriter, r *http.Request, path string
 		return err
 	}
 	defer f.Close()
+	serveStored(w, r, f, obj, "public")
+	return nil
+}
+
+// serveStored writes a stored file (an object or a variant of one) with
+// its stored content type, nosniff, a sandbox, its ETag (a 304 to an
+// If-None-Match naming it) and a year's cache lifetime, public or private
+// as scope says, answering range requests and HEAD.
+func serveStored(w http.ResponseWriter, r *http.Request, f io.ReadSeeker, obj media.Object, scope string) {
 	h := w.Header()
 	ct := obj.ContentType
 	if ct == "" {
@@ -190,12 +199,11 @@ func (s *Server) serveObject(w http.ResponseWriter, r *http.Request, path string
 	h.Set("Content-Type", ct)
 	h.Set("X-Content-Type-Options", "nosniff")
 	h.Set("Content-Security-Policy", "default-src 'none'; sandbox")
-	h.Set("Cache-Control", "public, max-age=31536000, immutable")
+	h.Set("Cache-Control", scope+", max-age=31536000, immutable")
 	if obj.ETag != "" {
 		h.Set("ETag", obj.ETag)
 	}
 	http.ServeContent(w, r, "", obj.ModTime, f)
-	return nil
 }
 
 // handleRemoveObjects deletes objects of the caller's own folder, given as

@@ -59,15 +59,22 @@ func (s *Server) handleObjectInfo() http.Handler {
 // the caller's own folder.
 func (s *Server) handleOwnObject() http.Handler {
 	return s.storageAPI(func(w http.ResponseWriter, r *http.Request) error {
-		owner, path, err := s.ownObject(r)
+		path, err := s.ownFile(r)
 		if err != nil {
 			return err
 		}
-		if media.Owner(path) != owner {
-			return media.ErrReadOwnFolder
-		}
 		return s.serveObject(w, r, path)
 	})
+}
+
+// ownFile reads {bucket} and {path...} of a read of the signed-in
+// caller's own folder: ErrReadOwnFolder for another's.
+func (s *Server) ownFile(r *http.Request) (string, error) {
+	owner, path, err := s.ownObject(r)
+	if err == nil && media.Owner(path) != owner {
+		err = media.ErrReadOwnFolder
+	}
+	return path, err
 }
 
 // handleListObjects is POST /storage/v1/object/list/{bucket}: storage-js's
@@ -97,7 +104,10 @@ func (s *Server) handleListObjects() http.Handler {
 
 // handleSignObject is POST /storage/v1/object/sign/{bucket}/{path...}:
 // storage-js's createSignedUrl(path, expiresIn) for a file of the
-// caller's own folder, answered {"signedURL": "/object/sign/...?token=..."}.
+// caller's own folder, answered {"signedURL": "/object/sign/...?token=..."};
+// with a transform (createSignedUrl(path, expiresIn, {transform})) the URL
+// is of the sized image, "/render/image/sign/...?token=...", its token
+// holding the transformation.
 func (s *Server) handleSignObject() http.Handler {
 	return s.storageAPI(func(w http.ResponseWriter, r *http.Request) error {
 		owner, path, err := s.ownObject(r)
@@ -105,7 +115,8 @@ func (s *Server) handleSignObject() http.Handler {
 			return err
 		}
 		var in struct {
-			ExpiresIn json.Number `json:"expiresIn"`
+			ExpiresIn json.Number    `json:"expiresIn"`
+			Transform map[string]any `json:"transform"`
 		}
 		if err := decodeJSON(w, r, &in); err != nil {
 			return err
@@ -114,7 +125,15 @@ func (s *Server) handleSignObject() http.Handler {
 		if err != nil {
 			return err
 		}
-		url, err := s.signURL(r, owner, path, age)
+		var t *media.Transform
+		if len(in.Transform) > 0 {
+			tr, err := media.ParseTransformJSON(in.Transform)
+			if err != nil {
+				return err
+			}
+			t = &tr
+		}
+		url, err := s.signURL(r, owner, path, age, t)
 		if err != nil {
 			return err
 		}
@@ -158,7 +177,7 @@ func (s *Server) handleSignObjects() http.Handler {
 		out := make([]signed, len(in.Paths))
 		for i, path := range in.Paths {
 			out[i].Path = path
-			url, err := s.signURL(r, owner, path, age)
+			url, err := s.signURL(r, owner, path, age, nil)
 			if err != nil {
 				msg := media.NoAccessMessage
 				if !media.IsNoAccess(err) {
@@ -175,8 +194,9 @@ func (s *Server) handleSignObjects() http.Handler {
 }
 
 // signURL returns the signed URL (from /object/sign/ on) of the file at
-// path of the caller's own folder, valid for age.
-func (s *Server) signURL(r *http.Request, owner, path string, age time.Duration) (string, error) {
+// path of the caller's own folder, valid for age; with t, the URL (from
+// /render/image/sign/ on) of the file sized as t says.
+func (s *Server) signURL(r *http.Request, owner, path string, age time.Duration, t *media.Transform) (string, error) {
 	if err := media.CheckPath(path); err != nil {
 		return "", err
 	}
@@ -184,12 +204,17 @@ func (s *Server) signURL(r *http.Request, owner, path string, age time.Duration)
 		return "", err
 	}
 	key, now := media.Key(media.Bucket, path), s.now()
-	tok, err := s.keyring(r.Context(), false).Sign(token.Claims{Issuer: s.issuer(), Audience: signedURLAudience,
-		Subject: key, Role: "storage", IssuedAt: now.Unix(), ExpiresAt: now.Add(age).Unix()})
+	claims := token.Claims{Issuer: s.issuer(), Audience: signedURLAudience,
+		Subject: key, Role: "storage", IssuedAt: now.Unix(), ExpiresAt: now.Add(age).Unix()}
+	route := "/object/sign/"
+	if t != nil {
+		claims.Transformations, route = t.String(), "/render/image/sign/"
+	}
+	tok, err := s.keyring(r.Context(), false).Sign(claims)
 	if err != nil {
 		return "", apierr.Wrap(err, "Could not sign the URL. Please try again.")
 	}
-	return "/object/sign/" + key + "?token=" + tok, nil
+	return route + key + "?token=" + tok, nil
 }
 
 // handleNotOffered answers a storage-js call this server does not offer
@@ -201,15 +226,15 @@ func (s *Server) handleNotOffered(what, instead string) http.Handler {
 	})
 }
 
-// checkSignedURL returns why the signed URL r asks for is not valid for
-// its file of user-media, or nil when it is.
-func (s *Server) checkSignedURL(r *http.Request) error {
+// checkSignedURL returns the claims of the signed URL r asks for, or why
+// it is not valid for its file of user-media.
+func (s *Server) checkSignedURL(r *http.Request) (*token.Claims, error) {
 	if r.PathValue("bucket") != media.Bucket {
-		return media.ErrNoBucket
+		return nil, media.ErrNoBucket
 	}
 	raw := r.URL.Query().Get("token")
 	if raw == "" {
-		return media.ErrNoToken
+		return nil, media.ErrNoToken
 	}
 	want := &token.Expect{Issuer: s.issuer(), Audience: signedURLAudience, Now: s.now()}
 	c, err := s.keyring(r.Context(), false).Parse(raw, want)
@@ -218,11 +243,11 @@ func (s *Server) checkSignedURL(r *http.Request) error {
 	}
 	switch {
 	case errors.Is(err, token.ErrExpired):
-		return media.ErrExpiredToken
+		return nil, media.ErrExpiredToken
 	case err != nil || c.Subject != media.Key(media.Bucket, r.PathValue("path")):
-		return media.ErrTokenNotValid
+		return nil, media.ErrTokenNotValid
 	}
-	return nil
+	return c, nil
 }
 
 // handleSignedObject is GET /storage/v1/object/sign/{bucket}/{path...}
@@ -230,7 +255,7 @@ func (s *Server) checkSignedURL(r *http.Request) error {
 func (s *Server) handleSignedObject() http.Handler {
 	serve := s.handlePublicObject()
 	return s.storageAPI(func(w http.ResponseWriter, r *http.Request) error {
-		if err := s.checkSignedURL(r); err != nil {
+		if _, err := s.checkSignedURL(r); err != nil {
 			return err
 		}
 		serve.ServeHTTP(w, r)

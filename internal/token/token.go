@@ -31,6 +31,9 @@ type Claims struct {
 	IsAnonymous  bool           `json:"is_anonymous,omitempty"`
 	AppMetadata  map[string]any `json:"app_metadata,omitempty"`
 	UserMetadata map[string]any `json:"user_metadata,omitempty"`
+	// Transformations is a signed image URL's sizing (storage's
+	// "width:192,height:192,resize:cover"), as Supabase Storage signs it.
+	Transformations string `json:"transformations,omitempty"`
 }
 
 // AMR is one authentication method reference: how and when the session was

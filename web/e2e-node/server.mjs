@@ -146,3 +146,29 @@ export function createDatabase(prefix) {
     },
   };
 }
+
+/**
+ * mediaBackends are the two ways a server keeps its data, for a suite to
+ * run on each: SQLite with media on disk, and PostgreSQL (a fresh database
+ * named from prefix) with media in a fresh S3 gateway. setup() resolves
+ * with the server's environment and stop().
+ */
+export function mediaBackends(prefix) {
+  return [
+    { name: 'SQLite, media on disk', setup: async () => ({ env: {}, stop: async () => {} }) },
+    {
+      name: 'PostgreSQL, media in S3',
+      setup: async () => {
+        const db = createDatabase(prefix);
+        const s3 = await startS3();
+        return {
+          env: { DATABASE_URL: db.url, ...s3.env },
+          async stop() {
+            await s3.stop();
+            db.drop();
+          },
+        };
+      },
+    },
+  ];
+}

@@ -7,29 +7,13 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { createClient } from '@supabase/supabase-js';
-import { configOf, createDatabase, startS3, startServer } from './server.mjs';
+import { configOf, mediaBackends, startServer } from './server.mjs';
 
 const PASSWORD = 'chitenge-lusaka-42';
 const WEBP = Buffer.from('UklGRhoAAABXRUJQVlA4TA0AAAAvAAAAEAcQERGIiP4HAA==', 'base64');
 let counter = 0;
 
-const backends = [
-  { name: 'SQLite, media on disk', setup: async () => ({ env: {}, stop: async () => {} }) },
-  {
-    name: 'PostgreSQL, media in S3',
-    setup: async () => {
-      const db = createDatabase('salaula_node_storage');
-      const s3 = await startS3();
-      return {
-        env: { DATABASE_URL: db.url, ...s3.env },
-        async stop() {
-          await s3.stop();
-          db.drop();
-        },
-      };
-    },
-  },
-];
+const backends = mediaBackends('salaula_node_storage');
 
 for (const backend of backends) {
   describe(backend.name, () => {

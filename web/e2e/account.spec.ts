@@ -75,6 +75,15 @@ test('a person edits, downloads and deletes their account on a 360 px phone', as
   await expect(page.getByText('Buyer', { exact: true })).toBeVisible();
   const photoUrls = await page.getByRole('img', { name: /^Photo \d$/ }).evaluateAll((imgs) => imgs.map((i) => (i as HTMLImageElement).src));
   expect(photoUrls).toHaveLength(2);
+  // The 96 px thumbnails are WebP images of twice that, not the photos as stored.
+  for (const url of photoUrls) expect(new URL(url).pathname).toMatch(/^\/storage\/v1\/render\/image\/public\/user-media\//);
+  await expect
+    .poll(() => page.getByRole('img', { name: /^Photo \d$/ }).evaluateAll((imgs) => imgs.map((i) => (i as HTMLImageElement).naturalWidth)))
+    .toEqual([192, 192]);
+  const thumb = await request.get(photoUrls[0], { headers: { Accept: 'image/avif,image/webp,*/*' } });
+  expect(thumb.headers()['content-type']).toBe('image/webp');
+  // The photos as stored, of which the thumbnails are sized.
+  const storedUrls = photoUrls.map((u) => u.replace('/render/image/public/', '/object/public/').replace(/\?.*$/, ''));
   await expect(page.getByRole('link', { name: 'Two-step sign-in' })).toHaveAttribute('href', '/account/security');
   await fitsThePhone(page);
   const axe = await new AxeBuilder({ page }).include('main').analyze();
@@ -100,7 +109,7 @@ test('a person edits, downloads and deletes their account on a 360 px phone', as
   const data = JSON.parse(await readFile(await file.path(), 'utf8'));
   expect(data.account.email).toBe(email);
   expect(data.profile.phone_number).toBe('+260765551234');
-  expect(data.images.map((i: { url: string }) => i.url).sort()).toEqual([...photoUrls].sort());
+  expect(data.images.map((i: { url: string }) => i.url).sort()).toEqual([...storedUrls].sort());
   expect(data.consents.map((c: { kind: string }) => c.kind)).toEqual(expect.arrayContaining(['terms', 'privacy_policy']));
   await expect(page.getByText('Your data has been downloaded.')).toBeVisible();
 
@@ -117,7 +126,7 @@ test('a person edits, downloads and deletes their account on a 360 px phone', as
   await dialog.getByLabel('Password', { exact: true }).fill(PASSWORD);
   await dialog.getByRole('button', { name: 'DELETE MY ACCOUNT' }).click();
   await expect(page.getByText('Your account has been deleted.', { exact: false })).toBeVisible();
-  for (const url of photoUrls) expect((await request.get(url)).status()).toBe(404);
+  for (const url of [...storedUrls, ...photoUrls]) expect((await request.get(url)).status()).toBe(404);
 
   // The old password no longer signs in.
   await page.goto('/sign_up?mode=login');

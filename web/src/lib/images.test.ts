@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { safeFileName, shrinkImage, SHRINK_MAX_SIDE_PX, SHRINK_QUALITY } from './images';
+import { createClient } from '@supabase/supabase-js';
+import { safeFileName, shrinkImage, sizedImageUrl, thumbTransform, SHRINK_MAX_SIDE_PX, SHRINK_QUALITY } from './images';
 
 /** A file of the given size (its bytes are never decoded: createImageBitmap is faked). */
 function photo(name: string, bytes: number, type = 'image/jpeg'): File {
@@ -113,5 +114,28 @@ describe('safeFileName', () => {
     const name = safeFileName(`${'a'.repeat(300)}.jpg`);
     expect(name.length).toBeLessThanOrEqual(80);
     expect(name.endsWith('.jpg')).toBe(true);
+  });
+});
+
+describe('sizedImageUrl', () => {
+  const bucket = createClient('http://h:1', 'anon-key', { auth: { persistSession: false } }).storage.from('user-media');
+  const path = 'u1/photos/1700000000-my photo.jpg';
+  const stored = bucket.getPublicUrl(path).data.publicUrl;
+
+  it("is supabase-js's own URL of the photo with a transform twice the CSS size", () => {
+    expect(thumbTransform(96)).toEqual({ width: 192, height: 192, resize: 'cover' });
+    expect(sizedImageUrl(stored, 96)).toBe(bucket.getPublicUrl(path, { transform: thumbTransform(96) }).data.publicUrl);
+    expect(sizedImageUrl(stored, 96)).toBe(
+      'http://h:1/storage/v1/render/image/public/user-media/u1/photos/1700000000-my%20photo.jpg?width=192&height=192&resize=cover',
+    );
+    expect(sizedImageUrl('/storage/v1/object/public/user-media/u1/a.png', 120, 60)).toBe(
+      '/storage/v1/render/image/public/user-media/u1/a.png?width=240&height=120&resize=cover',
+    );
+  });
+
+  it('leaves any other URL as it is', () => {
+    for (const url of ['blob:http://h:1/5e1c', 'https://elsewhere.example/a.jpg', `${stored}?download=`]) {
+      expect(sizedImageUrl(url, 96)).toBe(url);
+    }
   });
 });

@@ -91,7 +91,11 @@ describe('AccountPage', { timeout: 60_000 }, () => {
     expect(await screen.findByText('097 123 4567', {}, SLOW)).toBeInTheDocument();
     expect(screen.getByText('Buyer')).toBeInTheDocument();
     expect(screen.getByText('DENIM WEAR, STREET WEAR')).toBeInTheDocument();
-    expect(screen.getByRole('img', { name: 'Photo 1' })).toHaveAttribute('src', BUYER.body_photo_urls[0]);
+    // A 96 px thumbnail at twice the pixels, not the stored photo.
+    expect(screen.getByRole('img', { name: 'Photo 1' })).toHaveAttribute(
+      'src',
+      'http://localhost/storage/v1/render/image/public/user-media/u1/a.jpg?width=192&height=192&resize=cover',
+    );
     expect(screen.getByRole('link', { name: 'Edit profile' })).toHaveAttribute('href', '/onboarding?role=buyer&edit=1');
     expect(screen.getByRole('link', { name: 'Add the seller side' })).toHaveAttribute('href', '/sellersignup?role=buyer_and_seller&edit=1');
     expect(screen.getByRole('link', { name: 'Two-step sign-in' })).toHaveAttribute('href', '/account/security');

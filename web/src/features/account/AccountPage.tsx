@@ -19,10 +19,14 @@ import { useSecondStep } from '../auth/useSecondStep';
 import { useOwnProfileLive } from './liveProfile';
 import { useAuth } from '../../lib/auth';
 import { localPhone } from '../../lib/words';
+import { sizedImageUrl } from '../../lib/images';
 import { useLeadToProblem } from '../../lib/leadToProblem';
 
 /** How each role reads on the page. */
 const ROLE_LABELS: Record<string, string> = { buyer: 'Buyer', seller: 'Seller', buyer_and_seller: 'Buyer and seller' };
+
+/** The side, in CSS pixels, of a saved photo's or logo's thumbnail. */
+const THUMB_PX = 96;
 
 /** A section of the page with its heading. */
 function Section({ title, children }: { title: string; children: ReactNode }) {
@@ -54,7 +58,7 @@ function Field({ label, value }: { label: string; value: ReactNode }) {
   );
 }
 
-/** Thumbnails of saved images. */
+/** Thumbnails of saved images, each downloaded at the size it is shown. */
 function Pictures({ urls, what }: { urls: string[]; what: string }) {
   if (urls.length === 0) return <Field label={`${what}s`} value="None" />;
   return (
@@ -63,7 +67,7 @@ function Pictures({ urls, what }: { urls: string[]; what: string }) {
       <ul className="thumbs">
         {urls.map((u, i) => (
           <li key={u}>
-            <img src={u} alt={`${what} ${i + 1}`} width={96} height={96} loading="lazy" className="thumb" />
+            <img src={sizedImageUrl(u, THUMB_PX)} alt={`${what} ${i + 1}`} width={THUMB_PX} height={THUMB_PX} loading="lazy" className="thumb" />
           </li>
         ))}
       </ul>

@@ -8,17 +8,25 @@ import { Alert, Button } from '../../components/ui';
 import { messageOf } from '../../lib/functionError';
 import { withQueries } from '../../lib/QueryProvider';
 import { getSupabase } from '../../lib/supabase';
+import { thumbTransform } from '../../lib/images';
 import { accountKeys } from './queries';
 
-/** One uploaded image: its path in the bucket and its public URL. */
+/** One uploaded image: its path in the bucket and the URL of its thumbnail. */
 export interface MyPhoto {
   path: string;
   url: string;
 }
 
+/** The side, in CSS pixels, of a thumbnail. */
+const THUMB_PX = 72;
+
 const BUCKET = 'user-media';
 
-/** listMyPhotos lists the files of the folder {userId} and its logos folder, newest first. */
+/**
+ * listMyPhotos lists the files of the folder {userId} and its logos folder,
+ * newest first, each with the URL of its thumbnail (a sized image, not the
+ * stored photo).
+ */
 export async function listMyPhotos(userId: string): Promise<MyPhoto[]> {
   const bucket = (await getSupabase()).storage.from(BUCKET);
   const out: MyPhoto[] = [];
@@ -32,7 +40,7 @@ export async function listMyPhotos(userId: string): Promise<MyPhoto[]> {
         if (i === 0) folders.push(path); // one level of folders (logos)
         continue;
       }
-      out.push({ path, url: bucket.getPublicUrl(path).data.publicUrl });
+      out.push({ path, url: bucket.getPublicUrl(path, { transform: thumbTransform(THUMB_PX) }).data.publicUrl });
     }
   }
   return out;
@@ -58,7 +66,7 @@ function MyPhotosList({ userId, list = listMyPhotos }: { userId: string | undefi
       <ul className="thumbs">
         {photos.data.map((p, i) => (
           <li key={p.path}>
-            <img src={p.url} alt={`Uploaded photo ${i + 1}`} width={72} height={72} loading="lazy" className="thumb" />
+            <img src={p.url} alt={`Uploaded photo ${i + 1}`} width={THUMB_PX} height={THUMB_PX} loading="lazy" className="thumb" />
           </li>
         ))}
       </ul>

@@ -5,6 +5,7 @@ import { setSupabaseForTests } from '../../lib/supabase';
 import { installFakeSupabase, makeSession } from '../auth/testing/fakeSupabase';
 import { PersonPage } from './PersonPage';
 import { withQueries } from './testing';
+import type { PersonDetail } from './api';
 
 vi.setConfig({ testTimeout: 20_000 });
 configure({ asyncUtilTimeout: 5_000 });
@@ -19,7 +20,7 @@ const PERSON = {
   emailConfirmedAt: '2026-11-20T09:00:00Z',
   emailProvenAt: null as string | null,
   activeSessions: 1,
-  images: [],
+  images: [] as PersonDetail['images'],
 };
 
 let person = PERSON;
@@ -57,6 +58,15 @@ describe('the console’s person page', () => {
     expect(screen.getByText('E-mail proven').nextElementSibling).toHaveTextContent(
       "No: the waitlist sign-ups and contact messages sent with this address may be someone else's. Check who asks before acting on them.",
     );
+  });
+
+  it('shows each upload as a thumbnail sized for its place, linking to the whole photo', async () => {
+    const url = '/storage/v1/object/public/user-media/u1/photos/1700000000-me.jpg';
+    person = { ...PERSON, images: [{ key: 'user-media/u1/photos/1700000000-me.jpg', url, size: 406_000, contentType: 'image/jpeg' }] };
+    open();
+    const img = await screen.findByRole('img', { name: 'Upload 1700000000-me.jpg' });
+    expect(img).toHaveAttribute('src', '/storage/v1/render/image/public/user-media/u1/photos/1700000000-me.jpg?width=240&height=240&resize=cover');
+    expect(img.closest('a')).toHaveAttribute('href', url);
   });
 
   it('shows when a proven address was proven', async () => {

@@ -3,12 +3,16 @@ import { Link as RouterLink, useParams } from 'react-router';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, Button } from '../../components/ui';
 import { count } from '../../lib/words';
+import { sizedImageUrl } from '../../lib/images';
 import { adminGet, adminKeys, adminSend, errorText, when, type PersonDetail } from './api';
 import { ConfirmDialog } from './ui/ConfirmDialog';
 
 /** What the person page says of an account that never proved its address. */
 const PROVEN_NO =
   "No: the waitlist sign-ups and contact messages sent with this address may be someone else's. Check who asks before acting on them.";
+
+/** The side, in CSS pixels, of an upload's thumbnail (its link opens the whole photo). */
+const PHOTO_PX = 120;
 
 /** One person: the account, the whole profile with its photos, and sign-out everywhere. */
 export function PersonPage() {
@@ -84,7 +88,7 @@ export function PersonPage() {
       <div className="adm-photos">
         {p.images.map((img) => (
           <a key={img.key} href={img.url} target="_blank" rel="noreferrer">
-            <img src={img.url} alt={`Upload ${img.key.split('/').pop()}`} width={120} height={120} loading="lazy" />
+            <img src={sizedImageUrl(img.url, PHOTO_PX)} alt={`Upload ${img.key.split('/').pop()}`} width={PHOTO_PX} height={PHOTO_PX} loading="lazy" />
           </a>
         ))}
       </div>

@@ -69,6 +69,21 @@ describe('OnboardingProfilePage', { timeout: 60_000 }, () => {
     expect(screen.getByLabelText('Full name')).not.toHaveAccessibleDescription('Full name is required');
   });
 
+  it('shows the saved photos of a profile being edited as thumbnails sized for their place', async () => {
+    const fake = fakeSupabase();
+    const saved = `${TEST_CONFIG.url}/storage/v1/object/public/user-media/${USER_ID}/photos/1700000000-me.jpg`;
+    const profile = { user_id: USER_ID, email: 'a@b.zm', role: 'buyer', full_name: 'Mwila Banda', body_photo_urls: [saved] };
+    Object.assign(fake.client, { functions: { invoke: vi.fn(async () => ({ data: profile, error: null })) } });
+    open('/onboarding?role=buyer&edit=1');
+    const preview = await screen.findByRole('img', { name: 'Photo 1 preview' });
+    // A 96 px preview at twice the pixels, not the stored photo.
+    expect(preview).toHaveAttribute(
+      'src',
+      `${TEST_CONFIG.url}/storage/v1/render/image/public/user-media/${USER_ID}/photos/1700000000-me.jpg?width=192&height=192&resize=cover`,
+    );
+    expect(screen.getByTestId('upload-state')).toHaveTextContent('Uploaded');
+  });
+
   it('toggles aesthetic cards only in edit mode and marks the selected ones', async () => {
     fakeSupabase();
     const user = open();

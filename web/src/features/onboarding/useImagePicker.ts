@@ -1,6 +1,9 @@
 import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
-import { isImageFile } from '../../lib/images';
+import { isImageFile, sizedImageUrl } from '../../lib/images';
 import { uploadImage, UploadError } from './api';
+
+/** The side, in CSS pixels, of a preview (.ob-thumb img in onboarding.css). */
+const PREVIEW_PX = 96;
 
 /** Where a picked image is on its way to the server. */
 export type UploadState = 'waiting' | 'uploading' | 'done' | 'failed';
@@ -27,7 +30,10 @@ export interface ImagePicker {
   /** Adds image files up to max; returns how many were dropped (not images, or over max). */
   add: (files: Iterable<File>) => number;
   remove: (id: string) => void;
-  /** preload shows images already saved (their public URLs) as uploaded, to keep or remove. */
+  /**
+   * preload shows images already saved (their public URLs) as uploaded, to
+   * keep or remove, each previewed by a thumbnail sized for its place.
+   */
   preload: (urls: string[]) => void;
   /**
    * uploadAll uploads each image not yet uploaded, one after the other (a
@@ -102,7 +108,7 @@ export function useImagePicker(max: number): ImagePicker {
       const saved = urls.slice(0, max).map((url) => ({
         id: `img-${++nextId}`,
         file: new File([], decodeURIComponent(url.split('/').pop() ?? 'image')),
-        previewUrl: url,
+        previewUrl: sizedImageUrl(url, PREVIEW_PX),
         state: 'done' as const,
         url,
       }));
