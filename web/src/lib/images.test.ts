@@ -1,6 +1,15 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createClient } from '@supabase/supabase-js';
-import { safeFileName, shrinkImage, sizedImageUrl, thumbTransform, SHRINK_MAX_SIDE_PX, SHRINK_QUALITY } from './images';
+import {
+  pickedImageProblem,
+  preparedImageProblem,
+  safeFileName,
+  shrinkImage,
+  sizedImageUrl,
+  thumbTransform,
+  SHRINK_MAX_SIDE_PX,
+  SHRINK_QUALITY,
+} from './images';
 
 /** A file of the given size (its bytes are never decoded: createImageBitmap is faked). */
 function photo(name: string, bytes: number, type = 'image/jpeg'): File {
@@ -90,10 +99,48 @@ describe('shrinkImage', () => {
     expect(await shrinkImage(text)).toBe(text);
   });
 
+  it('always re-encodes a kind of picture the server does not store, even when small', async () => {
+    const { encodes } = fakeCanvas({ width: 300, height: 300 }, { outBytes: 20_000 });
+    const out = await shrinkImage(photo('wave.gif', 9_000, 'image/gif'));
+    expect(encodes.map((e) => e.type)).toEqual(['image/webp']);
+    expect(out).toMatchObject({ name: 'wave.webp', type: 'image/webp' });
+  });
+
   it('passes the file through in a browser without createImageBitmap', async () => {
     vi.stubGlobal('createImageBitmap', undefined);
     const file = photo('a.jpg', 5_000_000);
     expect(await shrinkImage(file)).toBe(file);
+  });
+});
+
+describe('pickedImageProblem', () => {
+  it.each([
+    [new File(['%PDF'], 'notes.pdf', { type: 'application/pdf' }), '\u201cnotes.pdf\u201d is not a photo: choose a JPEG, PNG or WebP picture.'],
+    [new File(['x'], 'song.mp3', { type: '' }), '\u201csong.mp3\u201d is not a photo: choose a JPEG, PNG or WebP picture.'],
+    [new File([], 'blank.jpg', { type: 'image/jpeg' }), '\u201cblank.jpg\u201d is empty: choose a JPEG, PNG or WebP picture.'],
+  ])('refuses %s, naming it', (file, message) => {
+    expect(pickedImageProblem(file)).toBe(message);
+  });
+
+  it('takes pictures, also a phone photo given without a type', () => {
+    expect(pickedImageProblem(photo('front.jpg', 10))).toBeUndefined();
+    expect(pickedImageProblem(photo('IMG_0001.HEIC', 10, ''))).toBeUndefined();
+  });
+});
+
+describe('preparedImageProblem', () => {
+  it.each([
+    ['a damaged JPEG', photo('broken.jpg', 10), {}, '\u201cbroken.jpg\u201d could not be read as a picture (the file may be damaged): choose another photo.'],
+    ['a HEIC this browser cannot read', photo('IMG_1.heic', 10, 'image/heic'), {}, '\u201cIMG_1.heic\u201d is a kind of picture this browser cannot convert: choose a JPEG, PNG or WebP picture.'],
+    ['a photo still too large on a side', photo('big.png', 10, 'image/png'), { width: 2000, height: 1000 }, '\u201cbig.png\u201d is too large (2000 \u00d7 1000 pixels) and could not be made smaller here: choose a photo at most 1600 pixels wide or high.'],
+    ['a photo over 10 MB', photo('heavy.png', 11 * 1024 * 1024, 'image/png'), { width: 1600, height: 1600 }, '\u201cheavy.png\u201d is too large (11 MB): choose a photo of at most 10 MB.'],
+  ])('refuses %s, naming it', (_what, file, size, message) => {
+    expect(preparedImageProblem(file.name, { file, ...size }, true)).toBe(message);
+  });
+
+  it('lets a readied photo go, and leaves a photo the browser could not try to the server', () => {
+    expect(preparedImageProblem('a.jpg', { file: photo('a.webp', 10, 'image/webp'), width: 1600, height: 1200 }, true)).toBeUndefined();
+    expect(preparedImageProblem('b.jpg', { file: photo('b.jpg', 10) }, false)).toBeUndefined();
   });
 });
 

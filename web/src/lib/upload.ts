@@ -63,7 +63,7 @@ export class StorageUploadError extends Error {
  */
 export function uploadFailureMessage(kind: UploadFailureKind, status: number, serverMessage?: string): string {
   if (kind === 'aborted') return 'The upload was stopped.';
-  if (kind === 'network') return 'The connection was lost during the upload. Check your connection and retry.';
+  if (kind === 'network') return 'The connection was lost during the upload.';
   const reason = serverMessage ? `: ${serverMessage}` : '.';
   switch (status) {
     case 401:

@@ -1,4 +1,4 @@
-import { screen } from '@testing-library/react';
+import { screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import BuyerAndSellerSignupPage from './BuyerAndSellerSignupPage';
 import { fakeFetch, fakeSupabase, fill, imageFile, renderAt, stubPageGlobals, TEST_CONFIG, USER_ID, where } from './testing';
@@ -28,13 +28,16 @@ describe('BuyerAndSellerSignupPage', { timeout: 60_000 }, () => {
     await user.upload(screen.getByLabelText('Add full-body photos'), [imageFile('me.png')]);
     await user.click(screen.getByRole('checkbox', { name: 'SUMMER WEAR' }));
     await user.click(screen.getByRole('checkbox', { name: /I accept the Terms and Conditions/ }));
+    // Each picture went up when it was picked, before the form is sent.
+    await waitFor(() => expect(fake.uploads.map((u) => u.path)).toEqual([
+      expect.stringMatching(new RegExp(`^${USER_ID}/logos/\\d+-logo.png$`)),
+      expect.stringMatching(new RegExp(`^${USER_ID}/\\d+-me.png$`)),
+    ]));
+    expect(calls).toEqual([]);
     await user.click(screen.getByRole('button', { name: 'FINISH & CREATE PROFILE' }));
     expect(await where()).toBe('/thanks');
     expect(globals.alert).toHaveBeenCalledWith('Profile created successfully!');
-    expect(fake.uploads.map((u) => u.path)).toEqual([
-      expect.stringMatching(new RegExp(`^${USER_ID}/\\d+-me.png$`)),
-      expect.stringMatching(new RegExp(`^${USER_ID}/logos/\\d+-logo.png$`)),
-    ]);
+    expect(fake.uploads).toHaveLength(2);
     expect(calls.map((c) => c.url)).toEqual([
       `${TEST_CONFIG.url}/functions/v1/onboard-new-user`,
       `${TEST_CONFIG.url}/functions/v1/onboard-seller`,

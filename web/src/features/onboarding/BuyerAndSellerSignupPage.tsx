@@ -9,6 +9,7 @@ import { BuyerDetailsFields, EMPTY_BUYER, FormBanner, OnboardingPage, SubmitButt
 import { submitBuyerAndSeller } from './flows';
 import { useFields } from './useFields';
 import { useImagePicker } from './useImagePicker';
+import { logoPath, photoPath } from './api';
 import { EMPTY_SELLER } from './SellerSignupPage';
 import { useFinishedProfileGoesToAccount } from './savedProfile';
 import { isMinor, validateBuyerAndSeller, type BuyerAndSellerErrorKey, type BuyerAndSellerFields } from './validation';
@@ -25,11 +26,10 @@ export default function BuyerAndSellerSignupPage() {
   useFinishedProfileGoesToAccount();
   const form = useFields<BuyerAndSellerFields, BuyerAndSellerErrorKey>({ ...EMPTY_SELLER, ...EMPTY_BUYER });
   const { values, set, errors, setErrors, text } = form;
-  const photos = useImagePicker(STATIC_FORM_MAX_IMAGES);
-  const logos = useImagePicker(MAX_SELLER_LOGOS);
+  const photos = useImagePicker(STATIC_FORM_MAX_IMAGES, photoPath);
+  const logos = useImagePicker(MAX_SELLER_LOGOS, logoPath);
   const { busy, banner, onSubmit } = useOnboardingSubmit(setErrors, {
     validate: () => validateBuyerAndSeller(values, logos.items.length, photos.items.length),
-    blocked: () => logos.blocker('Logo') ?? photos.blocker('Photo'),
     send: () => submitBuyerAndSeller(values, photos, logos),
     done: () => {
       login();
@@ -66,7 +66,7 @@ export default function BuyerAndSellerSignupPage() {
         <ParentalConsentCheckbox checked={values.parental_consent} onChange={(v) => set('parental_consent', v)} disabled={busy} error={errors.parental_consent} />
       )}
       <TermsCheckbox checked={values.terms} onChange={(v) => set('terms', v)} disabled={busy} error={errors.terms} />
-      <SubmitButton busy={busy} label="FINISH & CREATE PROFILE" busyLabel="PROCESSING..." />
+      <SubmitButton uploading={photos.pending + logos.pending} busy={busy} label="FINISH & CREATE PROFILE" busyLabel="PROCESSING..." />
     </OnboardingPage>
   );
 }

@@ -9,6 +9,7 @@ import { roleFrom } from './payloads';
 import { useFields } from './useFields';
 import { useFinishedProfileGoesToAccount } from './savedProfile';
 import { useImagePicker } from './useImagePicker';
+import { photoPath } from './api';
 import { isMinor, validateBuyer, type BuyerErrorKey, type BuyerFields } from './validation';
 
 /**
@@ -23,10 +24,9 @@ export default function BuyerSignupPage() {
   useFinishedProfileGoesToAccount();
   const form = useFields<BuyerFields, BuyerErrorKey>(EMPTY_BUYER);
   const { values, set, errors, setErrors } = form;
-  const photos = useImagePicker(BUYER_PHOTOS);
+  const photos = useImagePicker(BUYER_PHOTOS, photoPath);
   const { busy, banner, onSubmit } = useOnboardingSubmit(setErrors, {
     validate: () => validateBuyer(values, photos.items.length),
-    blocked: () => photos.blocker('Photo'),
     send: () => submitProfile(role, values, photos),
     done: () => {
       window.alert('Profile created successfully!');
@@ -64,7 +64,7 @@ export default function BuyerSignupPage() {
         <ParentalConsentCheckbox checked={values.parental_consent} onChange={(v) => set('parental_consent', v)} disabled={busy} error={errors.parental_consent} />
       )}
       <TermsCheckbox checked={values.terms} onChange={(v) => set('terms', v)} disabled={busy} error={errors.terms} />
-      <SubmitButton busy={busy} label="DONE" busyLabel="PROCESSING..." />
+      <SubmitButton uploading={photos.pending} busy={busy} label="DONE" busyLabel="PROCESSING..." />
     </OnboardingPage>
   );
 }

@@ -1,5 +1,5 @@
 import { screen, waitFor, within } from '@testing-library/react';
-import type { UserEvent } from '@testing-library/user-event';
+import userEvent, { type UserEvent } from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import OnboardingProfilePage from './OnboardingProfilePage';
 import { ACCESS_TOKEN, fill, fakeFetch, fakeSupabase, imageFile, renderAt, stubPageGlobals, TEST_CONFIG, USER_ID, where } from './testing';
@@ -103,17 +103,22 @@ describe('OnboardingProfilePage', { timeout: 60_000 }, () => {
     expect(within(retro).queryByTestId('aesthetic-check')).not.toBeInTheDocument();
   });
 
-  it('takes images only, at most 3, drops extras, disables the picker at 3, and removes with the cross', async () => {
-    fakeSupabase();
+  it('refuses a file that is not a photo at once, naming it; takes at most 3, uploading each at once; removes with the cross', async () => {
+    const fake = fakeSupabase();
     const user = open();
     const input = await screen.findByLabelText('Add photos');
-    await user.upload(input, [imageFile('a.png'), new File(['x'], 'notes.txt', { type: 'text/plain' })]);
+    // A file chooser's "all files", or a drop, lets any file through the input's accept="image/*".
+    await userEvent.setup({ applyAccept: false }).upload(input, [imageFile('a.png'), new File(['x'], 'notes.txt', { type: 'text/plain' })]);
+    expect(screen.getByRole('alert')).toHaveTextContent('\u201cnotes.txt\u201d is not a photo: choose a JPEG, PNG or WebP picture.');
     expect(screen.getAllByRole('img', { name: /^Photo \d preview$/ })).toHaveLength(1);
     await user.upload(input, [imageFile('b.png'), imageFile('c.png'), imageFile('d.png')]);
     expect(screen.getAllByRole('img', { name: /^Photo \d preview$/ })).toHaveLength(3);
-    expect(screen.getByRole('status')).toHaveTextContent('Only 3 images can be added; 1 file was left out.');
+    expect(screen.queryByText(/notes\.txt/)).not.toBeInTheDocument();
+    expect(screen.getByText('Only 3 images can be added; 1 file was left out.')).toHaveAttribute('role', 'status');
     expect(screen.getByRole('button', { name: /Add photos \(3\/3\)/ })).toBeDisabled();
-    expect(screen.getAllByText('Waiting')).toHaveLength(3);
+    // Each photo went up as soon as it was picked; the text file never did.
+    await waitFor(() => expect(screen.getAllByTestId('upload-state').map((e) => e.textContent)).toEqual(['Uploaded', 'Uploaded', 'Uploaded']));
+    expect(fake.uploads.map((u) => u.file.name)).toEqual(['a.png', 'b.png', 'c.png']);
     await user.click(screen.getByRole('button', { name: 'Remove photo 2 (b.png)' }));
     expect(globals.objectUrls.revoked).toHaveBeenCalledWith('blob:preview-2');
     expect(screen.getAllByRole('img', { name: /^Photo \d preview$/ })).toHaveLength(2);
@@ -172,38 +177,34 @@ describe('OnboardingProfilePage', { timeout: 60_000 }, () => {
     expect(calls[0].body.profile_pic_url).toBeNull();
   });
 
-  it('a failed photo stops the submit, can be retried alone, and then the form is sent with every photo', async () => {
+  it('a photo the server refuses says why at once, stops the submit, and is sent again with Try again', async () => {
     const fake = fakeSupabase();
     fake.upload.mockResolvedValueOnce({ data: { path: '' }, error: { message: 'The file is too large: at most 10 MB per image', status: 413 } });
     const { calls, fetchMock } = fakeFetch([200, {}]);
     const user = open();
-    await fillValid(user);
-    await user.upload(screen.getByLabelText('Add photos'), [imageFile('a.png'), imageFile('b.png')]);
-    await user.click(screen.getByRole('button', { name: 'SUBMIT' }));
+    await user.upload(await screen.findByLabelText('Add photos'), [imageFile('a.png'), imageFile('b.png')]);
+    // Refused before the form is even filled in: under the photo, in plain words, with Try again.
     const tooLarge = 'This photo is too large: The file is too large: at most 10 MB per image';
-    // In the banner (and under the photo), in plain words.
-    expect((await screen.findAllByText(tooLarge)).some((el) => el.classList.contains('fk-alert-msg'))).toBe(true);
-    // The other photo was still uploaded; the failed one says why, with a Retry button.
+    expect(await screen.findByText(tooLarge)).toHaveAttribute('role', 'alert');
+    await waitFor(() => expect(screen.getAllByTestId('upload-state').map((e) => e.textContent)).toEqual(['Failed', 'Uploaded']));
+    // A refusal is not tried again by itself.
     expect(fake.upload).toHaveBeenCalledTimes(2);
-    expect(screen.getAllByTestId('upload-state').map((e) => e.textContent)).toEqual(['Failed', 'Uploaded']);
-    expect(screen.getAllByRole('alert').map((a) => a.textContent)).toContain(tooLarge);
+
+    await fillValid(user);
+    await user.click(screen.getByRole('button', { name: 'SUBMIT' }));
+    const blocked = `Photo 1 (a.png) did not upload: ${tooLarge}. Try again or remove it, then send the form again.`;
+    expect((await screen.findByText(blocked)).classList.contains('fk-alert-msg')).toBe(true);
     expect(fetchMock).not.toHaveBeenCalled();
     expect(screen.getByLabelText('Full name')).toHaveValue('  Mwila Banda ');
 
-    // Sending again while a photo has failed is refused, with what to do.
-    await user.click(screen.getByRole('button', { name: 'SUBMIT' }));
-    expect(await screen.findByText('Photo 1 did not upload. Retry it or remove it, then submit again.')).toBeInTheDocument();
-    expect(fake.upload).toHaveBeenCalledTimes(2);
-    expect(fetchMock).not.toHaveBeenCalled();
-
-    await user.click(screen.getByRole('button', { name: 'Retry photo 1' }));
+    await user.click(screen.getByRole('button', { name: 'Try again: photo 1' }));
     await waitFor(() => expect(screen.getAllByTestId('upload-state').map((e) => e.textContent)).toEqual(['Uploaded', 'Uploaded']));
-    expect(screen.queryByRole('button', { name: /Retry/ })).toBeNull();
+    expect(screen.queryByRole('button', { name: /Try again/ })).toBeNull();
     expect(fake.upload).toHaveBeenCalledTimes(3);
 
     await user.click(screen.getByRole('button', { name: 'SUBMIT' }));
     expect(await where()).toBe('/thanks');
-    // b.png went once; a.png's retry is the photo sent, at a path of its own.
+    // b.png went once; a.png's second try is the photo sent, at a path of its own.
     expect(fake.upload).toHaveBeenCalledTimes(3);
     const tried = fake.upload.mock.calls.map(([, path, file]) => ({ path, name: file.name }));
     expect(tried.map((t) => t.name)).toEqual(['a.png', 'b.png', 'a.png']);
@@ -212,7 +213,7 @@ describe('OnboardingProfilePage', { timeout: 60_000 }, () => {
     expect(calls[0].body.body_photo_urls).toEqual([url(tried[2].path), url(tried[1].path)]);
   });
 
-  it('shows each photo upload progress with a labelled progress bar', async () => {
+  it('shows each photo upload progress before the form is sent; the submit waits for it, saying so', async () => {
     const fake = fakeSupabase();
     let release: () => void = () => {};
     fake.upload.mockImplementationOnce(
@@ -222,19 +223,39 @@ describe('OnboardingProfilePage', { timeout: 60_000 }, () => {
           release = () => resolve({ data: { path }, error: null });
         }),
     );
-    fakeFetch([200, {}]);
+    const { calls } = fakeFetch([200, {}]);
     const user = open();
-    await fillValid(user);
-    await user.upload(screen.getByLabelText('Add photos'), [new File([new Uint8Array(4000)], 'big.png', { type: 'image/png' })]);
-    await user.click(screen.getByRole('button', { name: 'SUBMIT' }));
+    await user.upload(await screen.findByLabelText('Add photos'), [new File([new Uint8Array(4000)], 'big.png', { type: 'image/png' })]);
     const bar = await screen.findByRole('progressbar', { name: 'Photo 1 upload progress' });
     await waitFor(() => expect(bar).toHaveAttribute('aria-valuenow', '50'));
     expect(bar).toHaveAttribute('aria-valuetext', '50%');
     expect(screen.getByTestId('upload-state')).toHaveTextContent('Uploading... 50%');
-    // The photo cannot be removed while it uploads.
-    expect(screen.getByRole('button', { name: /Remove photo 1/ })).toBeDisabled();
+    await fillValid(user);
+    await user.click(screen.getByRole('button', { name: 'SUBMIT' }));
+    expect(await screen.findByRole('button', { name: 'WAITING FOR UPLOADS...' })).toBeDisabled();
+    expect(screen.getByText('The form is sent as soon as the last upload finishes.')).toHaveAttribute('role', 'status');
+    expect(calls).toEqual([]);
     release();
     expect(await where()).toBe('/thanks');
+    expect(calls[0].body.body_photo_urls).toEqual([`${TEST_CONFIG.url}/storage/v1/object/public/user-media/${fake.uploads[0].path}`]);
+  });
+
+  it('removing a photo while it uploads stops its upload, and the form is sent without it', async () => {
+    const fake = fakeSupabase();
+    fake.upload.mockImplementationOnce(() => new Promise(() => {}));
+    const { calls } = fakeFetch([200, {}]);
+    const user = open();
+    await user.upload(await screen.findByLabelText('Add photos'), [imageFile('slow.png'), imageFile('quick.png')]);
+    await screen.findByRole('progressbar', { name: 'Photo 1 upload progress' });
+    const abort = vi.spyOn(XMLHttpRequest.prototype, 'abort');
+    await user.click(screen.getByRole('button', { name: 'Remove photo 1 (slow.png)' }));
+    expect(abort).toHaveBeenCalledTimes(1);
+    expect(screen.getAllByRole('img', { name: /^Photo \d preview$/ })).toHaveLength(1);
+    await fillValid(user);
+    await user.click(screen.getByRole('button', { name: 'SUBMIT' }));
+    expect(await where()).toBe('/thanks');
+    expect(fake.uploads.map((u) => u.file.name)).toEqual(['quick.png']);
+    expect(calls[0].body.body_photo_urls).toEqual([`${TEST_CONFIG.url}/storage/v1/object/public/user-media/${fake.uploads[0].path}`]);
   });
 
   it("shows the server's error field, with its field messages", async () => {

@@ -12,6 +12,7 @@ import { ACCOUNT_PATH } from '../../config/constants';
 import { buyerFieldsFrom, useEditProfile, useFinishedProfileGoesToAccount } from './savedProfile';
 import { useFields } from './useFields';
 import { useImagePicker } from './useImagePicker';
+import { photoPath } from './api';
 import { isMinor, validateBuyer, type BuyerErrorKey, type BuyerFields } from './validation';
 
 /**
@@ -27,7 +28,7 @@ export default function OnboardingProfilePage() {
   const navigate = useNavigate();
   const form = useFields<BuyerFields, BuyerErrorKey>(EMPTY_BUYER);
   const { values, set, errors, setErrors, text } = form;
-  const photos = useImagePicker(MAX_PROFILE_IMAGES);
+  const photos = useImagePicker(MAX_PROFILE_IMAGES, photoPath);
   const edit = useEditProfile(params.get('edit') === '1', (p) => {
     form.reset(buyerFieldsFrom(p));
     photos.preload(p.body_photo_urls ?? []);
@@ -35,7 +36,6 @@ export default function OnboardingProfilePage() {
   const [editingAesthetics, setEditingAesthetics] = useState(true);
   const { busy, banner, onSubmit } = useOnboardingSubmit(setErrors, {
     validate: () => validateBuyer(values, photos.items.length),
-    blocked: () => photos.blocker('Photo'),
     send: () => submitProfile(role, values, photos),
     done: () => navigate(edit.editing ? ACCOUNT_PATH : '/thanks', edit.editing ? { state: { saved: true } } : undefined),
   });
@@ -78,7 +78,7 @@ export default function OnboardingProfilePage() {
         <ParentalConsentCheckbox checked={values.parental_consent} onChange={(v) => set('parental_consent', v)} disabled={busy} error={errors.parental_consent} />
       )}
       <TermsCheckbox checked={values.terms} onChange={(v) => set('terms', v)} disabled={busy} error={errors.terms} />
-      <SubmitButton busy={busy || edit.loading} label={edit.editing ? 'SAVE CHANGES' : 'SUBMIT'} busyLabel={edit.loading ? 'LOADING...' : edit.editing ? 'SAVING...' : 'SUBMITTING...'} />
+      <SubmitButton uploading={photos.pending} busy={busy || edit.loading} label={edit.editing ? 'SAVE CHANGES' : 'SUBMIT'} busyLabel={edit.loading ? 'LOADING...' : edit.editing ? 'SAVING...' : 'SUBMITTING...'} />
     </OnboardingPage>
   );
 }

@@ -123,7 +123,11 @@ describe('SellerSignupPage', { timeout: 60_000 }, () => {
   it.each([
     ['no session', 'session-none', 'You must be logged in.'],
     ['a session error', 'session-error', 'Session error: Refresh Token Not Found'],
-    ['an upload failure', 'upload', 'This file is not a photo we can take: The file is not a JPEG, PNG or WebP image'],
+    [
+      'an upload failure',
+      'upload',
+      'Logo 1 (logo.png) did not upload: This file is not a photo we can take: The file is not a JPEG, PNG or WebP image. Try again or remove it, then send the form again.',
+    ],
     ['a function error', 'function-error', 'Business name is required'],
     ['a function status', 'function-status', 'Function returned a non-2xx status code: 503'],
     ['a network failure', 'network', 'An unexpected error occurred.'],
@@ -139,13 +143,13 @@ describe('SellerSignupPage', { timeout: 60_000 }, () => {
             : [200, {}],
     );
     const user = open();
+    if (kind === 'upload') {
+      fake.upload.mockResolvedValue({ data: { path: '' }, error: { message: 'The file is not a JPEG, PNG or WebP image', status: 415 } });
+    }
     await fillValid(user);
     if (kind === 'session-none') fake.getSession.mockResolvedValue({ data: { session: null }, error: null });
     if (kind === 'session-error') {
       fake.getSession.mockResolvedValue({ data: { session: null }, error: { message: 'Refresh Token Not Found' } });
-    }
-    if (kind === 'upload') {
-      fake.upload.mockResolvedValue({ data: { path: '' }, error: { message: 'The file is not a JPEG, PNG or WebP image', status: 415 } });
     }
     vi.spyOn(console, 'error').mockImplementation(() => {});
     await user.click(screen.getByRole('button', { name: 'FINISH & CREATE PROFILE' }));

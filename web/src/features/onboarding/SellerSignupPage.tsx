@@ -11,6 +11,7 @@ import { ACCOUNT_PATH } from '../../config/constants';
 import { sellerFieldsFrom, useEditProfile, useFinishedProfileGoesToAccount } from './savedProfile';
 import { useFields } from './useFields';
 import { useImagePicker } from './useImagePicker';
+import { logoPath } from './api';
 import { isMinor, validateSeller, type SellerErrorKey, type SellerFields } from './validation';
 
 /** Empty seller fields. */
@@ -40,14 +41,13 @@ export default function SellerSignupPage() {
   const navigate = useNavigate();
   const { login } = useAuth();
   const { values, set, errors, setErrors, text, reset } = useFields<SellerFields, SellerErrorKey>(EMPTY_SELLER);
-  const logos = useImagePicker(MAX_SELLER_LOGOS);
+  const logos = useImagePicker(MAX_SELLER_LOGOS, logoPath);
   const edit = useEditProfile(params.get('edit') === '1', (p) => {
     reset(sellerFieldsFrom(p));
     logos.preload(p.logo_urls ?? []);
   });
   const { busy, banner, onSubmit } = useOnboardingSubmit(setErrors, {
     validate: () => validateSeller(values, logos.items.length),
-    blocked: () => logos.blocker('Logo'),
     send: () => submitSeller(role, values, logos),
     done: () => {
       if (edit.editing) {
@@ -87,7 +87,7 @@ export default function SellerSignupPage() {
         <ParentalConsentCheckbox checked={values.parental_consent} onChange={(v) => set('parental_consent', v)} disabled={busy} error={errors.parental_consent} />
       )}
       <TermsCheckbox checked={values.terms} onChange={(v) => set('terms', v)} disabled={busy} error={errors.terms} />
-      <SubmitButton busy={busy || edit.loading} label={edit.editing ? 'SAVE CHANGES' : 'FINISH & CREATE PROFILE'} busyLabel={edit.loading ? 'LOADING...' : 'PROCESSING...'} />
+      <SubmitButton uploading={logos.pending} busy={busy || edit.loading} label={edit.editing ? 'SAVE CHANGES' : 'FINISH & CREATE PROFILE'} busyLabel={edit.loading ? 'LOADING...' : 'PROCESSING...'} />
     </OnboardingPage>
   );
 }

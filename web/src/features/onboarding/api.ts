@@ -47,39 +47,54 @@ export function logoPath(userId: string, fileName: string, timestamp: number): s
 export class UploadError extends Error {
   /** The HTTP status of the refusal (0 when no answer came). */
   readonly status: number;
-  constructor(message: string, status = 0) {
+  /** The connection was cut or the server failed for a moment: sending again may work. */
+  readonly retryable: boolean;
+  constructor(message: string, status = 0, retryable = false) {
     super(message);
     this.status = status;
+    this.retryable = retryable;
   }
 }
 
-/** Options of uploadImage. */
+let lastTimestamp = 0;
+
+/**
+ * uniqueTimestamp is the time in milliseconds, never the same twice in a
+ * page, so two photos (or a photo's retry) never get the same path.
+ */
+export function uniqueTimestamp(): number {
+  lastTimestamp = Math.max(Date.now(), lastTimestamp + 1);
+  return lastTimestamp;
+}
+
+/** Options of sendImage and uploadImage. */
 export interface UploadImageOptions {
-  /** Follows the upload of the shrunk file, in bytes sent. */
+  /** Follows the upload of the (shrunk) file, in bytes sent. */
   onProgress?: (progress: UploadProgress) => void;
   /** Stops the upload (it then rejects with UploadError). */
   signal?: AbortSignal;
-  /** How the picture is shrunk before it is sent (lib/images.ts). */
+  /** How uploadImage shrinks the picture before it is sent (lib/images.ts). */
   shrink?: ShrinkOptions;
 }
 
 /**
- * uploadImage shrinks a picked image in the browser, uploads it to
- * user-media at the path pathFor gives (called with the final file name),
- * and returns its public URL. The upload is the request supabase-js's
- * storage upload sends, made with XMLHttpRequest so that its progress can be
- * shown (lib/upload.ts); the access token is the current session's.
+ * sendImage uploads a file as it is to user-media at the path pathFor gives
+ * (called with the file name and the signed-in user's id), and returns its
+ * public URL. The upload is the request supabase-js's storage upload sends,
+ * made with XMLHttpRequest so that its progress can be shown
+ * (lib/upload.ts); the access token is the current session's. It throws
+ * UploadError, retryable when the connection was cut or the server failed
+ * (5xx).
  */
-export async function uploadImage(
+export async function sendImage(
   file: File,
-  pathFor: (fileName: string) => string,
-  options: UploadImageOptions = {},
+  pathFor: (fileName: string, userId: string) => string,
+  options: Omit<UploadImageOptions, 'shrink'> = {},
 ): Promise<string> {
   const [config, session] = await Promise.all([loadConfig(), readSession()]);
   if (session.kind === 'error') throw new UploadError(session.message);
   if (session.kind === 'none') throw new UploadError(uploadFailureMessage('http', 401), 401);
-  const small = await shrinkImage(file, options.shrink);
-  const path = pathFor(small.name);
+  const path = pathFor(file.name, session.session.userId);
   try {
     await uploadObject({
       baseUrl: config.url,
@@ -87,17 +102,28 @@ export async function uploadImage(
       accessToken: session.session.accessToken,
       bucket: STORAGE_BUCKET,
       path,
-      file: small,
+      file,
       cacheControl: '3600',
       upsert: false,
       onProgress: options.onProgress,
       signal: options.signal,
     });
   } catch (err) {
-    if (err instanceof StorageUploadError) throw new UploadError(err.message, err.status);
+    if (err instanceof StorageUploadError) {
+      throw new UploadError(err.message, err.status, err.kind === 'network' || err.status >= 500);
+    }
     throw err;
   }
   return publicObjectUrl(config.url, STORAGE_BUCKET, path);
+}
+
+/** uploadImage shrinks a picked image in the browser (lib/images.ts), then sends it with sendImage. */
+export async function uploadImage(
+  file: File,
+  pathFor: (fileName: string, userId: string) => string,
+  options: UploadImageOptions = {},
+): Promise<string> {
+  return sendImage(await shrinkImage(file, options.shrink), pathFor, options);
 }
 
 /** The answer of an onboarding function that was not OK. */

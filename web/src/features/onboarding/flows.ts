@@ -5,7 +5,7 @@
  * (/buyerandsellersignup), which runs both halves.
  */
 import { FUNCTIONS } from '../../config/constants';
-import { FunctionError, logoPath, photoPath, postFunction, readSession, UploadError, type SessionInfo } from './api';
+import { FunctionError, postFunction, readSession, UploadError, type SessionInfo } from './api';
 import { profilePayload, sellerPayload, type Role } from './payloads';
 import type { ImagePicker } from './useImagePicker';
 import type { BuyerAndSellerFields, BuyerFields, SellerFields } from './validation';
@@ -93,33 +93,31 @@ async function session(wording: Wording): Promise<SessionInfo> {
 }
 
 /**
- * submitProfile: session, upload each photo to {userId}/{timestamp}-{name}
- * (any failure aborts the whole submit), then POST onboard-new-user.
+ * submitProfile: wait for the photos still uploading (they started when
+ * picked; a failed one stops the submit), read the session, then POST
+ * onboard-new-user.
  */
 export async function submitProfile(role: Role, fields: BuyerFields, photos: ImagePicker): Promise<void> {
+  const urls = await step(PROFILE_WORDING, () => photos.uploaded('Photo'));
   const s = await session(PROFILE_WORDING);
-  const urls = await step(PROFILE_WORDING, () => photos.uploadAll((name, ts) => photoPath(s.userId, name, ts)));
   await step(PROFILE_WORDING, () =>
     postFunction(FUNCTIONS.onboardNewUser, profilePayload(s.userId, role, fields, urls), s.accessToken),
   );
 }
 
-/**
- * submitSeller: session, upload each logo to {userId}/logos/{timestamp}-{name},
- * then POST onboard-seller.
- */
+/** submitSeller: wait for the logos still uploading, read the session, then POST onboard-seller. */
 export async function submitSeller(role: Role, fields: SellerFields, logos: ImagePicker): Promise<void> {
+  const urls = await step(SELLER_WORDING, () => logos.uploaded('Logo'));
   const s = await session(SELLER_WORDING);
-  const urls = await step(SELLER_WORDING, () => logos.uploadAll((name, ts) => logoPath(s.userId, name, ts)));
   await step(SELLER_WORDING, () =>
     postFunction(FUNCTIONS.onboardSeller, sellerPayload(s.userId, role, fields, urls), s.accessToken),
   );
 }
 
 /**
- * submitBuyerAndSeller: session, upload photos and logos, then POST the
- * buyer half to onboard-new-user and the seller half to onboard-seller,
- * both with role buyer_and_seller.
+ * submitBuyerAndSeller: wait for the photos and logos still uploading, read
+ * the session, then POST the buyer half to onboard-new-user and the seller
+ * half to onboard-seller, both with role buyer_and_seller.
  */
 export async function submitBuyerAndSeller(
   fields: BuyerAndSellerFields,
@@ -127,9 +125,8 @@ export async function submitBuyerAndSeller(
   logos: ImagePicker,
 ): Promise<void> {
   const role: Role = 'buyer_and_seller';
+  const [logoUrls, photoUrls] = await step(SELLER_WORDING, () => Promise.all([logos.uploaded('Logo'), photos.uploaded('Photo')]));
   const s = await session(SELLER_WORDING);
-  const photoUrls = await step(SELLER_WORDING, () => photos.uploadAll((name, ts) => photoPath(s.userId, name, ts)));
-  const logoUrls = await step(SELLER_WORDING, () => logos.uploadAll((name, ts) => logoPath(s.userId, name, ts)));
   await step(SELLER_WORDING, () =>
     postFunction(FUNCTIONS.onboardNewUser, profilePayload(s.userId, role, fields, photoUrls), s.accessToken),
   );

@@ -1,21 +1,16 @@
 import { useId, useRef, useState, type DragEvent } from 'react';
-import { Button, FormIcon, cx } from '../../../components/ui';
+import { Alert, Button, FormIcon, cx } from '../../../components/ui';
 import '../../../styles/onboarding.css';
 import type { ImagePicker, PickedImage, UploadState } from '../useImagePicker';
 
 /** The label of each upload state, as a person reads it. */
 export const UPLOAD_STATE_LABELS: Record<UploadState, string> = {
-  waiting: 'Waiting',
+  checking: 'Getting ready...',
+  waiting: 'Waiting to upload',
   uploading: 'Uploading...',
+  retrying: 'Connection lost',
   done: 'Uploaded',
   failed: 'Failed',
-};
-
-const STATE_COLOURS: Record<UploadState, string> = {
-  waiting: '#4a524d',
-  uploading: '#1b4332',
-  done: '#1b4332',
-  failed: '#b42318',
 };
 
 /** Props of ImageUploadArea. */
@@ -31,11 +26,13 @@ export interface ImageUploadAreaProps {
 }
 
 /**
- * ImageUploadArea lets a person pick (or drop) images: images only, at most
- * picker.max, extras dropped with a notice, the picker disabled when full.
- * Each picture shows a preview, a labelled remove cross and its upload state:
- * while uploading a progress bar with its percentage, when failed the reason
- * and a Retry button (the other pictures stay as they are).
+ * ImageUploadArea lets a person pick (or drop) images, at most picker.max,
+ * extras dropped with a notice, the picker disabled when full. A file that
+ * is not a photo (or cannot be sent) is refused at once with a message that
+ * names it. Each picture shows a preview, a labelled remove cross (which
+ * also stops its upload) and its upload state: while uploading a progress
+ * bar with its percentage, while the connection is down when it tries
+ * again, when failed the reason and a Try again button.
  */
 export function ImageUploadArea({ picker, itemName, addLabel, hint, disabled, error }: ImageUploadAreaProps) {
   const inputRef = useRef<HTMLInputElement>(null);
@@ -87,6 +84,19 @@ export function ImageUploadArea({ picker, itemName, addLabel, hint, disabled, er
           {notice}
         </p>
       )}
+      {picker.refused.length > 0 && (
+        <Alert severity="error" className="ob-refused">
+          {picker.refused.length === 1 ? (
+            picker.refused[0]
+          ) : (
+            <ul>
+              {picker.refused.map((m, i) => (
+                <li key={`${i}-${m}`}>{m}</li>
+              ))}
+            </ul>
+          )}
+        </Alert>
+      )}
       {error && (
         <p role="alert" className="ob-error-line">
           {error}
@@ -102,7 +112,7 @@ export function ImageUploadArea({ picker, itemName, addLabel, hint, disabled, er
                   type="button"
                   className="icon-btn"
                   aria-label={`Remove ${itemName.toLowerCase()} ${i + 1} (${it.file.name})`}
-                  disabled={disabled || it.state === 'uploading'}
+                  disabled={disabled}
                   onClick={() => {
                     picker.remove(it.id);
                     setNotice('');
@@ -111,7 +121,7 @@ export function ImageUploadArea({ picker, itemName, addLabel, hint, disabled, er
                   <FormIcon name="close" />
                 </button>
               </div>
-              <UploadStatus item={it} label={`${itemName} ${i + 1}`} disabled={disabled} onRetry={() => void picker.retry(it.id)} />
+              <UploadStatus item={it} label={`${itemName} ${i + 1}`} disabled={disabled} onRetry={() => picker.retry(it.id)} />
             </li>
           ))}
         </ul>
@@ -122,19 +132,20 @@ export function ImageUploadArea({ picker, itemName, addLabel, hint, disabled, er
 
 /**
  * UploadStatus: one picture's name and upload state; while uploading a
- * labelled progress bar and its percentage, when failed the reason (an
- * alert) and a Retry button.
+ * labelled progress bar and its percentage, while retrying which try comes
+ * next, when failed the reason (an alert) and a Try again button.
  */
 function UploadStatus({ item, label, disabled, onRetry }: { item: PickedImage; label: string; disabled?: boolean; onRetry: () => void }) {
-  const percent = Math.round((item.progress ?? 0) * 100);
+  const percent = Math.round(item.progress * 100);
   return (
     <div className="ob-status">
       <p className="ob-filename" title={item.file.name}>
         {item.file.name}
       </p>
-      <span className="ob-state" style={{ color: STATE_COLOURS[item.state] }} data-testid="upload-state">
+      <span className={cx('ob-state', `ob-state-${item.state}`)} data-testid="upload-state">
         {UPLOAD_STATE_LABELS[item.state]}
         {item.state === 'uploading' && ` ${percent}%`}
+        {item.state === 'retrying' && item.retry && `: trying again (${item.retry.next} of ${item.retry.of})...`}
       </span>
       {item.state === 'uploading' && (
         <div
@@ -154,8 +165,8 @@ function UploadStatus({ item, label, disabled, onRetry }: { item: PickedImage; l
           <p role="alert" className="ob-error-line">
             {item.error ?? 'The upload failed.'}
           </p>
-          <Button size="small" variant="outline" disabled={disabled} onClick={onRetry} className="ob-retry" aria-label={`Retry ${label.toLowerCase()}`}>
-            Retry
+          <Button size="small" variant="outline" disabled={disabled} onClick={onRetry} className="ob-retry" aria-label={`Try again: ${label.toLowerCase()}`}>
+            Try again
           </Button>
         </>
       )}

@@ -13,12 +13,7 @@ import { useLeadToProblem } from '../../../lib/leadToProblem';
 export interface SubmitSteps {
   /** Returns the field errors; sending happens only when there are none. */
   validate: () => Record<string, string | undefined>;
-  /**
-   * Says why nothing can be sent yet although the fields are right (a photo
-   * failed to upload or is still uploading); shown in the banner.
-   */
-  blocked?: () => string | undefined;
-  /** Uploads and calls the server; throws SubmitError. */
+  /** Waits for the uploads still running and calls the server; throws SubmitError. */
   send: () => Promise<void>;
   /** Runs after a successful send (alert, navigation). */
   done: () => void;
@@ -42,11 +37,6 @@ export function useOnboardingSubmit(setErrors: (errors: Record<string, string | 
       const found = steps.validate();
       setErrors(found);
       if (Object.values(found).some(Boolean)) return;
-      const blocked = steps.blocked?.();
-      if (blocked) {
-        setBanner(blocked);
-        return;
-      }
       await steps.send();
       steps.done();
     } catch (err) {
@@ -129,12 +119,22 @@ export function OnboardingPage({
   );
 }
 
-/** SubmitButton: full width on phones, shows busyLabel while busy. */
-export function SubmitButton({ busy, label, busyLabel }: { busy: boolean; label: string; busyLabel: string }) {
+/**
+ * SubmitButton: full width on phones, shows busyLabel while busy. When the
+ * submit has to wait for uploads (uploading of them still running), the
+ * button and a status line under it say so.
+ */
+export function SubmitButton({ busy, label, busyLabel, uploading = 0 }: { busy: boolean; label: string; busyLabel: string; uploading?: number }) {
+  const waiting = busy && uploading > 0;
   return (
-    <Button type="submit" variant="solid" size="large" disabled={busy} className="ob-submit" fullWidth>
-      {busy ? busyLabel : label}
-    </Button>
+    <div className="ob-submit">
+      <Button type="submit" variant="solid" size="large" disabled={busy} fullWidth>
+        {waiting ? 'WAITING FOR UPLOADS...' : busy ? busyLabel : label}
+      </Button>
+      <p role="status" className="ob-wait">
+        {waiting && `The form is sent as soon as ${uploading === 1 ? 'the last upload finishes' : `${uploading} uploads finish`}.`}
+      </p>
+    </div>
   );
 }
 
