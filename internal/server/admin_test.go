@@ -547,7 +547,7 @@ func TestAdminCSVDownloadsFollowTheFiltersAndDisarmFormulas(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if strings.Join(rows[0], ",") != "created_at,email,program,page_path,referrer,utm_source,utm_medium,utm_campaign,utm_term,utm_content,unsubscribed_at" ||
+		if strings.Join(rows[0], ",") != "created_at,email,program,page_path,referrer,utm_source,utm_medium,utm_campaign,utm_term,utm_content,unsubscribed_at,referred_by" ||
 			len(rows) != 3 || rows[1][1] != "chipo@example.com" || rows[2][1] != "'=cmd@example.com" || rows[2][5] != "'-2+3" {
 			t.Fatalf("waitlist csv %q", rows)
 		}

@@ -129,6 +129,8 @@ export interface WaitlistItem {
   utmCampaign: string;
   unsubscribedAt: string | null;
   createdAt: string;
+  /** The address whose personal link the sign-up came through, '' for none. */
+  referredBy: string;
 }
 
 export interface Message {

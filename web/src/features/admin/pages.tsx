@@ -16,6 +16,16 @@ const newestFirst = [
 const programOptions = Object.values(PROGRAMS).map((p) => ({ value: p, label: p }));
 const roleLabels: Record<string, string> = { buyer: 'Buyer', seller: 'Seller', buyer_and_seller: 'Buyer and seller' };
 
+/**
+ * sourceOf says where a sign-up came from: the person whose personal link
+ * it came through, else its campaign, else the page that linked to the site,
+ * else nothing ("Direct").
+ */
+export function sourceOf(s: WaitlistItem): string {
+  if (s.referredBy) return `Friend's link: ${s.referredBy}`;
+  return [s.utmSource, s.utmCampaign].filter(Boolean).join(' / ') || s.referrer || 'Direct';
+}
+
 /** The waitlist: every sign-up with where it came from. */
 export function WaitlistPage() {
   return (
@@ -35,7 +45,7 @@ export function WaitlistPage() {
         { label: 'E-mail', render: (s) => s.email },
         { label: 'Program', render: (s) => s.program },
         { label: 'Status', render: (s) => (s.unsubscribedAt ? 'Unsubscribed' : 'Subscribed') },
-        { label: 'Source', render: (s) => [s.utmSource, s.utmCampaign].filter(Boolean).join(' / ') || s.referrer || 'direct' },
+        { label: 'Source', render: sourceOf },
         { label: 'Page', render: (s) => s.pagePath },
       ]}
     />
