@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { Link as RouterLink, useParams } from 'react-router';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, Button } from '../../components/ui';
+import { STYLE_LABEL } from '../../config/constants';
 import { count } from '../../lib/words';
 import { adminGet, adminKeys, adminSend, errorText, when, type PersonDetail } from './api';
 import { ConfirmDialog } from './ui/ConfirmDialog';
@@ -49,7 +50,7 @@ export function PersonPage() {
       ['Gender', pr.gender],
       ['Height', pr.height],
       ['Waist size', pr.waist_size],
-      ['Style', pr.style_description],
+      [STYLE_LABEL, pr.style_description],
       ['Clothing aesthetics', pr.clothing_aesthetics.join(', ')],
       ['Inspiration', pr.inspiration],
       ['Wants the clearance program', pr.wants_clearance_program ? 'Yes' : 'No'],
