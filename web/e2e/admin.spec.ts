@@ -87,7 +87,7 @@ for (const device of [
       const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download CSV' }).click()]);
       expect(download.suggestedFilename()).toMatch(/^salaula-waitlist-\d{4}-\d\d-\d\d\.csv$/);
       const csv = readFileSync(await download.path(), 'utf8').trim().split('\n');
-      expect(csv[0]).toBe('created_at,email,program,page_path,referrer,utm_source,utm_medium,utm_campaign,utm_term,utm_content,unsubscribed_at');
+      expect(csv[0]).toBe('created_at,email,program,page_path,referrer,utm_source,utm_medium,utm_campaign,utm_term,utm_content,unsubscribed_at,referred_by');
       expect(csv).toHaveLength(2);
       expect(csv[1]).toContain(`${joiner},Wardrobe Clearance Program,/wardrobeclearance,`);
 
