@@ -404,7 +404,8 @@ func TestAdminInboxMarksHandledWithANoteAndAudits(t *testing.T) {
 		}
 		e := items(log)[0]
 		detail := e["detail"].(map[string]any)
-		if e["action"] != "message.update" || e["targetId"] != id || e["actorEmail"] != "founder@example.com" || e["ip"] != "127.0.0.1" ||
+		// The message is named by its sender, as founders know it.
+		if e["action"] != "message.update" || e["targetId"] != id || e["targetName"] != "Ruth Banda" || e["actorEmail"] != "founder@example.com" || e["ip"] != "127.0.0.1" ||
 			detail["status"].(map[string]any)["to"] != "handled" || detail["note"].(map[string]any)["to"] != "Replied: no openings yet." {
 			t.Fatalf("audit entry %v", e)
 		}
@@ -484,7 +485,9 @@ func TestAdminPeopleDetailAndSignOutEverywhere(t *testing.T) {
 			t.Fatalf("active sessions after sign-out: %v", got)
 		}
 		e := items(env.adminGet(t, "/admin/v1/audit", op))[0]
-		if e["action"] != "person.sign_out" || e["targetId"] != chipo.ID || e["targetType"] != "user" || e["detail"].(map[string]any)["sessions"] != float64(2) {
+		// The person is named by their full name, not their id.
+		if e["action"] != "person.sign_out" || e["targetId"] != chipo.ID || e["targetType"] != "user" || e["targetName"] != "Chipo Mwale" ||
+			e["detail"].(map[string]any)["sessions"] != float64(2) {
 			t.Fatalf("audit %v", e)
 		}
 	})

@@ -71,7 +71,7 @@ func TestAdminAnnouncementsAPI(t *testing.T) {
 			t.Fatalf("list %v", list)
 		}
 		audit := items(env.adminGet(t, "/admin/v1/audit", op))
-		if len(audit) == 0 || audit[0]["action"] != "announcement.send" {
+		if len(audit) == 0 || audit[0]["action"] != "announcement.send" || audit[0]["targetName"] != "We are open" {
 			t.Fatalf("audit %v", audit)
 		}
 		if d, _ := audit[0]["detail"].(map[string]any); d["subscribed"] != float64(2) {

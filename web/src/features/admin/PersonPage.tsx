@@ -3,7 +3,7 @@ import { Link as RouterLink, useParams } from 'react-router';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, Button } from '../../components/ui';
 import { STYLE_LABEL } from '../../config/constants';
-import { count } from '../../lib/words';
+import { count, localPhone } from '../../lib/words';
 import { adminGet, adminKeys, adminSend, errorText, when, type PersonDetail } from './api';
 import { ConfirmDialog } from './ui/ConfirmDialog';
 
@@ -46,7 +46,7 @@ export function PersonPage() {
       ['Full name', pr.full_name],
       ['Location', pr.location],
       ['Age', pr.age == null ? '' : String(pr.age)],
-      ['Phone number', pr.phone_number],
+      ['Phone number', localPhone(pr.phone_number)],
       ['Gender', pr.gender],
       ['Height', pr.height],
       ['Waist size', pr.waist_size],

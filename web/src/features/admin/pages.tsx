@@ -1,10 +1,11 @@
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { Link as RouterLink } from 'react-router';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Alert, Button, TextField } from '../../components/ui';
 import { CONTACT_SUBJECTS, PROGRAMS } from '../../config/constants';
 import { ListView } from './ListView';
-import { subjectLabel } from '../../lib/words';
+import { localPhone, subjectLabel } from '../../lib/words';
+import { LABELS, settingValue } from './SettingsPage';
 import { adminKeys, adminSend, errorText, when, type AuditEntry, type Message, type Person, type WaitlistItem } from './api';
 
 const newestFirst = [
@@ -92,7 +93,14 @@ function MessageActions({ message: m }: { message: Message }) {
   return (
     <div className="adm-stack">
       <p className="adm-pre">{m.message}</p>
-      {m.phoneNumber && <p className="adm-small">Phone: {m.phoneNumber}</p>}
+      {m.phoneNumber && (
+        <p className="adm-small">
+          Phone:{' '}
+          <a className="adm-link" href={`tel:${m.phoneNumber}`}>
+            {localPhone(m.phoneNumber)}
+          </a>
+        </p>
+      )}
       <TextField
         label={`Note on the message from ${m.firstName} ${m.lastName}`}
         size="small"
@@ -170,11 +178,30 @@ export function AuditPage() {
         { label: 'When', render: (e) => when(e.createdAt) },
         { label: 'Who', render: (e) => e.actorEmail },
         { label: 'What', render: (e) => actionLabel(e) },
-        { label: 'Record', render: (e) => `${e.targetType} ${e.targetId}` },
+        { label: 'Record', render: recordLabel },
         { label: 'IP', render: (e) => e.ip },
       ]}
     />
   );
+}
+
+/** recordLabel names what an audit entry changed the way founders know it: a person by name, a message by its sender. */
+function recordLabel(e: AuditEntry): ReactNode {
+  switch (e.targetType) {
+    case 'user':
+      return (
+        <RouterLink className="adm-link" to={`/admin/people/${e.targetId}`}>
+          {e.targetName || 'A deleted account'}
+        </RouterLink>
+      );
+    case 'contact_message':
+      return e.targetName ? `Message from ${e.targetName}` : 'A deleted message';
+    case 'announcement':
+      return e.targetName ? `Announcement: ${e.targetName}` : 'An announcement';
+    case 'setting':
+      return `Setting: ${LABELS[e.targetId]?.[0] ?? e.targetId}`;
+  }
+  return `${e.targetType} ${e.targetId}`;
 }
 
 function actionLabel(e: AuditEntry): string {
@@ -185,7 +212,7 @@ function actionLabel(e: AuditEntry): string {
     if (e.detail.note) parts.push('Changed the note');
     return parts.join('; ') || 'Updated message';
   }
-  if (e.action === 'settings.update') return `Setting ${e.targetId} changed to ${String(e.detail.to ?? '')}`;
+  if (e.action === 'settings.update') return `Changed to ${settingValue(e.targetId, String(e.detail.to ?? '')) || '(empty)'}`;
   if (e.action === 'person.sign_out') return `Signed out everywhere (${String(e.detail.sessions ?? 0)} sessions)`;
   return e.action;
 }
