@@ -41,7 +41,7 @@ function ReferralsOf({ who }: { who: Referrer }) {
         <tbody>
           {list.data.items.map((r) => (
             <tr key={r.signupId}>
-              <td className="adm-wrapcell" data-label="Signed up">
+              <td className="adm-wrapcell adm-card-full" data-label="Signed up">
                 {r.email || '(unsubscribed)'}
               </td>
               <td data-label="When">{when(r.createdAt)}</td>
@@ -105,7 +105,7 @@ export function ReferralsPage() {
           <tbody>
             {data?.top.map((r) => (
               <tr key={r.signupId} className={open?.signupId === r.signupId ? 'adm-selected' : undefined}>
-                <td className="adm-wrapcell" data-label="Person">
+                <td className="adm-wrapcell adm-card-full" data-label="Person">
                   <Button
                     size="small"
                     className="adm-cell-btn"
