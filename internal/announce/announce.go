@@ -102,6 +102,17 @@ func answer(a *store.Announcement, err error) (*store.Announcement, error) {
 	return a, err
 }
 
+// counted is answer(a, err) with a's Total counted.
+func (s *Service) counted(ctx context.Context, a *store.Announcement, err error) (*store.Announcement, error) {
+	if a, err = answer(a, err); err != nil {
+		return nil, err
+	}
+	if err := s.DB.CountAnnouncementTotals(ctx, a); err != nil {
+		return nil, err
+	}
+	return a, nil
+}
+
 // Create stores a draft.
 func (s *Service) Create(ctx context.Context, by console.Actor, d Draft) (*store.Announcement, error) {
 	if err := check(&d); err != nil {
@@ -112,7 +123,7 @@ func (s *Service) Create(ctx context.Context, by console.Actor, d Draft) (*store
 		return store.AppendAudit(ctx, tx, &store.AuditEntry{ActorID: by.ID, ActorEmail: by.Email, IP: by.IP, Action: "announcement.create",
 			TargetType: "announcement", TargetID: a.ID, Detail: map[string]any{"program": a.Program, "subject": a.Subject}})
 	})
-	return answer(a, err)
+	return s.counted(ctx, a, err)
 }
 
 // Edit changes a draft (its program stays).
@@ -125,17 +136,27 @@ func (s *Service) Edit(ctx context.Context, id string, d Draft) (*store.Announce
 	if err := check(&d); err != nil {
 		return nil, err
 	}
-	return answer(s.DB.EditAnnouncement(ctx, id, d.Subject, d.Body, d.RatePerSecond))
+	a, err = s.DB.EditAnnouncement(ctx, id, d.Subject, d.Body, d.RatePerSecond)
+	return s.counted(ctx, a, err)
 }
 
 // Get returns one announcement.
 func (s *Service) Get(ctx context.Context, id string) (*store.Announcement, error) {
-	return answer(s.DB.AnnouncementByID(ctx, id))
+	a, err := s.DB.AnnouncementByID(ctx, id)
+	return s.counted(ctx, a, err)
 }
 
-// List returns the newest announcements.
+// List returns the newest announcements, with their totals.
 func (s *Service) List(ctx context.Context) ([]store.Announcement, error) {
-	return s.DB.Announcements(ctx, "", 100)
+	list, err := s.DB.Announcements(ctx, "", 100)
+	if err != nil {
+		return nil, err
+	}
+	ptrs := make([]*store.Announcement, len(list))
+	for i := range list {
+		ptrs[i] = &list[i]
+	}
+	return list, s.DB.CountAnnouncementTotals(ctx, ptrs...)
 }
 
 // Preview is an announcement's e-mail as a recipient gets it.
@@ -234,7 +255,7 @@ func (s *Service) Move(ctx context.Context, by console.Actor, id, action string)
 	if err == nil && tr.to == store.AnnouncementSending {
 		s.Wake()
 	}
-	return answer(a, err)
+	return s.counted(ctx, a, err)
 }
 
 // Wake tells the pacer to look at the announcements now.

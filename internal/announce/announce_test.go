@@ -89,6 +89,10 @@ func TestAnnouncementPacedSkipsBouncingAndUnsubscribes(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		// The draft's total: the subscribed addresses that are not bouncing.
+		if a.Total != 6 {
+			t.Fatalf("a draft to 7 subscribers, one bouncing: total %d, want 6", a.Total)
+		}
 		if _, err := svc.Move(ctx, by, a.ID, announce.Send); err != nil {
 			t.Fatal(err)
 		}
@@ -107,7 +111,7 @@ func TestAnnouncementPacedSkipsBouncingAndUnsubscribes(t *testing.T) {
 			}
 			return got
 		}
-		if got := step(); got.Recipients != 2 || got.Queued != 2 {
+		if got := step(); got.Recipients != 2 || got.Queued != 2 || got.Total != 6 {
 			t.Fatalf("first second at 2 a second: %+v", got)
 		}
 		if got := step(); got.Recipients != 4 {
@@ -122,7 +126,7 @@ func TestAnnouncementPacedSkipsBouncingAndUnsubscribes(t *testing.T) {
 		if _, err := svc.Move(ctx, by, a.ID, announce.Pause); err != nil {
 			t.Fatal(err)
 		}
-		if got := step(); got.Recipients != 4 || got.Sent != 4 || got.Status != store.AnnouncementPaused {
+		if got := step(); got.Recipients != 4 || got.Sent != 4 || got.Status != store.AnnouncementPaused || got.Total != 6 {
 			t.Fatalf("paused: %+v", got)
 		}
 		if _, err := svc.Move(ctx, by, a.ID, announce.Resume); err != nil {
@@ -135,7 +139,7 @@ func TestAnnouncementPacedSkipsBouncingAndUnsubscribes(t *testing.T) {
 			}
 		}
 		got := step()
-		if got.Status != store.AnnouncementDone || got.Sent != 6 || got.Skipped != 1 || got.Recipients != 6 || got.FinishedAt == nil {
+		if got.Status != store.AnnouncementDone || got.Sent != 6 || got.Skipped != 1 || got.Recipients != 6 || got.Total != 6 || got.FinishedAt == nil {
 			t.Fatalf("at the end: %+v", got)
 		}
 		// Each e-mail's own unsubscribe link, in its text and its header.

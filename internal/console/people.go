@@ -132,12 +132,17 @@ func SignOutEverywhere(ctx context.Context, db *store.DB, by Actor, id string) (
 	return active, err
 }
 
-// ListAudit answers one page of the audit log, newest first.
+// ListAudit answers one page of the audit log, newest first, each entry's
+// target named in words (a person's name, a message's sender).
 func ListAudit(ctx context.Context, db *store.DB, p Paging) (*Page[store.AuditEntry], error) {
 	if p.Sort != "" && p.Sort != "-created_at" {
 		return nil, apierr.New(apierr.Invalid, `The audit log is shown newest first: sort can only be "-created_at"`)
 	}
-	return list(ctx, db.ListAudit, db.CountAudit, []string{"created_at"}, p,
+	page, err := list(ctx, db.ListAudit, db.CountAudit, []string{"created_at"}, p,
 		func(e store.AuditEntry) time.Time { return e.CreatedAt }, func(store.AuditEntry) string { return "" },
 		func(e store.AuditEntry, _ string) string { return e.ID })
+	if err != nil {
+		return nil, err
+	}
+	return page, db.NameAuditTargets(ctx, page.Items)
 }

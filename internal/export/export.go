@@ -20,9 +20,10 @@ import (
 	"salaula/internal/store"
 )
 
-// WaitlistHeader is the header row of the waitlist export.
+// WaitlistHeader is the header row of the waitlist export; referred_by is
+// the address whose personal link the sign-up came through.
 var WaitlistHeader = []string{"created_at", "email", "program", "page_path", "referrer",
-	"utm_source", "utm_medium", "utm_campaign", "utm_term", "utm_content", "unsubscribed_at"}
+	"utm_source", "utm_medium", "utm_campaign", "utm_term", "utm_content", "unsubscribed_at", "referred_by"}
 
 // MessagesHeader is the header row of the contact messages export.
 var MessagesHeader = []string{"created_at", "first_name", "last_name", "email", "phone_number", "subject", "message",
@@ -40,7 +41,7 @@ func Waitlist(ctx context.Context, db *store.DB, f console.WaitlistFilter, sort 
 	cw := newWriter(w, WaitlistHeader)
 	err := console.EachWaitlist(ctx, db, f, sort, func(s console.WaitlistItem) error {
 		return cw.row(timestamp(s.CreatedAt), s.Email, s.Program, s.PagePath, s.Referrer,
-			s.UTMSource, s.UTMMedium, s.UTMCampaign, s.UTMTerm, s.UTMContent, optTime(s.UnsubscribedAt))
+			s.UTMSource, s.UTMMedium, s.UTMCampaign, s.UTMTerm, s.UTMContent, optTime(s.UnsubscribedAt), s.ReferredBy)
 	})
 	return cw.finish(err)
 }

@@ -88,11 +88,13 @@ func (s *Service) Contact(ctx context.Context, c validate.Contact, key, ip strin
 	if errs := validate.CheckContact(c); len(errs) > 0 {
 		return Sent{}, apierr.Fields(MsgInvalid, errs)
 	}
+	// Stored in the +260 form, as the profiles' numbers are.
+	phone, _ := validate.ZambianPhone(c.PhoneNumber)
 	m := &store.ContactMessage{
 		FirstName:   strings.TrimSpace(c.FirstName),
 		LastName:    strings.TrimSpace(c.LastName),
 		Email:       validate.NormaliseEmail(c.Email),
-		PhoneNumber: strings.TrimSpace(c.PhoneNumber),
+		PhoneNumber: phone,
 		Subject:     c.Subject,
 		Message:     strings.TrimSpace(c.Message),
 		CreatedAt:   store.Now(),

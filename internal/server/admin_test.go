@@ -404,7 +404,8 @@ func TestAdminInboxMarksHandledWithANoteAndAudits(t *testing.T) {
 		}
 		e := items(log)[0]
 		detail := e["detail"].(map[string]any)
-		if e["action"] != "message.update" || e["targetId"] != id || e["actorEmail"] != "founder@example.com" || e["ip"] != "127.0.0.1" ||
+		// The message is named by its sender, as founders know it.
+		if e["action"] != "message.update" || e["targetId"] != id || e["targetName"] != "Ruth Banda" || e["actorEmail"] != "founder@example.com" || e["ip"] != "127.0.0.1" ||
 			detail["status"].(map[string]any)["to"] != "handled" || detail["note"].(map[string]any)["to"] != "Replied: no openings yet." {
 			t.Fatalf("audit entry %v", e)
 		}
@@ -484,7 +485,9 @@ func TestAdminPeopleDetailAndSignOutEverywhere(t *testing.T) {
 			t.Fatalf("active sessions after sign-out: %v", got)
 		}
 		e := items(env.adminGet(t, "/admin/v1/audit", op))[0]
-		if e["action"] != "person.sign_out" || e["targetId"] != chipo.ID || e["targetType"] != "user" || e["detail"].(map[string]any)["sessions"] != float64(2) {
+		// The person is named by their full name, not their id.
+		if e["action"] != "person.sign_out" || e["targetId"] != chipo.ID || e["targetType"] != "user" || e["targetName"] != "Chipo Mwale" ||
+			e["detail"].(map[string]any)["sessions"] != float64(2) {
 			t.Fatalf("audit %v", e)
 		}
 	})
@@ -547,14 +550,14 @@ func TestAdminCSVDownloadsFollowTheFiltersAndDisarmFormulas(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if strings.Join(rows[0], ",") != "created_at,email,program,page_path,referrer,utm_source,utm_medium,utm_campaign,utm_term,utm_content,unsubscribed_at" ||
+		if strings.Join(rows[0], ",") != "created_at,email,program,page_path,referrer,utm_source,utm_medium,utm_campaign,utm_term,utm_content,unsubscribed_at,referred_by" ||
 			len(rows) != 3 || rows[1][1] != "chipo@example.com" || rows[2][1] != "'=cmd@example.com" || rows[2][5] != "'-2+3" {
 			t.Fatalf("waitlist csv %q", rows)
 		}
 		res = env.admin(t, "GET", "/admin/v1/messages.csv?subject=careers", nil, op)
 		wantStatus(t, res, http.StatusOK)
 		rows, _ = csv.NewReader(res.Body).ReadAll()
-		if len(rows) != 2 || rows[1][1] != "Ruth" || rows[1][4] != "'+260 966 000111" || rows[1][7] != "open" {
+		if len(rows) != 2 || rows[1][1] != "Ruth" || rows[1][4] != "'+260966000111" || rows[1][7] != "open" {
 			t.Fatalf("messages csv %q", rows)
 		}
 		res = env.admin(t, "GET", "/admin/v1/people.csv?q=founder", nil, op)

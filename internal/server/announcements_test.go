@@ -46,7 +46,8 @@ func TestAdminAnnouncementsAPI(t *testing.T) {
 		wantStatus(t, res, http.StatusOK)
 		a := decode(t, res)
 		id, _ := a["id"].(string)
-		if a["status"] != "draft" || a["ratePerSecond"] != float64(5) {
+		// The total: the two subscribed addresses it would go to.
+		if a["status"] != "draft" || a["ratePerSecond"] != float64(5) || a["total"] != float64(2) {
 			t.Fatalf("created %v", a)
 		}
 		p := env.adminGet(t, "/admin/v1/announcements/"+id+"/preview", op)
@@ -66,11 +67,11 @@ func TestAdminAnnouncementsAPI(t *testing.T) {
 		wantStatus(t, env.admin(t, "POST", "/admin/v1/announcements/"+id+"/send", nil, op), http.StatusBadRequest)
 		wantStatus(t, env.admin(t, "POST", "/admin/v1/announcements/"+id+"/explode", nil, op), http.StatusNotFound)
 		wantStatus(t, env.admin(t, "GET", "/admin/v1/announcements/no-such-id", nil, op), http.StatusNotFound)
-		if list := items(env.adminGet(t, "/admin/v1/announcements", op)); len(list) != 1 || list[0]["id"] != id {
+		if list := items(env.adminGet(t, "/admin/v1/announcements", op)); len(list) != 1 || list[0]["id"] != id || list[0]["total"] != float64(2) {
 			t.Fatalf("list %v", list)
 		}
 		audit := items(env.adminGet(t, "/admin/v1/audit", op))
-		if len(audit) == 0 || audit[0]["action"] != "announcement.send" {
+		if len(audit) == 0 || audit[0]["action"] != "announcement.send" || audit[0]["targetName"] != "We are open" {
 			t.Fatalf("audit %v", audit)
 		}
 		if d, _ := audit[0]["detail"].(map[string]any); d["subscribed"] != float64(2) {

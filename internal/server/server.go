@@ -84,6 +84,8 @@ type Server struct {
 	drain     *Drain       // stopping: /readyz says so
 	mailProbe mailProbe    // the mail server's last answer to /readyz
 	lastReady atomic.Value // string: the last /readyz status and checks down, logged when it changes
+	// settingsFile is the last /settings.json answered, with its ETag and compressed forms.
+	settingsFile atomic.Pointer[appFile]
 }
 
 // New builds the server's handler from its dependencies.

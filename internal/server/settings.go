@@ -1,6 +1,7 @@
 package server
 
 import (
+	"bytes"
 	"encoding/json"
 	"net/http"
 
@@ -15,18 +16,29 @@ import (
 
 // handleSettings answers GET /settings.json, the settings the app shows.
 // Browsers revalidate it on every visit (no-cache), so a change shows on
-// the next page load.
+// the next page load; as the app's files, it has a strong ETag (a hash of
+// its body: 304 when unchanged, the same on every instance) and comes in
+// brotli or gzip. The last answer is kept with its compressed forms until
+// the settings change.
 func (s *Server) handleSettings() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		v, err := settings.All(r.Context(), s.db, s.cfg.SupportEmail)
+		var body []byte
+		if err == nil {
+			body, err = json.Marshal(settings.MakePublic(v))
+		}
 		if err != nil {
 			s.logger.Error("read settings", "err", err)
 			writeJSON(w, http.StatusServiceUnavailable, map[string]string{"error": msgServiceBusy})
 			return
 		}
-		w.Header().Set("Content-Type", "application/json; charset=utf-8")
+		f := s.settingsFile.Load()
+		if f == nil || !bytes.Equal(f.body, body) {
+			f = newAppFile(body, "application/json; charset=utf-8")
+			s.settingsFile.Store(f)
+		}
 		w.Header().Set("Cache-Control", "no-cache") // kept, but checked with the server on every visit
-		json.NewEncoder(w).Encode(settings.MakePublic(v))
+		serveAppFile(w, r, f)
 	})
 }
 

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"io"
 	"net/http"
 	"strings"
 	"testing"
@@ -89,6 +90,53 @@ func TestSiteSettingsDefaultsOperatorChangesAuditedAndBadValuesRefused(t *testin
 		if phoneEntry == nil || phoneEntry["action"] != "settings.update" || phoneEntry["actorEmail"] != "founder@example.com" ||
 			phoneEntry["detail"].(map[string]any)["from"] != "" || phoneEntry["detail"].(map[string]any)["to"] != "+260977123456" {
 			t.Fatalf("audit entry %v", phoneEntry)
+		}
+	})
+}
+
+// The app reads /settings.json on every visit: a phone that has it already
+// gets a 304 without a body, and a new copy comes compressed like the app's
+// other files; a change of a setting gives a new ETag.
+func TestSettingsJSONHasAStrongETagAndComesCompressed(t *testing.T) {
+	eachEngine(t, nil, func(t *testing.T, env *testEnv) {
+		get := func(headers map[string]string) (*http.Response, string) {
+			res := env.do(t, "GET", "/settings.json", nil, headers)
+			body, err := io.ReadAll(res.Body)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return res, decoded(t, res, body)
+		}
+		plain, identity := get(map[string]string{"Accept-Encoding": "identity"})
+		wantStatus(t, plain, http.StatusOK)
+		etag := plain.Header.Get("ETag")
+		if !strings.HasPrefix(etag, `"`) || len(etag) < 10 {
+			t.Fatalf("ETag %q: want a strong one", etag)
+		}
+		if plain.Header.Get("Content-Encoding") != "" || !strings.Contains(plain.Header.Get("Content-Type"), "application/json") ||
+			!strings.Contains(identity, `"address":"New Kasama, Lusaka Zambia"`) {
+			t.Fatalf("identity answer: %v %s", plain.Header, identity)
+		}
+		for _, enc := range []string{"br", "gzip"} {
+			res, body := get(map[string]string{"Accept-Encoding": enc})
+			wantStatus(t, res, http.StatusOK)
+			if res.Header.Get("Content-Encoding") != enc || res.Header.Get("ETag") != etag || body != identity ||
+				!strings.Contains(res.Header.Get("Vary"), "Accept-Encoding") || res.Header.Get("Cache-Control") != "no-cache" {
+				t.Fatalf("%s: %v, same body %v", enc, res.Header, body == identity)
+			}
+		}
+		same, body := get(map[string]string{"If-None-Match": etag, "Accept-Encoding": "br, gzip"})
+		wantStatus(t, same, http.StatusNotModified)
+		if body != "" {
+			t.Fatalf("304 with a body: %q", body)
+		}
+
+		op := env.newOperator(t, "etag-founder@example.com")
+		wantStatus(t, env.admin(t, "PUT", "/admin/v1/settings/phone", map[string]any{"value": "0977123456"}, op), http.StatusOK)
+		changed, body := get(map[string]string{"If-None-Match": etag, "Accept-Encoding": "gzip"})
+		wantStatus(t, changed, http.StatusOK)
+		if changed.Header.Get("ETag") == etag || !strings.Contains(body, "097 712 3456") {
+			t.Fatalf("after a change: ETag %q (was %q), body %s", changed.Header.Get("ETag"), etag, body)
 		}
 	})
 }

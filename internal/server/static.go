@@ -28,6 +28,42 @@ type appFile struct {
 	etag        string
 }
 
+// newAppFile is body, of content type ct, ready to serve: with its ETag and
+// its compressed forms.
+func newAppFile(body []byte, ct string) *appFile {
+	return (&appFile{body: body, contentType: ct}).finish()
+}
+
+// finish gives f its strong ETag (a hash of the body) and, for a text over
+// 512 bytes, the brotli and gzip forms the build did not make, each kept
+// only when smaller than the body. It returns f.
+func (f *appFile) finish() *appFile {
+	sum := sha256.Sum256(f.body)
+	f.etag = `"` + hex.EncodeToString(sum[:12]) + `"`
+	if !compressible(f.contentType) || len(f.body) <= 512 {
+		return f
+	}
+	if f.gzipped == nil {
+		var buf bytes.Buffer
+		zw, _ := gzip.NewWriterLevel(&buf, gzip.BestCompression)
+		zw.Write(f.body)
+		zw.Close()
+		if buf.Len() < len(f.body) {
+			f.gzipped = buf.Bytes()
+		}
+	}
+	if f.brotli == nil {
+		var br bytes.Buffer
+		bw := brotli.NewWriterLevel(&br, brotliQuality)
+		bw.Write(f.body)
+		bw.Close()
+		if br.Len() < len(f.body) {
+			f.brotli = br.Bytes()
+		}
+	}
+	return f
+}
+
 // brotliQuality is the brotli level used at start for a file the build did
 // not compress (web/scripts/precompress.mjs writes brotli at 11 with the C
 // encoder). Measured on the built app
@@ -92,31 +128,12 @@ func loadApp(app fs.FS) (*appFiles, error) {
 		if ct == "" {
 			ct = "application/octet-stream"
 		}
-		sum := sha256.Sum256(body)
-		f := &appFile{body: body, contentType: ct, etag: `"` + hex.EncodeToString(sum[:12]) + `"`}
+		f := &appFile{body: body, contentType: ct}
 		if compressible(ct) && len(body) > 512 {
 			f.brotli = precompressed(app, p+".br", body, func(r io.Reader) (io.Reader, error) { return brotli.NewReader(r), nil })
 			f.gzipped = precompressed(app, p+".gz", body, func(r io.Reader) (io.Reader, error) { return gzip.NewReader(r) })
-			if f.gzipped == nil {
-				var buf bytes.Buffer
-				zw, _ := gzip.NewWriterLevel(&buf, gzip.BestCompression)
-				zw.Write(body)
-				zw.Close()
-				if buf.Len() < len(body) {
-					f.gzipped = buf.Bytes()
-				}
-			}
-			if f.brotli == nil {
-				var br bytes.Buffer
-				bw := brotli.NewWriterLevel(&br, brotliQuality)
-				bw.Write(body)
-				bw.Close()
-				if br.Len() < len(body) {
-					f.brotli = br.Bytes()
-				}
-			}
 		}
-		a.files[p] = f
+		a.files[p] = f.finish()
 		return nil
 	})
 	if err != nil {

@@ -2,9 +2,11 @@ package server
 
 import (
 	"context"
+	"encoding/csv"
 	"net/http"
 	"net/url"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -142,6 +144,47 @@ func TestRepeatedSignupAnswersAsANewOneAndMailsTheOwner(t *testing.T) {
 		if len(sent) != 1 || sent[0].Subject != "You're already on the list: Salaula Upcycling Initiative" ||
 			!strings.Contains(sent[0].Body, "number 1 in line") || !strings.Contains(sent[0].Body, env.Config.PublicURL+"/upcycling?ref="+code) {
 			t.Fatalf("the owner's e-mail: %+v", sent)
+		}
+	})
+}
+
+// The console's waitlist and its CSV name the person whose personal link a
+// sign-up came through, confirmed or not; a sign-up through no link names
+// no one.
+func TestWaitlistListAndExportNameThePersonalLinkASignupCameThrough(t *testing.T) {
+	eachEngine(t, trustLoopback, func(t *testing.T, env *testEnv) {
+		joinFrom(t, env, "owner@example.com", "", "10.9.9.1")
+		_, code := confirmFrom(t, env, "owner@example.com", "10.9.9.1")
+		joinFrom(t, env, "friend@example.com", code, "10.9.9.2")
+		joinFrom(t, env, "stranger@example.com", "", "10.9.9.3")
+		op := env.newOperator(t, "founder@example.com")
+
+		res := env.admin(t, "GET", "/admin/v1/waitlist", nil, op)
+		wantStatus(t, res, http.StatusOK)
+		by := map[string]any{}
+		for _, it := range decode(t, res)["items"].([]any) {
+			item := it.(map[string]any)
+			by[item["email"].(string)] = item["referredBy"]
+		}
+		want := map[string]any{"owner@example.com": "", "friend@example.com": "owner@example.com", "stranger@example.com": ""}
+		if !reflect.DeepEqual(by, want) {
+			t.Fatalf("referredBy %v, want %v", by, want)
+		}
+
+		res = env.admin(t, "GET", "/admin/v1/waitlist.csv?sort=email", nil, op)
+		wantStatus(t, res, http.StatusOK)
+		rows, err := csv.NewReader(res.Body).ReadAll()
+		if err != nil {
+			t.Fatal(err)
+		}
+		col := slices.Index(rows[0], "referred_by")
+		if col < 0 || len(rows) != 4 {
+			t.Fatalf("waitlist csv %q", rows)
+		}
+		for _, r := range rows[1:] {
+			if r[col] != want[r[1]] {
+				t.Errorf("%s: referred_by %q, want %q", r[1], r[col], want[r[1]])
+			}
 		}
 	})
 }

@@ -33,6 +33,7 @@ type Announcement struct {
 	Cursor        string     `json:"-"`
 	AllQueued     bool       `json:"allQueued"`
 	Recipients    int        `json:"recipients"` // e-mails queued so far
+	Total         int        `json:"total"`      // e-mails in all (CountAnnouncementTotals)
 	Skipped       int        `json:"skipped"`    // subscribed but bouncing
 	Queued        int        `json:"queued"`
 	Sent          int        `json:"sent"`
@@ -141,6 +142,36 @@ func (db *DB) Announcements(ctx context.Context, status string, limit int) ([]An
 		out = append(out, *a)
 	}
 	return out, rows.Err()
+}
+
+// CountAnnouncementTotals fills in the Total of each announcement: its
+// recipients so far, plus, while some are not queued yet (a draft, or a
+// sending paused or under way), the subscribed sign-ups of its program after
+// its cursor whose address is not bouncing, counted once for each program
+// and cursor.
+func (db *DB) CountAnnouncementTotals(ctx context.Context, list ...*Announcement) error {
+	left := map[[2]string]int{}
+	for _, a := range list {
+		a.Total = a.Recipients
+		if a.AllQueued || a.Status == AnnouncementDone || a.Status == AnnouncementCancelled {
+			continue
+		}
+		key := [2]string{a.Program, a.Cursor}
+		n, ok := left[key]
+		if !ok {
+			after := a.Cursor
+			if after == "" {
+				after = lowestID
+			}
+			if err := db.QueryRow(ctx, `SELECT COUNT(*) FROM waitlist_signups s WHERE s.program = ? AND s.unsubscribed_at IS NULL
+				AND s.id > ? AND NOT EXISTS (SELECT 1 FROM email_bounces b WHERE b.email = s.email)`, ProgramCode(a.Program), after).Scan(&n); err != nil {
+				return err
+			}
+			left[key] = n
+		}
+		a.Total += n
+	}
+	return nil
 }
 
 // ErrWrongState is returned when an announcement is not in a state the

@@ -4,6 +4,8 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
+	"errors"
+	"strings"
 	"time"
 )
 
@@ -18,6 +20,7 @@ type AuditEntry struct {
 	Detail     map[string]any `json:"detail"` // what changed, as a small JSON object
 	IP         string         `json:"ip"`
 	CreatedAt  time.Time      `json:"createdAt"`
+	TargetName string         `json:"targetName"` // who or what the target is, in words (NameAuditTargets)
 }
 
 // Execer runs a statement: a *DB or, to write in the same transaction as
@@ -77,4 +80,47 @@ func (db *DB) ListAudit(ctx context.Context, o ListOrder, fn func(AuditEntry) er
 func (db *DB) CountAudit(ctx context.Context) (Total, error) {
 	q := auditQuery()
 	return q.count(ctx, db)
+}
+
+// auditTargetNames are the queries of the words naming each type of audit
+// target, by id: a person's full name (their e-mail without a profile),
+// the sender of a contact message, an announcement's subject.
+var auditTargetNames = map[string]string{
+	"user":            `SELECT u.id, COALESCE(NULLIF(p.full_name, ''), u.email) FROM users u LEFT JOIN profiles p ON p.user_id = u.id WHERE u.id IN `,
+	"contact_message": `SELECT id, first_name || ' ' || last_name FROM contact_messages WHERE id IN `,
+	"announcement":    `SELECT id, subject FROM announcements WHERE id IN `,
+}
+
+// NameAuditTargets fills in the TargetName of each entry, with one query
+// for each type of target: "" when its record is gone or its type has no
+// name (a setting is named by its key).
+func (db *DB) NameAuditTargets(ctx context.Context, entries []AuditEntry) error {
+	ids := map[string][]any{}
+	for _, e := range entries {
+		if _, ok := auditTargetNames[e.TargetType]; ok && IsID(e.TargetID) {
+			ids[e.TargetType] = append(ids[e.TargetType], e.TargetID)
+		}
+	}
+	names := map[[2]string]string{}
+	for typ, list := range ids {
+		rows, err := db.Query(ctx, auditTargetNames[typ]+`(?`+strings.Repeat(", ?", len(list)-1)+`)`, list...)
+		if err != nil {
+			return err
+		}
+		for rows.Next() {
+			var id, name string
+			if err := rows.Scan(&id, &name); err != nil {
+				rows.Close()
+				return err
+			}
+			names[[2]string{typ, id}] = name
+		}
+		if err := errors.Join(rows.Err(), rows.Close()); err != nil {
+			return err
+		}
+	}
+	for i := range entries {
+		entries[i].TargetName = names[[2]string{entries[i].TargetType, entries[i].TargetID}]
+	}
+	return nil
 }

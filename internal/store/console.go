@@ -41,7 +41,15 @@ type WaitlistItem struct {
 	UTMContent     string     `json:"utmContent"`
 	UnsubscribedAt *time.Time `json:"unsubscribedAt"`
 	CreatedAt      time.Time  `json:"createdAt"`
+	// ReferredBy is the address of the sign-up whose personal link this one
+	// came through, "" when it came through none.
+	ReferredBy string `json:"referredBy"`
 }
+
+// referredBySQL is the address of the sign-up whose personal link the
+// waitlist_signups row came through (” for none): one look-up of each key.
+const referredBySQL = `COALESCE((SELECT rs.email FROM waitlist_referrals r JOIN waitlist_signups rs ON rs.id = r.referrer_id
+	WHERE r.signup_id = waitlist_signups.id), '')`
 
 // WaitlistTie is the tie-breaker of a sign-up in the order key: its program
 // for the e-mail sort ((email, program) is unique, so the sort reads that
@@ -63,7 +71,7 @@ func waitlistQuery(f WaitlistFilter, d Dialect) listQuery {
 		email = `email COLLATE "C"`
 	}
 	q := listQuery{
-		columns:  `id, email, program, page_path, referrer, utm_source, utm_medium, utm_campaign, utm_term, utm_content, unsubscribed_at, created_at`,
+		columns:  `id, email, program, page_path, referrer, utm_source, utm_medium, utm_campaign, utm_term, utm_content, unsubscribed_at, created_at, ` + referredBySQL,
 		from:     `waitlist_signups`,
 		keys:     map[string]string{"created_at": "created_at", "email": email},
 		id:       "id",
@@ -95,7 +103,7 @@ func scanWaitlistItem(rows *sql.Rows) (WaitlistItem, error) {
 	var s WaitlistItem
 	var unsub sql.NullTime
 	err := rows.Scan(&s.ID, &s.Email, (*programName)(&s.Program), &s.PagePath, &s.Referrer, &s.UTMSource, &s.UTMMedium, &s.UTMCampaign,
-		&s.UTMTerm, &s.UTMContent, &unsub, &s.CreatedAt)
+		&s.UTMTerm, &s.UTMContent, &unsub, &s.CreatedAt, &s.ReferredBy)
 	s.UnsubscribedAt, s.CreatedAt = nullTimeUTC(unsub), s.CreatedAt.UTC()
 	return s, err
 }
@@ -387,6 +395,23 @@ func (t *Tx) ImportWaitlist(ctx context.Context, signups []WaitlistSignup, lines
 			row[14], row[15], row[16], row[17] = lines[i].Code, lines[i].Seq, lines[i].Seq, lines[i].IPHash
 		}
 		return row
+	})
+}
+
+// ReferralImport is a sign-up made through another's personal link, as
+// ImportReferrals stores it.
+type ReferralImport struct {
+	SignupID, ReferrerID, Program string
+	At                            time.Time
+}
+
+// ImportReferrals stores referrals as they are, credited, several to a
+// statement, without moving anyone in line. It is for filling a database
+// quickly (tests, benchmarks).
+func (t *Tx) ImportReferrals(ctx context.Context, refs []ReferralImport) error {
+	return t.importRows(ctx, `waitlist_referrals (signup_id, referrer_id, program, credited, created_at)`, 5, len(refs), func(i int) []any {
+		r := &refs[i]
+		return []any{r.SignupID, r.ReferrerID, r.Program, 1, r.At}
 	})
 }
 

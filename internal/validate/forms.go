@@ -57,7 +57,8 @@ func checkEmail(errs Errors, email string) {
 }
 
 // CheckContact returns the spec's errors for a contact form (section 5) plus
-// the upper bounds; an empty result means valid.
+// the upper bounds and the phone rule of every form (ZambianPhone; the
+// phone is optional here); an empty result means valid.
 func CheckContact(c Contact) Errors {
 	errs := Errors{}
 	switch {
@@ -73,8 +74,13 @@ func CheckContact(c Contact) Errors {
 		errs["lastName"] = "Last name must be at most 100 characters"
 	}
 	checkEmail(errs, c.Email)
-	if tooLong(c.PhoneNumber, MaxPhoneLength) {
+	switch {
+	case tooLong(c.PhoneNumber, MaxPhoneLength):
 		errs["phoneNumber"] = "Phone number must be at most 30 characters"
+	case !Blank(c.PhoneNumber):
+		if _, ok := ZambianPhone(c.PhoneNumber); !ok {
+			errs["phoneNumber"] = MsgPhoneFormat
+		}
 	}
 	switch {
 	case Blank(c.Subject):

@@ -200,7 +200,7 @@ func checkPerson(errs Errors, userID, role, fullName, location string, age json.
 	} else if canon, ok := ZambianPhone(phone); ok {
 		p.PhoneNumber = canon
 	} else {
-		errs["phone_number"] = "Please enter a valid Zambian phone number, e.g. +260 97 123 4567"
+		errs["phone_number"] = MsgPhoneFormat
 	}
 	return p
 }
@@ -320,6 +320,9 @@ func BuyerAndSeller(profile ProfileInput, seller SellerInput) Errors {
 	}
 	return errs
 }
+
+// MsgPhoneFormat answers a phone number that is not a Zambian one, in every form.
+const MsgPhoneFormat = "Please enter a valid Zambian phone number, e.g. +260 97 123 4567"
 
 // zambianPrefixes are the first digits (after +260) of Zambian mobile
 // networks (Zamtel 95, 75; MTN 96, 76; Airtel 97, 77; Zedmobile 57) and of

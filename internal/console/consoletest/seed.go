@@ -20,17 +20,25 @@ var SeedStart = store.Now().Add(-80 * 24 * time.Hour).Truncate(time.Second)
 
 // SeedWaitlist inserts n waitlist sign-ups (seed{i}@example.com, programs
 // alternating, every tenth unsubscribed, sources from a few campaigns and
-// referrers) in batches inside one transaction, and recounts the overview's
-// waitlist roll-up.
+// referrers, one in fifty through another's personal link) in batches
+// inside one transaction, and recounts the overview's waitlist roll-up.
 func SeedWaitlist(tb testing.TB, db *store.DB, n int) {
 	tb.Helper()
 	ctx := context.Background()
 	signups := make([]store.WaitlistSignup, n)
+	var refs []store.ReferralImport
 	for i := range signups {
 		signups[i] = signup(i)
+		// One in fifty came through the personal link of the sign-up two before (same program).
+		if i%50 == 2 {
+			refs = append(refs, store.ReferralImport{SignupID: signups[i].ID, ReferrerID: signups[i-2].ID, Program: signups[i].Program, At: signups[i].CreatedAt})
+		}
 	}
 	err := db.InTx(ctx, func(tx *store.Tx) error {
 		if err := tx.ImportWaitlist(ctx, signups, nil); err != nil {
+			return err
+		}
+		if err := tx.ImportReferrals(ctx, refs); err != nil {
 			return err
 		}
 		return store.RecountWaitlist(ctx, tx)

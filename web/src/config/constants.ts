@@ -18,6 +18,8 @@ export const CART_BADGE_COUNT = 6;
 
 /** Contact message minimum length, after trimming. */
 export const CONTACT_MESSAGE_MIN_LENGTH = 10;
+/** The one label of a profile's style description (style_description), in every form and on My account. */
+export const STYLE_LABEL = 'Describe the clothes you like';
 /** Zambian phone prefix, fixed in every phone field. */
 export const PHONE_PREFIX = '+260';
 /** Support e-mail; the server's /config.json may override it at run time. */

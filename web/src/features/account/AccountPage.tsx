@@ -4,7 +4,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { Alert, Button, ButtonLink, TextLink } from '../../components/ui';
 import { Dialog, DialogActions } from '../../components/ui/Dialog';
 import { PageHeader } from '../../components/PageHeader';
-import { ACCOUNT_SECURITY_PATH } from '../../config/constants';
+import { ACCOUNT_SECURITY_PATH, STYLE_LABEL } from '../../config/constants';
 import { RequireAuth } from '../auth/RequireAuth';
 import { PasswordField } from '../auth/PasswordField';
 import type { SavedProfile } from '../../lib/profile';
@@ -99,7 +99,7 @@ function ProfileDetails({ p }: { p: SavedProfile }) {
           <>
             <Field label="Height" value={p.height} />
             <Field label="Waist size" value={p.waist_size} />
-            <Field label="Your style" value={p.style_description} />
+            <Field label={STYLE_LABEL} value={p.style_description} />
             <Field label="Clothing aesthetics" value={(p.clothing_aesthetics ?? []).join(', ')} />
             <Field label="Inspiration" value={p.inspiration} />
             <Field label="Wardrobe Clearance Program" value={p.wants_clearance_program ? 'Joined' : 'Not joined'} />

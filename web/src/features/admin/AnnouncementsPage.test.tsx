@@ -3,7 +3,8 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { setSupabaseForTests } from '../../lib/supabase';
 import { installFakeSupabase, makeSession } from '../auth/testing/fakeSupabase';
-import { AnnouncementsPage } from './AnnouncementsPage';
+import { AnnouncementsPage, statusWords } from './AnnouncementsPage';
+import type { Announcement } from './launchApi';
 import { ReferralsPage } from './ReferralsPage';
 import { withQueries } from './testing';
 
@@ -19,6 +20,7 @@ const SENDING = {
   ratePerSecond: 5,
   allQueued: false,
   recipients: 120,
+  total: 130,
   skipped: 2,
   queued: 10,
   sent: 100,
@@ -67,7 +69,10 @@ describe('the console’s announcements and referrals', () => {
   it('shows the progress, the preview with its unsubscribe headers, the moves its status allows and the bouncing addresses', async () => {
     render(withQueries(<AnnouncementsPage />));
     const counts = await screen.findByTestId('announcement-counts');
-    expect(counts).toHaveTextContent('120 queued so far · 100 sent · 10 waiting · 1 failing · 9 bounced · 0 failed · 2 skipped (bouncing)');
+    expect(counts).toHaveTextContent(/^100 of 130 sent$/);
+    expect(screen.getByTestId('announcement-status')).toHaveTextContent(/^Sending…$/);
+    expect(screen.getByTestId('announcement-problems')).toHaveTextContent(/^1 being tried again · 9 bounced · 2 skipped \(address bouncing\)$/);
+    expect(screen.queryByText(/queued so far/)).not.toBeInTheDocument();
     expect(screen.getByText('gone@example.com')).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Send to the waitlist' })).not.toBeInTheDocument();
     const user = userEvent.setup({ delay: null });
@@ -75,6 +80,13 @@ describe('the console’s announcements and referrals', () => {
     expect(await screen.findByLabelText('Preview')).toHaveTextContent('List-Unsubscribe-Post: List-Unsubscribe=One-Click');
     await user.click(screen.getByRole('button', { name: 'Pause' }));
     await vi.waitFor(() => expect(calls.some((c) => c.url === '/admin/v1/announcements/a1/pause' && c.method === 'POST')).toBe(true));
+  });
+
+  it('says a finished sending in words: sent to everyone, or finished when some failed', () => {
+    const done = { ...SENDING, status: 'done', allQueued: true, total: 120, queued: 0, failing: 0, sent: 120, bounced: 0 } as Announcement;
+    expect(statusWords(done)).toBe('Sent to everyone');
+    expect(statusWords({ ...done, sent: 118, failed: 2 })).toBe('Finished');
+    expect(statusWords({ ...done, status: 'draft' })).toBe('Draft: not sent yet');
   });
 
   it('lists the top referrers and, for one, the sign-ups through their link with why they were not credited', async () => {

@@ -2,6 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, Button, TextField } from '../../components/ui';
 import { PROGRAMS } from '../../config/constants';
+import { count } from '../../lib/words';
 import { adminGet, adminKeys, adminSend, errorText, when } from './api';
 import { MOVES, type Announcement, type Bounce, type Preview } from './launchApi';
 import { ConfirmDialog } from './ui/ConfirmDialog';
@@ -59,20 +60,53 @@ function NewAnnouncement() {
   );
 }
 
-/** The progress of a sending: queued, sent, failing, bounced, as the pacer last counted them. */
+/** What each status says to a founder. */
+const STATUS_WORDS: Record<Announcement['status'], string> = {
+  draft: 'Draft: not sent yet',
+  sending: 'Sending…',
+  paused: 'Paused',
+  cancelled: 'Cancelled',
+  done: 'Sent to everyone',
+};
+
+/** statusWords is the announcement's status in words: a sending that ended with failures is "Finished", not "Sent to everyone". */
+export function statusWords(a: Announcement): string {
+  return a.status === 'done' && a.bounced + a.failed > 0 ? 'Finished' : STATUS_WORDS[a.status];
+}
+
+const n = (v: number) => v.toLocaleString('en-GB');
+
+/**
+ * The progress of a sending as the pacer last counted it: "10 of 25 sent"
+ * (a draft: how many it will go to), and the failures when there are any.
+ */
 function Progress({ a }: { a: Announcement }) {
   const done = a.sent + a.bounced + a.failed;
-  const value = a.recipients > 0 ? (100 * done) / a.recipients : 0;
+  const value = a.total > 0 ? Math.min(100, (100 * done) / a.total) : 0;
+  const problems = [
+    a.failing > 0 && `${n(a.failing)} being tried again`,
+    a.bounced > 0 && `${n(a.bounced)} bounced`,
+    a.failed > 0 && `${n(a.failed)} failed`,
+    a.skipped > 0 && `${n(a.skipped)} skipped (address bouncing)`,
+  ].filter(Boolean);
   return (
     <div aria-label={`Progress of ${a.subject}`} role="group">
+      <p className="adm-h4" data-testid="announcement-status">
+        {statusWords(a)}
+      </p>
       {a.status !== 'draft' && (
         <div className="adm-bar-track" aria-hidden>
-          <div className={`adm-bar-fill${a.allQueued ? '' : ' adm-bar-fill-moving'}`} style={{ width: `${value}%` }} />
+          <div className={`adm-bar-fill${a.status === 'sending' ? ' adm-bar-fill-moving' : ''}`} style={{ width: `${value}%` }} />
         </div>
       )}
       <p className="adm-small" data-testid="announcement-counts">
-        {`${a.recipients} queued so far · ${a.sent} sent · ${a.queued} waiting · ${a.failing} failing · ${a.bounced} bounced · ${a.failed} failed · ${a.skipped} skipped (bouncing)`}
+        {a.status === 'draft' ? `Will go to ${count(a.total, 'address', 'addresses', n)}` : `${n(a.sent)} of ${n(a.total)} sent`}
       </p>
+      {problems.length > 0 && (
+        <p className="adm-small adm-error-text" data-testid="announcement-problems">
+          {problems.join(' · ')}
+        </p>
+      )}
     </div>
   );
 }
@@ -89,7 +123,7 @@ function AnnouncementCard({ a }: { a: Announcement }) {
     <article aria-label={a.subject} className="adm-card adm-gap-b">
       <h3 className="adm-h3">{a.subject}</h3>
       <p className="adm-small adm-muted">
-        {a.program} · {a.status} · {a.ratePerSecond} a second · written by {a.createdBy} {when(a.createdAt)}
+        {a.program} · {a.ratePerSecond} a second · written by {a.createdBy} {when(a.createdAt)}
         {a.finishedAt ? ` · finished ${when(a.finishedAt)}` : ''}
       </p>
       <Progress a={a} />

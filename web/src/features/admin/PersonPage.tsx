@@ -2,7 +2,8 @@ import { useState } from 'react';
 import { Link as RouterLink, useParams } from 'react-router';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, Button } from '../../components/ui';
-import { count } from '../../lib/words';
+import { STYLE_LABEL } from '../../config/constants';
+import { count, localPhone } from '../../lib/words';
 import { sizedImageUrl } from '../../lib/images';
 import { adminGet, adminKeys, adminSend, errorText, when, type PersonDetail } from './api';
 import { ConfirmDialog } from './ui/ConfirmDialog';
@@ -49,11 +50,11 @@ export function PersonPage() {
       ['Full name', pr.full_name],
       ['Location', pr.location],
       ['Age', pr.age == null ? '' : String(pr.age)],
-      ['Phone number', pr.phone_number],
+      ['Phone number', localPhone(pr.phone_number)],
       ['Gender', pr.gender],
       ['Height', pr.height],
       ['Waist size', pr.waist_size],
-      ['Style', pr.style_description],
+      [STYLE_LABEL, pr.style_description],
       ['Clothing aesthetics', pr.clothing_aesthetics.join(', ')],
       ['Inspiration', pr.inspiration],
       ['Wants the clearance program', pr.wants_clearance_program ? 'Yes' : 'No'],

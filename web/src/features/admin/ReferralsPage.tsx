@@ -30,7 +30,7 @@ function ReferralsOf({ who }: { who: Referrer }) {
   if (!list.data) return <p role="status">Loading…</p>;
   return (
     <div className="adm-table-frame">
-      <table aria-label={`Sign-ups through the link of ${who.email}`} className="adm-table">
+      <table aria-label={`Sign-ups through the link of ${who.email}`} className="adm-table adm-cards">
         <thead>
           <tr>
             <th scope="col">Signed up</th>
@@ -41,9 +41,11 @@ function ReferralsOf({ who }: { who: Referrer }) {
         <tbody>
           {list.data.items.map((r) => (
             <tr key={r.signupId}>
-              <td className="adm-wrapcell">{r.email || '(unsubscribed)'}</td>
-              <td>{when(r.createdAt)}</td>
-              <td>{r.credited ? 'Yes' : `No: ${r.reason}`}</td>
+              <td className="adm-wrapcell adm-card-full" data-label="Signed up">
+                {r.email || '(unsubscribed)'}
+              </td>
+              <td data-label="When">{when(r.createdAt)}</td>
+              <td data-label="Credited">{r.credited ? 'Yes' : `No: ${r.reason}`}</td>
             </tr>
           ))}
         </tbody>
@@ -86,7 +88,7 @@ export function ReferralsPage() {
         <Select label="Waitlist" value={program} onChange={setProgram} options={WAITLISTS} className="adm-wide" />
       </div>
       <div className="adm-table-frame">
-        <table aria-label="Top referrers" className="adm-table">
+        <table aria-label="Top referrers" className="adm-table adm-cards">
           <thead>
             <tr>
               <th scope="col">Person</th>
@@ -103,15 +105,24 @@ export function ReferralsPage() {
           <tbody>
             {data?.top.map((r) => (
               <tr key={r.signupId} className={open?.signupId === r.signupId ? 'adm-selected' : undefined}>
-                <td className="adm-wrapcell">
-                  <Button size="small" onClick={() => setOpen(open?.signupId === r.signupId ? null : r)}>
+                <td className="adm-wrapcell adm-card-full" data-label="Person">
+                  <Button
+                    size="small"
+                    className="adm-cell-btn"
+                    aria-expanded={open?.signupId === r.signupId}
+                    onClick={() => setOpen(open?.signupId === r.signupId ? null : r)}
+                  >
                     {r.email || '(unsubscribed)'}
                   </Button>
                 </td>
-                <td>{r.program}</td>
-                <td className="adm-num">{r.referrals}</td>
-                <td className="adm-num">{r.credited}</td>
-                <td>{when(r.lastAt)}</td>
+                <td data-label="Waitlist">{r.program}</td>
+                <td className="adm-num" data-label="Referrals">
+                  {r.referrals}
+                </td>
+                <td className="adm-num" data-label="Credited">
+                  {r.credited}
+                </td>
+                <td data-label="Last">{when(r.lastAt)}</td>
               </tr>
             ))}
           </tbody>

@@ -4,6 +4,7 @@ import { Alert, Button, TextField } from '../../components/ui';
 import { useLeadToProblem } from '../../lib/leadToProblem';
 import { useAuth } from '../auth/AuthProvider';
 import { uploadImage } from '../onboarding/api';
+import { localPhone } from '../../lib/words';
 import { adminGet, adminKeys, adminSend, errorText } from './api';
 
 /** GET /admin/v1/settings. */
@@ -42,6 +43,11 @@ export const LABELS: Record<string, [string, string?]> = {
   'team.2.portrait': ['Second team member: portrait address', 'Empty for the drawn portrait'],
 };
 
+/** settingValue is a setting's value as founders write it: a phone number in the local form (097 123 4567). */
+export function settingValue(name: string, value: string): string {
+  return name === 'phone' || name === 'whatsapp' ? localPhone(value) : value;
+}
+
 /** One setting: its value, saved on its own (each change goes to the audit log). */
 function SettingField({ name, value, fallback }: { name: string; value: string; fallback: string }) {
   const client = useQueryClient();
@@ -51,7 +57,7 @@ function SettingField({ name, value, fallback }: { name: string; value: string; 
     void client.invalidateQueries({ queryKey: adminKeys.list('audit') });
   };
   const leadRef = useLeadToProblem();
-  const [draft, setDraft] = useState(value);
+  const [draft, setDraft] = useState(settingValue(name, value));
   const [error, setError] = useState('');
   const [saved, setSaved] = useState(false);
   const [busy, setBusy] = useState(false);
@@ -61,7 +67,7 @@ function SettingField({ name, value, fallback }: { name: string; value: string; 
   const [shown, setShown] = useState(value);
   if (value !== shown) {
     setShown(value);
-    setDraft(value);
+    setDraft(settingValue(name, value));
   }
   const { user } = useAuth();
   const [label, hint] = LABELS[name] ?? [name];
@@ -120,7 +126,7 @@ function SettingField({ name, value, fallback }: { name: string; value: string; 
           fullWidth
           multiline={name.endsWith('.text')}
         />
-        <Button type="submit" variant="outline" disabled={busy || draft === value} style={{ marginTop: 26 }}>
+        <Button type="submit" variant="outline" disabled={busy || draft === settingValue(name, value)} style={{ marginTop: 26 }}>
           Save
         </Button>
       </div>
@@ -137,7 +143,7 @@ function SettingField({ name, value, fallback }: { name: string; value: string; 
       )}
       {saved && (
         <p role="status" className="adm-small" style={{ color: 'var(--color-success)' }}>
-          Saved: {label} is now {value || '(empty)'}
+          Saved: {label} is now {settingValue(name, value) || '(empty)'}
         </p>
       )}
     </form>

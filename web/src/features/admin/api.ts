@@ -129,6 +129,8 @@ export interface WaitlistItem {
   utmCampaign: string;
   unsubscribedAt: string | null;
   createdAt: string;
+  /** The address whose personal link the sign-up came through, '' for none. */
+  referredBy: string;
 }
 
 export interface Message {
@@ -192,6 +194,8 @@ export interface AuditEntry {
   detail: Record<string, unknown>;
   ip: string;
   createdAt: string;
+  /** Who or what the target is in words: a person's name (else e-mail), a message's sender, an announcement's subject; '' when gone. */
+  targetName: string;
 }
 
 export interface Overview {

@@ -10,6 +10,8 @@ export interface Announcement {
   ratePerSecond: number;
   allQueued: boolean;
   recipients: number;
+  /** The e-mails it sends in all: those queued so far and those still to queue. */
+  total: number;
   skipped: number;
   queued: number;
   sent: number;

@@ -1,10 +1,11 @@
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { Link as RouterLink } from 'react-router';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Alert, Button, TextField } from '../../components/ui';
 import { CONTACT_SUBJECTS, PROGRAMS } from '../../config/constants';
 import { ListView } from './ListView';
-import { subjectLabel } from '../../lib/words';
+import { localPhone, subjectLabel } from '../../lib/words';
+import { LABELS, settingValue } from './SettingsPage';
 import { adminKeys, adminSend, errorText, when, type AuditEntry, type Message, type Person, type WaitlistItem } from './api';
 
 const newestFirst = [
@@ -15,6 +16,16 @@ const newestFirst = [
 ];
 const programOptions = Object.values(PROGRAMS).map((p) => ({ value: p, label: p }));
 const roleLabels: Record<string, string> = { buyer: 'Buyer', seller: 'Seller', buyer_and_seller: 'Buyer and seller' };
+
+/**
+ * sourceOf says where a sign-up came from: the person whose personal link
+ * it came through, else its campaign, else the page that linked to the site,
+ * else nothing ("Direct").
+ */
+export function sourceOf(s: WaitlistItem): string {
+  if (s.referredBy) return `Friend's link: ${s.referredBy}`;
+  return [s.utmSource, s.utmCampaign].filter(Boolean).join(' / ') || s.referrer || 'Direct';
+}
 
 /** The waitlist: every sign-up with where it came from. */
 export function WaitlistPage() {
@@ -35,7 +46,7 @@ export function WaitlistPage() {
         { label: 'E-mail', render: (s) => s.email },
         { label: 'Program', render: (s) => s.program },
         { label: 'Status', render: (s) => (s.unsubscribedAt ? 'Unsubscribed' : 'Subscribed') },
-        { label: 'Source', render: (s) => [s.utmSource, s.utmCampaign].filter(Boolean).join(' / ') || s.referrer || 'direct' },
+        { label: 'Source', render: sourceOf },
         { label: 'Page', render: (s) => s.pagePath },
       ]}
     />
@@ -82,7 +93,14 @@ function MessageActions({ message: m }: { message: Message }) {
   return (
     <div className="adm-stack">
       <p className="adm-pre">{m.message}</p>
-      {m.phoneNumber && <p className="adm-small">Phone: {m.phoneNumber}</p>}
+      {m.phoneNumber && (
+        <p className="adm-small">
+          Phone:{' '}
+          <a className="adm-link" href={`tel:${m.phoneNumber}`}>
+            {localPhone(m.phoneNumber)}
+          </a>
+        </p>
+      )}
       <TextField
         label={`Note on the message from ${m.firstName} ${m.lastName}`}
         size="small"
@@ -160,11 +178,30 @@ export function AuditPage() {
         { label: 'When', render: (e) => when(e.createdAt) },
         { label: 'Who', render: (e) => e.actorEmail },
         { label: 'What', render: (e) => actionLabel(e) },
-        { label: 'Record', render: (e) => `${e.targetType} ${e.targetId}` },
+        { label: 'Record', render: recordLabel },
         { label: 'IP', render: (e) => e.ip },
       ]}
     />
   );
+}
+
+/** recordLabel names what an audit entry changed the way founders know it: a person by name, a message by its sender. */
+function recordLabel(e: AuditEntry): ReactNode {
+  switch (e.targetType) {
+    case 'user':
+      return (
+        <RouterLink className="adm-link" to={`/admin/people/${e.targetId}`}>
+          {e.targetName || 'A deleted account'}
+        </RouterLink>
+      );
+    case 'contact_message':
+      return e.targetName ? `Message from ${e.targetName}` : 'A deleted message';
+    case 'announcement':
+      return e.targetName ? `Announcement: ${e.targetName}` : 'An announcement';
+    case 'setting':
+      return `Setting: ${LABELS[e.targetId]?.[0] ?? e.targetId}`;
+  }
+  return `${e.targetType} ${e.targetId}`;
 }
 
 function actionLabel(e: AuditEntry): string {
@@ -175,7 +212,7 @@ function actionLabel(e: AuditEntry): string {
     if (e.detail.note) parts.push('Changed the note');
     return parts.join('; ') || 'Updated message';
   }
-  if (e.action === 'settings.update') return `Setting ${e.targetId} changed to ${String(e.detail.to ?? '')}`;
+  if (e.action === 'settings.update') return `Changed to ${settingValue(e.targetId, String(e.detail.to ?? '')) || '(empty)'}`;
   if (e.action === 'person.sign_out') return `Signed out everywhere (${String(e.detail.sessions ?? 0)} sessions)`;
   return e.action;
 }

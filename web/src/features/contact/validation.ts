@@ -1,5 +1,5 @@
 import { CONTACT_MESSAGE_MIN_LENGTH, CONTACT_SUBJECTS, FORM_LIMITS } from '../../config/constants';
-import { isBlank, isEmail, type FieldErrors } from '../../lib/validation';
+import { PHONE_FORMAT_MESSAGE, isBlank, isEmail, zambianPhone, type FieldErrors } from '../../lib/validation';
 
 /** The Contact Us form's values, as sent to contact-form-submit. */
 export interface ContactValues {
@@ -27,7 +27,7 @@ export function emailError(email: string): string | undefined {
   return undefined;
 }
 
-/** validateContact applies spec section 5's contact rules; an empty result means valid. */
+/** validateContact applies spec section 5's contact rules, and the phone rule of every form (optional here); an empty result means valid. */
 export function validateContact(v: ContactValues): FieldErrors<ContactField> {
   const errors: FieldErrors<ContactField> = {};
   if (isBlank(v.firstName)) errors.firstName = 'First name is required';
@@ -37,6 +37,7 @@ export function validateContact(v: ContactValues): FieldErrors<ContactField> {
   const email = emailError(v.email);
   if (email) errors.email = email;
   if (length(v.phoneNumber) > FORM_LIMITS.phone) errors.phoneNumber = `Phone number must be at most ${FORM_LIMITS.phone} characters`;
+  else if (!isBlank(v.phoneNumber) && zambianPhone(v.phoneNumber) === null) errors.phoneNumber = PHONE_FORMAT_MESSAGE;
   if (isBlank(v.subject)) errors.subject = 'Please select a subject';
   else if (!CONTACT_SUBJECTS.some((s) => s.value === v.subject)) errors.subject = 'Please select one of the listed subjects';
   const n = length(v.message);

@@ -13,7 +13,7 @@ async function fillValid(user: UserEvent) {
   await fill(user, 'Phone number', '0971234567');
   await fill(user, 'Height', '170 cm');
   await fill(user, 'Waist size', '32 in');
-  await fill(user, 'Describe your style', 'Bright chitenge prints');
+  await fill(user, 'Describe the clothes you like', 'Bright chitenge prints');
   await user.click(screen.getByRole('radio', { name: 'Female' }));
   await user.click(screen.getByRole('checkbox', { name: 'DENIM WEAR' }));
   await user.click(screen.getByRole('checkbox', { name: 'STREET WEAR' }));
@@ -43,7 +43,7 @@ describe('OnboardingProfilePage', { timeout: 60_000 }, () => {
       ['Phone number', 'Phone number is required'],
       ['Height', 'Height is required'],
       ['Waist size', 'Waist size is required'],
-      ['Describe your style', 'Description is required'],
+      ['Describe the clothes you like', 'Description is required'],
     ]) {
       expect(screen.getByLabelText(label)).toHaveAccessibleDescription(message);
     }

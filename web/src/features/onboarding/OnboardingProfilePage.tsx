@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { TextField } from '../../components/ui';
-import { MAX_PROFILE_IMAGES } from '../../config/constants';
+import { MAX_PROFILE_IMAGES, STYLE_LABEL } from '../../config/constants';
 import { AestheticGrid } from './components/AestheticGrid';
 import { ImageUploadArea } from './components/ImageUploadArea';
 import { ClearanceCheckbox, GENDERS_PROFILE, GenderPicker, InspirationSelect, PhoneField, SectionTitle, ParentalConsentCheckbox, TermsCheckbox } from './components/FormPieces';
@@ -52,7 +52,7 @@ export default function OnboardingProfilePage() {
         <TextField {...text('height', 'Height', busy)} placeholder="e.g. 170 cm" />
         <TextField {...text('waist_size', 'Waist size', busy)} placeholder="e.g. 32 in" />
       </div>
-      <TextField {...text('user_description', 'Describe your style', busy)} multiline minRows={3} />
+      <TextField {...text('user_description', STYLE_LABEL, busy)} multiline minRows={3} />
       <GenderPicker value={values.gender} onChange={(v) => set('gender', v)} options={GENDERS_PROFILE} disabled={busy} error={errors.gender} />
       <SectionTitle>Your clothing aesthetics</SectionTitle>
       <AestheticGrid

@@ -8,9 +8,9 @@ import {
   validateBuyer,
   validateBuyerAndSeller,
   validateSeller,
-  zambianPhone,
   type BuyerAndSellerFields,
 } from './validation';
+import { zambianPhone } from '../../lib/validation';
 
 /** One case of testdata/validation-cases.json: an onboarding payload (plus terms) and the server's errors. */
 interface Case {

@@ -5,7 +5,7 @@
  * same answer before and after sending. testdata/validation-cases.json
  * drives the tests of both sides.
  */
-import { isBlank, type FieldErrors } from '../../lib/validation';
+import { isBlank, zambianPhone, PHONE_FORMAT_MESSAGE, type FieldErrors } from '../../lib/validation';
 import {
   BUSINESS_MODES,
   CLOTHING_AESTHETICS,
@@ -23,7 +23,7 @@ export const MESSAGES = {
   ageWhole: 'Please enter your age as a whole number',
   ageRange: 'Age must be between 13 and 120',
   phone: 'Phone number is required',
-  phoneFormat: 'Please enter a valid Zambian phone number, e.g. +260 97 123 4567',
+  phoneFormat: PHONE_FORMAT_MESSAGE,
   description: 'Description is required',
   height: 'Height is required',
   waist: 'Waist size is required',
@@ -109,31 +109,6 @@ export function parseAge(value: string): number | null {
   const v = value.trim();
   if (!/^[+-]?\d{1,9}$/.test(v)) return null;
   return Number.parseInt(v, 10);
-}
-
-/**
- * Zambian number prefixes after +260: mobile networks (Zamtel 95, 75; MTN
- * 96, 76; Airtel 97, 77; Zedmobile 57) and fixed lines (211 to 218).
- */
-const ZAMBIAN_PREFIXES = ['95', '96', '97', '75', '76', '77', '57', '211', '212', '213', '214', '215', '216', '217', '218'];
-
-/**
- * zambianPhone returns the +260 form of a Zambian number written as
- * '+260 97 123 4567', '260971234567', '0971234567' or '971234567' (spaces,
- * dashes, dots and brackets allowed), or null when it is not one. The
- * server applies the same rule.
- */
-export function zambianPhone(typed: string): string | null {
-  let digits = typed.trim().replace(/[\s\-.()\u00a0]/g, '');
-  const plus = digits.startsWith('+');
-  if (plus) digits = digits.slice(1);
-  if (!/^\d*$/.test(digits)) return null;
-  if (digits.startsWith('00260') && digits.length === 14 && !plus) digits = digits.slice(5);
-  else if (digits.startsWith('260') && digits.length === 12) digits = digits.slice(3);
-  else if (plus) return null;
-  else if (digits.startsWith('0') && digits.length === 10) digits = digits.slice(1);
-  if (digits.length !== 9 || !ZAMBIAN_PREFIXES.some((p) => digits.startsWith(p))) return null;
-  return PHONE_PREFIX + digits;
 }
 
 /**

@@ -1,8 +1,12 @@
 import { PillLink } from './PublicPage';
-import { Link as RouterLink, useSearchParams } from 'react-router';
+import { Link as RouterLink, useLocation, useSearchParams } from 'react-router';
+import { useDocumentTitle } from '../../lib/documentTitle';
 import { Logo } from '../../components/Logo';
 import { FloatingImage } from './FloatingImage';
 import '../../styles/pages.css';
+
+/** The part of Salaula each path of the page stands for, named in the tab's title. */
+const TITLES: Record<string, string> = { '/help': 'Help', '/tracking': 'Order tracking', '/categories': 'Categories' };
 
 /**
  * The coming-soon page (/comingsoon, /help, /tracking, /categories): logo and
@@ -12,6 +16,8 @@ import '../../styles/pages.css';
 export default function ComingSoonPage() {
   const [params] = useSearchParams();
   const q = params.get('q')?.trim();
+  const part = TITLES[useLocation().pathname];
+  useDocumentTitle(part ? `${part}: coming soon` : 'Coming soon');
   return (
     <main id="main" className="solo solo-soon">
       <div className="solo-in">

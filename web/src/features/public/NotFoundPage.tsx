@@ -1,8 +1,10 @@
 import { ButtonLink } from '../../components/ui/Link';
+import { useDocumentTitle } from '../../lib/documentTitle';
 import '../../styles/pages.css';
 
 /** The 404 page every unknown path redirects to. */
 export default function NotFoundPage() {
+  useDocumentTitle('Page not found');
   return (
     <main id="main" className="solo solo-404">
       <div className="solo-in">

@@ -2,10 +2,12 @@ import { PillLink } from './PublicPage';
 import { Link as RouterLink } from 'react-router';
 import { Logo } from '../../components/Logo';
 import { SocialLinks } from '../../components/SocialLinks';
+import { useDocumentTitle } from '../../lib/documentTitle';
 import '../../styles/pages.css';
 
 /** The thank-you page after onboarding or a waitlist: thanks, follow us, back home. */
 export default function ThanksPage() {
+  useDocumentTitle('Thank you');
   return (
     <main id="main" className="solo">
       <div className="solo-in">

@@ -3,6 +3,7 @@ import { Footer } from '../../components/Footer';
 import { Alert, FormIcon } from '../../components/ui';
 import { Icon } from '../../components/icons';
 import { PROGRAMS } from '../../config/constants';
+import { useDocumentTitle } from '../../lib/documentTitle';
 import { WaitlistForm } from './WaitlistForm';
 import '../../styles/form-pages.css';
 
@@ -33,6 +34,7 @@ const REASONS = [
 
 /** The Wardrobe Clearance page (/wardrobeclearance): what the program is, and its waitlist. */
 export default function WardrobeClearancePage() {
+  useDocumentTitle(PROGRAMS.wardrobeClearance);
   return (
     <div className="app">
       <main className="main wc-main">

@@ -8,6 +8,7 @@ import type { BuyerErrorKey, BuyerFields } from '../validation';
 import { SELLER_ERRORS, SubmitError } from '../flows';
 import { NeedsConnection } from '../../../lib/offline';
 import { useLeadToProblem } from '../../../lib/leadToProblem';
+import { STYLE_LABEL } from '../../../config/constants';
 
 /** What one onboarding submit does: check the fields, send, then move on. */
 export interface SubmitSteps {
@@ -167,7 +168,7 @@ export function BuyerDetailsFields({
       <InspirationSelect value={values.inspiration} onChange={(v) => set('inspiration', v)} disabled={busy} />
       <PhoneField {...text('phone_number', 'Phone number', busy)} />
       <TextField
-        {...text('user_description', 'Describe the clothes you like', busy)}
+        {...text('user_description', STYLE_LABEL, busy)}
         multiline
         minRows={3}
         placeholder="Colours, fits, brands, occasions..."
