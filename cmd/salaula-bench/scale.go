@@ -9,6 +9,7 @@ import (
 	"net/url"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -73,6 +74,9 @@ type scaleResult struct {
 	emailBytes     float64 // of bytesPerSignup, the sent e-mail's record
 	seed           time.Duration
 	ms             map[string]float64 // case name -> median latency
+	// salaula: `admin backup` of everything seeded (server stopped), its archive, and `admin restore` of it
+	backup, restore time.Duration
+	archiveBytes    int64
 }
 
 // runScale runs the scale scenario and returns its part of the table.
@@ -85,6 +89,9 @@ func runScale(o options, dir string, pg *postgres) (string, error) {
 	for _, s := range systems {
 		r, err := s.scale(o)
 		s.stop()
+		if err == nil && s.kind == "salaula" {
+			err = s.backupAndRestore(r, pg)
+		}
 		if err != nil {
 			return "", fmt.Errorf("scale on %s: %w", s.name, err)
 		}
@@ -181,6 +188,50 @@ func (s *system) scale(o options) (*scaleResult, error) {
 		fmt.Fprintf(os.Stderr, "scale %-22s %-22s %8.1f ms\n", s.name, c.name, r.ms[c.name])
 	}
 	return r, nil
+}
+
+// backupAndRestore times `salaula admin backup` of s (stopped) into an
+// archive, and `salaula admin restore` of that archive into a new folder
+// (and, on PostgreSQL, a new database), as the operators' guide does them.
+func (s *system) backupAndRestore(r *scaleResult, pg *postgres) error {
+	archive := filepath.Join(filepath.Dir(s.dir), s.id+"-backup.tar.gz")
+	restored := filepath.Join(filepath.Dir(s.dir), s.id+"-restored")
+	defer os.Remove(archive)
+	defer os.RemoveAll(restored)
+	env := append(os.Environ(), "SALAULA_JWT_SECRET="+benchSecret, "DATABASE_URL="+s.pgURL)
+	began := time.Now()
+	if out, err := s.admin(env, "backup", "--data", s.dir, "--out", archive); err != nil {
+		return fmt.Errorf("admin backup: %w\n%s", err, out)
+	}
+	r.backup = time.Since(began)
+	st, err := os.Stat(archive)
+	if err != nil {
+		return err
+	}
+	r.archiveBytes = st.Size()
+	if s.pgURL != "" {
+		target, err := pg.create()
+		if err != nil {
+			return err
+		}
+		env = append(os.Environ(), "SALAULA_JWT_SECRET="+benchSecret, "DATABASE_URL="+target)
+	}
+	began = time.Now()
+	if out, err := s.admin(env, "restore", "--from", archive, "--data", restored); err != nil {
+		return fmt.Errorf("admin restore: %w\n%s", err, out)
+	}
+	r.restore = time.Since(began)
+	fmt.Fprintf(os.Stderr, "scale %-22s backup %s (%.0f MB), restore %s\n", s.name, r.backup.Round(100*time.Millisecond), float64(r.archiveBytes)/1e6, r.restore.Round(100*time.Millisecond))
+	return nil
+}
+
+// admin runs `salaula admin args...` with env and returns what it printed.
+func (s *system) admin(env []string, args ...string) ([]byte, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, s.bin, append([]string{"admin"}, args...)...)
+	cmd.Env = env
+	return cmd.CombinedOutput()
 }
 
 // operatorToken signs the operator up, makes it one with `salaula admin
@@ -451,6 +502,23 @@ func renderScale(n int, systems []*system, results map[string]*scaleResult) stri
 	b.WriteString("\n| database bytes per sign-up, its e-mail's record gone |")
 	for _, s := range systems {
 		fmt.Fprintf(&b, " %.0f |", results[s.id].bytesPerSignup-results[s.id].emailBytes)
+	}
+	for _, row := range []struct {
+		name  string
+		value func(r *scaleResult) string
+	}{
+		{"`admin backup` (server stopped): time", func(r *scaleResult) string { return fmt.Sprintf("%.1f s", r.backup.Seconds()) }},
+		{"`admin backup`: archive size", func(r *scaleResult) string { return fmt.Sprintf("%.1f MB", float64(r.archiveBytes)/1e6) }},
+		{"`admin restore` into a new folder or database: time", func(r *scaleResult) string { return fmt.Sprintf("%.1f s", r.restore.Seconds()) }},
+	} {
+		fmt.Fprintf(&b, "\n| %s |", row.name)
+		for _, s := range systems {
+			if s.kind != "salaula" {
+				b.WriteString(" - |")
+				continue
+			}
+			fmt.Fprintf(&b, " %s |", row.value(results[s.id]))
+		}
 	}
 	b.WriteString("\n")
 	return b.String()
