@@ -229,7 +229,7 @@ func (l *lane) commit(group []*write) {
 	var results []result
 	var hooks [][]func()
 	var err error
-	isolate := len(group) == 1
+	isolate := false
 	for attempt := 1; ; attempt++ {
 		results, hooks, err = l.runGroup(group, isolate, attempt < maxAttempts)
 		if errors.Is(err, errIsolate) {
@@ -266,7 +266,10 @@ var errRunAgain = errors.New("store: run the group again")
 // runGroup runs group in one transaction and commits it. With isolate,
 // each write runs in a savepoint of its own, rolled back to when the write
 // fails; without, the first write that fails undoes the group and
-// errIsolate is returned. It returns each write's result and after-commit
+// errIsolate is returned, unless it is the group's only write: then the
+// transaction is undone and the write answered with its failure (a write
+// alone never pays for savepoints: on PostgreSQL two round trips of a
+// sign-up's six). It returns each write's result and after-commit
 // hooks, and the error that undid the whole group (nil when it was
 // committed). With again, a group in which PostgreSQL undid a statement
 // for a deadlock or a serialization failure is undone and errRunAgain
@@ -296,6 +299,10 @@ func (l *lane) runGroup(group []*write, isolate, again bool) ([]result, [][]func
 		switch {
 		case again && retryable(results[i].err):
 			return undo(errRunAgain)
+		case results[i].failed() && len(group) == 1:
+			// A write alone needs no savepoint: undoing the transaction undoes just it.
+			l.rollback()
+			return results, hooks, nil
 		case results[i].failed() && !isolate:
 			return undo(errIsolate)
 		case results[i].failed():
