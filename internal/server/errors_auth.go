@@ -12,8 +12,9 @@ import (
 
 // authAnswer is how one auth failure is answered: its status, the Supabase
 // Auth error code and the words a person sees (worded as the hosted
-// service words them where it has the same failure; the sign-in screen
-// shows them as they are).
+// service words them where it has the same failure, unless those words
+// leave a person stuck: email_not_confirmed says what to do; the sign-in
+// screen shows them as they are, and clients tell cases apart by code).
 type authAnswer struct {
 	status int
 	code   string
@@ -38,7 +39,7 @@ var authAnswers = map[auth.ErrorCode]authAnswer{
 	auth.CodeWrongCurrentPassword: {400, "invalid_credentials", "Your current password is not correct"},
 	auth.CodeUserExists:           {422, "user_already_exists", "User already registered"},
 	auth.CodeEmailInvalid:         {400, "email_address_invalid", msgEmailInvalid},
-	auth.CodeEmailNotConfirmed:    {400, "email_not_confirmed", "Email not confirmed"},
+	auth.CodeEmailNotConfirmed:    {400, "email_not_confirmed", "Your e-mail address is not confirmed yet. Open the link in the e-mail we sent you when you signed up, or ask for the confirmation e-mail again."},
 	auth.CodeEmailChange:          {422, "validation_failed", "Changing the e-mail address is not supported yet"},
 	auth.CodeSignupDisabled:       {422, "signup_disabled", "Signups not allowed for this instance"},
 	auth.CodeAnonymousDisabled:    {422, "anonymous_provider_disabled", "Anonymous sign-ins are disabled"},
