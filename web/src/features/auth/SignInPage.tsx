@@ -5,7 +5,7 @@ import { Icon } from '../../components/icons';
 import { AUTH_ROUTES } from '../../config/constants';
 import type { FieldErrors } from '../../lib/validation';
 import { useAuth } from './AuthProvider';
-import { fetchMyProfile, getCurrentSession, resendConfirmation, signIn, signOut, signUp } from './api';
+import { EmailNotConfirmed, fetchMyProfile, getCurrentSession, resendConfirmation, signIn, signOut, signUp } from './api';
 import { safeNextPath, validateCredentials } from './credentials';
 import { BusyMessage } from './BusyMessage';
 import { EmailField } from './EmailField';
@@ -92,6 +92,7 @@ export default function SignInPage() {
     if (resending) return;
     setResending(true);
     setError('');
+    setSuccess('');
     try {
       await resendConfirmation(unconfirmed);
       setSuccess(`We have sent the confirmation link to ${unconfirmed} again. Open it, then sign in.`);
@@ -209,7 +210,7 @@ export default function SignInPage() {
       }
     } catch (err) {
       setError(messageOf(err));
-      if (messageOf(err) === 'Email not confirmed') setUnconfirmed(email.trim());
+      if (err instanceof EmailNotConfirmed) setUnconfirmed(email.trim());
       setLoading(false);
       return;
     }
