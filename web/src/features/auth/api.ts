@@ -113,11 +113,29 @@ export async function requestPasswordReset(email: string): Promise<void> {
   if (error) throw new Error(error.message);
 }
 
-/** verifyRecoveryLink exchanges the e-mailed link's token_hash for a session. */
-export async function verifyRecoveryLink(tokenHash: string): Promise<void> {
+/** LinkRefused is an e-mailed link the service refused: used, expired or unknown. */
+export class LinkRefused extends Error {}
+
+/**
+ * checkRecoveryLink checks the reset link the page was opened with, before
+ * anything is typed: it exchanges the link's token_hash for a session (the
+ * service spends a reset link only when the new password is set), or, for a
+ * link that came back through the service's verify page, reads the session
+ * supabase-js took from the address. It throws LinkRefused when the service
+ * refused the link or no session came of it, and an Error with the
+ * connection's words when the service could not be reached.
+ */
+export async function checkRecoveryLink(tokenHash: string | null): Promise<void> {
   const supabase = await getSupabase();
-  const { error } = await supabase.auth.verifyOtp({ token_hash: tokenHash, type: 'recovery' });
+  if (tokenHash) {
+    const { error } = await supabase.auth.verifyOtp({ token_hash: tokenHash, type: 'recovery' });
+    if (!error) return;
+    if (error.name === 'AuthRetryableFetchError') throw new Error(NETWORK_ERROR_MESSAGE, { cause: error });
+    throw new LinkRefused(error.message);
+  }
+  const { data, error } = await supabase.auth.getSession();
   if (error) throw new Error(error.message);
+  if (!data.session) throw new LinkRefused('No session came with the link');
 }
 
 /** updatePassword sets a new password for the signed-in user. */
