@@ -89,7 +89,7 @@ function ResetPasswordPage() {
     }
     await signOut();
     const state: SignInNotice = { notice: PASSWORD_CHANGED_NOTICE };
-    navigate(`${AUTH_ROUTES.signUp}?mode=login`, { replace: true, state });
+    navigate(AUTH_ROUTES.signIn, { replace: true, state });
   }
 
   return (
@@ -108,7 +108,7 @@ function ResetPasswordPage() {
               <Alert severity="error">
                 This password reset link has expired or has already been used. Ask for a new one below.
               </Alert>
-              <ForgotPasswordForm onBack={() => navigate(`${AUTH_ROUTES.signUp}?mode=login`)} />
+              <ForgotPasswordForm onBack={() => navigate(AUTH_ROUTES.signIn)} />
             </div>
           )}
           {check.isSuccess && (
