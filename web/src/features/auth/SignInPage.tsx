@@ -13,7 +13,7 @@ import { ForgotPasswordForm } from './ForgotPasswordForm';
 import { PasswordField } from './PasswordField';
 import { SecondStepForm } from './SecondStepForm';
 import { needsSecondStep } from './mfa';
-import { NeedsConnection } from '../../lib/offline';
+import { NeedsConnection } from '../../components/ConnectionNotices';
 import { SESSION_ENDED_NOTICE, sessionEnded, sessionEndedShown } from '../../lib/sessionEnded';
 import { useLeadToProblem } from '../../lib/leadToProblem';
 import { getSupabase, hasSupabaseClient, mayHaveSession } from '../../lib/supabase';

@@ -1,6 +1,4 @@
 import { useEffect, useLayoutEffect, useRef, useState } from 'react';
-import { Alert } from '../components/ui/Alert';
-import { Button } from '../components/ui/Button';
 import { FunctionCallError, NETWORK_ERROR_MESSAGE, invokePublicFunction, isNetworkFailure } from './functionError';
 import { FORM_SENT_EVENT, askForBackgroundSync, dropQueued, heldKeys, newClientKey, queueForm, queuedForms, sendQueued, takeSent, type QueuedForm } from './formQueue';
 
@@ -168,34 +166,6 @@ export function useSendWhenOnline(
       setWaiting(false);
     },
   };
-}
-
-/** NeedsConnection says, while offline, that what the page does needs a connection (sign-in, onboarding). */
-export function NeedsConnection({ what }: { what: string }) {
-  const online = useOnline();
-  if (online) return null;
-  return (
-    <Alert severity="warning" role="status" className="mb2">
-      No internet connection. {what} needs a connection: you can fill in the form, then send it once you are back online.
-    </Alert>
-  );
-}
-
-/** WaitingForConnection is what a form shows while its sending waits for the connection; "Don't send" cancels. */
-export function WaitingForConnection({ onCancel }: { onCancel: () => void }) {
-  return (
-    <Alert
-      severity="info"
-      role="status"
-      action={
-        <Button color="inherit" size="small" onClick={onCancel}>
-          Don't send
-        </Button>
-      }
-    >
-      {WAITING_FOR_CONNECTION_MESSAGE}
-    </Alert>
-  );
 }
 
 /**
