@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { setSupabaseForTests } from '../../lib/supabase';
 import { DEFAULT_SITE_SETTINGS, setSiteSettingsForTests } from '../../lib/siteSettings';
 import { fakeFunctions, type FakeAnswer } from '../../test/fakeFunctions';
+import { FORMS_CHANNEL, queuedForms } from '../../lib/formQueue';
 import ContactPage from './ContactPage';
 
 function renderPage() {
@@ -195,6 +196,27 @@ describe('Contact Us page', { timeout: 20_000 }, () => {
     await user.click(sendButton());
     expect(await screen.findByText("Message sent successfully! We'll be in touch soon.")).toBeInTheDocument();
     expect(calls).toHaveLength(1);
+  });
+
+  it.each([
+    ['kept', null, "Message sent successfully! We'll be in touch soon."],
+    ['refused', { status: 400, message: 'Please correct the highlighted fields and try again.', fields: {} }, 'Error sending message: Please correct the highlighted fields and try again.'],
+  ])('waiting for the connection, says at once what the service worker says when it has sent the message (%s)', async (_name, refusal, text) => {
+    const { calls } = fakeFunctions();
+    const onLine = vi.spyOn(navigator, 'onLine', 'get').mockReturnValue(false);
+    const user = renderPage();
+    await fillValid(user);
+    await user.click(sendButton());
+    expect(await screen.findByRole('status')).toHaveTextContent('No internet connection.');
+    // public/sw-forms.js sent the queued form (Background Sync) and says so on the channel.
+    const [form] = await queuedForms();
+    const worker = new BroadcastChannel(FORMS_CHANNEL);
+    worker.postMessage({ form, refusal });
+    worker.close();
+    expect(await screen.findByText(text, { exact: false })).toBeInTheDocument();
+    expect(screen.queryByText(/No internet connection/)).not.toBeInTheDocument();
+    expect(calls).toHaveLength(0);
+    onLine.mockRestore();
   });
 
   it('shows the server field errors and clears the earlier status when sending again', async () => {
