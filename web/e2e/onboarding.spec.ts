@@ -1,5 +1,6 @@
 import { expect as baseExpect, test, type APIRequestContext, type Page } from '@playwright/test';
 import AxeBuilder from '@axe-core/playwright';
+import { signUpInPage } from './console';
 
 /**
  * Onboarding end to end against the real server: a new account signs up on
@@ -58,14 +59,7 @@ async function makePictures(page: Page, specs: PictureSpec[]) {
 }
 
 /** Signs a new account up on /sign_up; the app then asks for a role. */
-async function signUp(page: Page, email: string) {
-  await page.goto('/sign_up');
-  await expect(page.getByRole('heading', { name: 'JOIN US!' })).toBeVisible();
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
-  await page.getByRole('button', { name: 'CREATE AN ACCOUNT' }).click();
-  await expect(page).toHaveURL(/\/select_role$/);
-}
+const signUp = (page: Page, email: string) => signUpInPage(page, email, PASSWORD);
 
 /** Chooses a role on /select_role and proceeds to its signup form. */
 async function chooseRole(page: Page, card: 'Become a Buyer' | 'Become a Seller') {
