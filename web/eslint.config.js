@@ -18,4 +18,11 @@ export default defineConfig([
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_' }],
     },
   },
+  {
+    // lib/ is below the screens: it may not climb up into the components or the features.
+    files: ['src/lib/**'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [{ group: ['**/components/**', '**/features/**'], message: 'lib/ imports nothing from components/ or features/.' }] }],
+    },
+  },
 ])

@@ -3,6 +3,7 @@ package account
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net/url"
 	"strings"
 	"time"
@@ -29,7 +30,7 @@ import (
 // Messages of the proof rules' errors.
 const (
 	msgAlreadyProven = "Your e-mail address is already proven."
-	msgTooManyEmails = "We have sent several e-mails to this address in a short time. Please wait a few minutes and ask again."
+	msgTooManyEmails = "We have sent several e-mails to this address in the last hour. You can ask for another in %s."
 	msgLinkNeeded    = "This link is incomplete. Open the link in the e-mail again, or ask for a new one from My account."
 	msgLinkInvalid   = "This link has expired, has already been used, or was sent for another account. " +
 		"Sign in with the account it was sent for, or ask for a new link from My account."
@@ -40,8 +41,9 @@ var (
 	// ErrAlreadyProven: the account's address is proven already; no link is sent.
 	ErrAlreadyProven = apierr.New(apierr.Conflict, msgAlreadyProven)
 	// ErrTooManyEmails: the address had its share of e-mails lately
-	// (ratelimit.Emails); no link is sent.
-	ErrTooManyEmails = apierr.New(apierr.TooMany, msgTooManyEmails)
+	// (ratelimit.Emails); no link is sent. The *apierr.Error returned
+	// wraps it and says when to ask again (tooManyEmails).
+	ErrTooManyEmails = errors.New("account: the address had its share of e-mails lately")
 	// ErrLinkNeeded: no proof link token was given.
 	ErrLinkNeeded = apierr.New(apierr.Invalid, msgLinkNeeded)
 	// ErrLinkInvalid: the proof link is unknown, used, expired or was sent
@@ -133,12 +135,12 @@ func (r *Rules) SendProof(ctx context.Context, c Caller) (string, error) {
 	if r.Mailer == nil {
 		return "", errors.New("account: no mailer to send the proof link")
 	}
-	ok, _, err := (&ratelimit.Emails{DB: r.DB, Quota: r.EmailQuota}).Allow(ctx, validate.MailboxKey(u.Email), r.now())
+	ok, wait, err := (&ratelimit.Emails{DB: r.DB, Quota: r.EmailQuota}).Allow(ctx, validate.MailboxKey(u.Email), r.now())
 	if err != nil {
 		return "", err
 	}
 	if !ok {
-		return u.Email, ErrTooManyEmails
+		return u.Email, r.tooManyEmails(wait)
 	}
 	tok, err := token.NewOpaque()
 	if err != nil {
@@ -152,6 +154,18 @@ func (r *Rules) SendProof(ctx context.Context, c Caller) (string, error) {
 		return "", err
 	}
 	return u.Email, nil
+}
+
+// tooManyEmails is ErrTooManyEmails told to the person: that several
+// e-mails went only when the hour's quota is what holds this one back (a
+// wait longer than the minute between two e-mails means the quota, which
+// is at least Count sends), else the plain wait; with when to ask again.
+func (r *Rules) tooManyEmails(wait time.Duration) error {
+	msg := ratelimit.EmailWait(wait)
+	if wait > ratelimit.EmailMinInterval && r.EmailQuota.Count > 1 {
+		msg = fmt.Sprintf(msgTooManyEmails, ratelimit.Minutes(wait))
+	}
+	return &apierr.Error{Kind: apierr.TooMany, Message: msg, Err: ErrTooManyEmails, RetryAfter: wait}
 }
 
 // proofMail is the e-mail with the proof link.

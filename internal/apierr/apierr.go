@@ -8,6 +8,7 @@ package apierr
 import (
 	"errors"
 	"strings"
+	"time"
 )
 
 // Kind is what went wrong, in words every API family maps to its status.
@@ -48,6 +49,9 @@ type Error struct {
 	Message string            // what the person is told
 	Fields  map[string]string // per-field messages of a form
 	Err     error             // the cause, for the log
+	// RetryAfter is, for TooMany, how long until asking again may succeed
+	// (0 when unknown).
+	RetryAfter time.Duration
 }
 
 // Error describes e for logs: its kind, code and cause.

@@ -60,6 +60,20 @@ type LinkRequest struct {
 	RedirectTo string
 }
 
+// allowLink counts one asked-for link against email's limit
+// (ratelimit.Emails), whether or not the address has an account; over the
+// limit it is CodeEmailSendLimit with the wait.
+func (s *Service) allowLink(ctx context.Context, email string) error {
+	ok, wait, err := s.Emails.Allow(ctx, validate.MailboxKey(email), s.now())
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return &Error{Code: CodeEmailSendLimit, RetryAfter: wait}
+	}
+	return nil
+}
+
 // Recover mails a password-reset link to an account's address. It answers
 // the same whether or not the account exists, except that asking again for
 // one address within the limit (ratelimit.Emails, counted whether or not
@@ -77,12 +91,8 @@ func (s *Service) Recover(ctx context.Context, req LinkRequest) error {
 	if !emailUsable(email) {
 		return Fail(CodeEmailInvalid)
 	}
-	ok, wait, err := s.Emails.Allow(ctx, validate.MailboxKey(email), s.now())
-	if err != nil {
+	if err := s.allowLink(ctx, email); err != nil {
 		return err
-	}
-	if !ok {
-		return &Error{Code: CodeEmailSendLimit, RetryAfter: wait}
 	}
 	u, err := s.DB.UserByEmail(ctx, email)
 	if err != nil && !errors.Is(err, store.ErrNotFound) {
@@ -117,7 +127,10 @@ func (s *Service) sendRecovery(ctx context.Context, u *store.User, flow *store.F
 
 // Resend mails a new confirmation link (type signup) to an address whose
 // account is not confirmed yet. It answers the same whether or not such an
-// account exists and whether or not the per-address limit let it send.
+// account exists, except that asking again for one address within the
+// limit (ratelimit.Emails, counted whether or not the account exists) is
+// refused with CodeEmailSendLimit and the wait, as Recover is: a person is
+// never told a link went when it was held back.
 func (s *Service) Resend(ctx context.Context, req LinkRequest) error {
 	switch req.Type {
 	case "signup":
@@ -145,15 +158,15 @@ func (s *Service) Resend(ctx context.Context, req LinkRequest) error {
 		return err
 	}
 	redirectTo := s.SafeRedirect(req.RedirectTo, "/sign_up")
+	if err := s.allowLink(ctx, email); err != nil {
+		return err
+	}
 	u, err := s.DB.UserByEmail(ctx, email)
 	if err != nil && !errors.Is(err, store.ErrNotFound) {
 		return err
 	}
 	if u != nil && u.EmailConfirmedAt == nil {
 		s.afterAnswer(ctx, "resend confirmation", func(ctx context.Context) error {
-			if !s.mayEmail(ctx, u.Email, "confirmation") {
-				return nil
-			}
 			_, err := s.sendConfirmation(ctx, u, flow, redirectTo)
 			return err
 		})

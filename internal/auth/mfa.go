@@ -4,12 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strconv"
 	"strings"
 	"time"
 
 	"salaula/internal/mail"
 	"salaula/internal/mfa"
+	"salaula/internal/ratelimit"
 	"salaula/internal/store"
 	"salaula/internal/token"
 )
@@ -120,23 +120,10 @@ func (s *Service) wrongCodesMail(to string) mail.Message {
 	return mail.Message{
 		To: to, Subject: "Someone is trying to sign in to your Salaula account", Kind: "mfa-wrong-codes",
 		Body: fmt.Sprintf("Someone signed in to your Salaula account with your password, then typed %d wrong two-step sign-in codes in a row.\n\n", mfa.LockAfter) +
-			"If it was you, there is nothing to do. Wait " + Minutes(mfa.FirstDelay) + ", then type the code your authenticator app shows. " +
-			"Each further wrong code makes the next wait longer, up to " + Minutes(mfa.MaxDelay) + ".\n\n" +
+			"If it was you, there is nothing to do. Wait " + ratelimit.Minutes(mfa.FirstDelay) + ", then type the code your authenticator app shows. " +
+			"Each further wrong code makes the next wait longer, up to " + ratelimit.Minutes(mfa.MaxDelay) + ".\n\n" +
 			"If it was not you, someone knows your password. Without a code from your app they cannot get in, but change your password now: " +
 			"on the sign-in page choose \"Forgot password?\" (" + s.Config.PublicURL + "/sign_up?mode=login). A new password signs out every other device.\n\n" +
 			"Salaula\n",
 	}
-}
-
-// Minutes says d, rounded up to whole minutes, in words: "1 minute",
-// "4 minutes", "1 hour".
-func Minutes(d time.Duration) string {
-	m := int((d + time.Minute - 1) / time.Minute)
-	switch {
-	case m == 60:
-		return "1 hour"
-	case m <= 1:
-		return "1 minute"
-	}
-	return strconv.Itoa(m) + " minutes"
 }

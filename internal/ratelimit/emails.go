@@ -3,6 +3,7 @@ package ratelimit
 import (
 	"context"
 	"errors"
+	"strconv"
 	"time"
 
 	"salaula/internal/store"
@@ -82,4 +83,29 @@ func within(times []int64, now time.Time, window time.Duration) []int64 {
 		}
 	}
 	return out
+}
+
+// EmailWait tells a person asking for one more e-mail within the limit
+// when they may ask again, in the hosted auth service's words:
+// "For security purposes, you can only request this after 42 seconds."
+func EmailWait(d time.Duration) string {
+	return "For security purposes, you can only request this after " + strconv.Itoa(Seconds(d)) + " seconds."
+}
+
+// Seconds is d rounded up to whole seconds (a Retry-After value).
+func Seconds(d time.Duration) int {
+	return int((d + time.Second - 1) / time.Second)
+}
+
+// Minutes says d, rounded up to whole minutes, in words: "1 minute",
+// "4 minutes", "1 hour".
+func Minutes(d time.Duration) string {
+	m := int((d + time.Minute - 1) / time.Minute)
+	switch {
+	case m == 60:
+		return "1 hour"
+	case m <= 1:
+		return "1 minute"
+	}
+	return strconv.Itoa(m) + " minutes"
 }

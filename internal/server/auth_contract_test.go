@@ -434,8 +434,8 @@ func TestResendAndExistingAddress(t *testing.T) {
 		if a["id"] == b["id"] || b["email"] != "re@example.com" || b["confirmation_sent_at"] == nil || len(b["identities"].([]any)) != 1 {
 			t.Fatalf("existing-address answer = %v", b)
 		}
-		// One e-mail a minute per address: the repeat and a resend send nothing now.
-		wantStatus(t, env.authJSON(t, "POST", "/auth/v1/resend", map[string]any{"email": "re@example.com", "type": "signup"}, ""), 200)
+		// One e-mail a minute per address: the repeat sends nothing, and a resend says when to ask again.
+		wantAuthError(t, env.authJSON(t, "POST", "/auth/v1/resend", map[string]any{"email": "re@example.com", "type": "signup"}, ""), 429, "over_email_send_rate_limit", "")
 		time.Sleep(100 * time.Millisecond)
 		if n := countMail(t, env.DB, "re@example.com", ""); n != 1 {
 			t.Fatalf("%d e-mails, want 1 (per-address limit)", n)

@@ -5,15 +5,16 @@ import (
 	"fmt"
 	"net/http"
 	"strconv"
-	"time"
 
 	"salaula/internal/auth"
+	"salaula/internal/ratelimit"
 )
 
 // authAnswer is how one auth failure is answered: its status, the Supabase
 // Auth error code and the words a person sees (worded as the hosted
-// service words them where it has the same failure; the sign-in screen
-// shows them as they are).
+// service words them where it has the same failure, unless those words
+// leave a person stuck: email_not_confirmed says what to do; the sign-in
+// screen shows them as they are, and clients tell cases apart by code).
 type authAnswer struct {
 	status int
 	code   string
@@ -38,7 +39,7 @@ var authAnswers = map[auth.ErrorCode]authAnswer{
 	auth.CodeWrongCurrentPassword: {400, "invalid_credentials", "Your current password is not correct"},
 	auth.CodeUserExists:           {422, "user_already_exists", "User already registered"},
 	auth.CodeEmailInvalid:         {400, "email_address_invalid", msgEmailInvalid},
-	auth.CodeEmailNotConfirmed:    {400, "email_not_confirmed", "Email not confirmed"},
+	auth.CodeEmailNotConfirmed:    {400, "email_not_confirmed", "Your e-mail address is not confirmed yet. Open the link in the e-mail we sent you when you signed up, or ask for the confirmation e-mail again."},
 	auth.CodeEmailChange:          {422, "validation_failed", "Changing the e-mail address is not supported yet"},
 	auth.CodeSignupDisabled:       {422, "signup_disabled", "Signups not allowed for this instance"},
 	auth.CodeAnonymousDisabled:    {422, "anonymous_provider_disabled", "Anonymous sign-ins are disabled"},
@@ -66,7 +67,7 @@ var authAnswers = map[auth.ErrorCode]authAnswer{
 	auth.CodeResendType:          {400, "validation_failed", "Unsupported resend type: use signup"},
 	auth.CodeResendEmailChange:   {400, "validation_failed", "Changing the e-mail address is not offered, so there is no e-mail change to resend"},
 	auth.CodeResendEmailMissing:  {400, "validation_failed", "Resend requires an email"},
-	auth.CodeEmailSendLimit:      {429, "over_email_send_rate_limit", "For security purposes, you can only request this after %d seconds."},
+	auth.CodeEmailSendLimit:      {429, "over_email_send_rate_limit", ""}, // ratelimit.EmailWait
 	auth.CodePKCEIncomplete:      {400, "validation_failed", "PKCE flow requires code_challenge_method and code_challenge"},
 	auth.CodePKCEMethod:          {400, "validation_failed", "code_challenge_method must be s256 or plain"},
 	auth.CodePKCEChallenge:       {400, "validation_failed", "code challenge has to be between 43 and 128 characters of letters, digits, hyphens, periods, underscores and tildes"},
@@ -135,12 +136,12 @@ func (s *Server) renderAuthError(w http.ResponseWriter, what string, err error) 
 	case e.Detail != "":
 		msg = e.Detail
 	case e.Code == auth.CodeEmailSendLimit:
-		msg = fmt.Sprintf(msg, int((e.RetryAfter+time.Second-1)/time.Second))
+		msg = ratelimit.EmailWait(e.RetryAfter)
 	case e.Code == auth.CodeFactorLocked, e.Code == auth.CodePasswordWait:
-		msg = fmt.Sprintf(msg, auth.Minutes(e.RetryAfter))
+		msg = fmt.Sprintf(msg, ratelimit.Minutes(e.RetryAfter))
 	}
 	if e.RetryAfter > 0 {
-		w.Header().Set("Retry-After", strconv.Itoa(int((e.RetryAfter+time.Second-1)/time.Second)))
+		w.Header().Set("Retry-After", strconv.Itoa(ratelimit.Seconds(e.RetryAfter)))
 	}
 	w.Header().Set(apiVersionHeader, apiVersion)
 	body := authError{Code: a.code, ErrorCode: a.code, Msg: msg}

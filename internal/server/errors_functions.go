@@ -2,9 +2,11 @@ package server
 
 import (
 	"net/http"
+	"strconv"
 	"strings"
 
 	"salaula/internal/apierr"
+	"salaula/internal/ratelimit"
 )
 
 // The functions family (/functions/v1) answers every error as
@@ -29,12 +31,16 @@ func writeFunctionError(w http.ResponseWriter, status int, msg string, fields ma
 }
 
 // renderFunctionError answers err in the functions' shape: typed errors
-// with their kind's status (429 with Retry-After), decodeJSON's with
+// with their kind's status (429 with Retry-After: the error's wait, else 60 s), decodeJSON's with
 // theirs, anything else as a logged 500.
 func (s *Server) renderFunctionError(w http.ResponseWriter, r *http.Request, err error) {
 	e, status := s.typedError(r.Method+" "+r.URL.Path, err, msgSomethingWrong)
 	if e.Kind == apierr.TooMany && w.Header().Get("Retry-After") == "" {
-		w.Header().Set("Retry-After", "60")
+		retry := "60"
+		if e.RetryAfter > 0 {
+			retry = strconv.Itoa(ratelimit.Seconds(e.RetryAfter))
+		}
+		w.Header().Set("Retry-After", retry)
 	}
 	writeJSON(w, status, functionError{Error: e.Message, ErrorCode: e.Code, Fields: e.Fields})
 }

@@ -7,8 +7,22 @@ import (
 	"math/big"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
+	"time"
+
+	"salaula/internal/config"
+	"salaula/internal/store"
+	"salaula/internal/store/storetest"
 )
+
+// waitAMinute checks a 429's words: when the next link may be asked for.
+func waitAMinute(t *testing.T, body map[string]any) {
+	t.Helper()
+	if m := str(body, "msg"); !strings.HasPrefix(m, "For security purposes, you can only request this after ") || !strings.HasSuffix(m, " seconds.") {
+		t.Fatalf("msg = %q", m)
+	}
+}
 
 // The attack review's e-mail bombing: asking for reset links to one address
 // again and again sends one e-mail; asking again within the minute is
@@ -18,11 +32,6 @@ func TestRecoverSendsAtMostOneEmailAMinutePerAddress(t *testing.T) {
 	eachEngine(t, nil, func(t *testing.T, env *testEnv) {
 		env.signUp(t, "bomb@example.com", goodPassword)
 		const path = "/auth/v1/recover"
-		waitAMinute := func(t *testing.T, body map[string]any) {
-			if m := str(body, "msg"); !strings.HasPrefix(m, "For security purposes, you can only request this after ") || !strings.HasSuffix(m, " seconds.") {
-				t.Fatalf("msg = %q", m)
-			}
-		}
 		runAuthScenarios(t, env, []authScenario{
 			{"the first asks", "POST", path, map[string]any{"email": "Bomb@example.com"}, nil, "", 200, "", "", nil},
 			{"the second within the minute waits", "POST", path, map[string]any{"email": "bomb@example.com"}, nil, "", 429, "over_email_send_rate_limit", "", waitAMinute},
@@ -42,6 +51,45 @@ func TestRecoverSendsAtMostOneEmailAMinutePerAddress(t *testing.T) {
 		}
 		if n := countRows(t, env.DB, `SELECT COUNT(*) FROM one_time_tokens`); n != 1 {
 			t.Fatalf("%d reset tokens were made, want 1", n)
+		}
+	})
+}
+
+// Asking for the confirmation e-mail again within the minute is answered
+// as a reset link is (429 with the seconds to wait), not 200 while nothing
+// goes: for an account waiting for its link, a confirmed one and an address
+// without an account alike. After the wait it goes.
+func TestResendSaysWhenTheNextLinkMayBeAsked(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		var clock atomic.Int64
+		clock.Store(time.Now().UnixNano())
+		now := func() time.Time { return time.Unix(0, clock.Load()) }
+		env := newTestEnvAt(t, db, func(c *config.Config) { c.ConfirmEmail = true }, now)
+		wantStatus(t, env.authJSON(t, "POST", "/auth/v1/signup", map[string]any{"email": "waiting@example.com", "password": goodPassword}, ""), 200)
+		waitMail(t, env, "waiting@example.com", "confirmation")
+		const path = "/auth/v1/resend"
+		resend := func(email string) map[string]any { return map[string]any{"email": email, "type": "signup"} }
+		runAuthScenarios(t, env, []authScenario{
+			{"just after sign-up's e-mail", "POST", path, resend("Waiting@example.com"), nil, "", 429, "over_email_send_rate_limit", "", waitAMinute},
+			{"an address without an account: first", "POST", path, resend("nobody@example.com"), nil, "", 200, "", "", nil},
+			{"an address without an account: again", "POST", path, resend("nobody@example.com"), nil, "", 429, "over_email_send_rate_limit", "", waitAMinute},
+		})
+		res := env.authJSON(t, "POST", path, resend("waiting@example.com"), "")
+		if s, err := strconv.Atoi(res.Header.Get("Retry-After")); err != nil || s < 1 || s > 60 {
+			t.Fatalf("Retry-After = %q, want 1 to 60 seconds", res.Header.Get("Retry-After"))
+		}
+		if n := countMail(t, env.DB, "waiting@example.com", "confirmation"); n != 1 {
+			t.Fatalf("%d confirmation e-mails within the minute, want 1", n)
+		}
+		// After the wait the link goes again.
+		clock.Add(int64(61 * time.Second))
+		wantStatus(t, env.authJSON(t, "POST", path, resend("waiting@example.com"), ""), 200)
+		deadline := time.Now().Add(10 * time.Second)
+		for countMail(t, env.DB, "waiting@example.com", "confirmation") != 2 {
+			if time.Now().After(deadline) {
+				t.Fatal("no second confirmation e-mail after the wait")
+			}
+			time.Sleep(20 * time.Millisecond)
 		}
 	})
 }

@@ -1,12 +1,18 @@
 package server
 
 import (
+	"fmt"
 	"io"
 	"net/http"
+	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"salaula/internal/config"
+	"salaula/internal/store"
+	"salaula/internal/store/storetest"
 )
 
 // The visitor's contact message: their phone and home address.
@@ -110,7 +116,7 @@ func TestProofFunctionsRefuseBadRequests(t *testing.T) {
 		// A second link within the minute is refused: the address's e-mail limit.
 		res := env.do(t, "POST", "/functions/v1/account-prove-email", nil, u.auth(env))
 		wantStatus(t, res, 429)
-		if got := decode(t, res)["error"]; got != "We have sent several e-mails to this address in a short time. Please wait a few minutes and ask again." || res.Header.Get("Retry-After") == "" {
+		if got := decode(t, res)["error"]; !strings.HasPrefix(fmt.Sprint(got), "For security purposes, you can only request this after ") || res.Header.Get("Retry-After") == "" {
 			t.Fatalf("429 answer %v", got)
 		}
 		for _, c := range []struct {
@@ -179,6 +185,46 @@ func TestRecoveryLinkProvesTheAddressWithTheNewPassword(t *testing.T) {
 		wantStatus(t, res, 200)
 		if a := decode(t, res); a["proven"] != true || len(a["contact_messages"].([]any)) != 1 {
 			t.Fatalf("after the new password: %v", a)
+		}
+	})
+}
+
+// Asked for again too soon, the proof link's refusal says when it can be
+// asked for: the seconds left of the minute after each e-mail, and "several
+// e-mails" (with the minutes) only once the hour's quota of 5 has gone.
+func TestProofLinkRefusalSaysWhenToAskAgain(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		var clock atomic.Int64
+		clock.Store(time.Now().UnixNano())
+		now := func() time.Time { return time.Unix(0, clock.Load()) }
+		env := newTestEnvAt(t, db, nil, now)
+		u := newUser(t, env, "mutale@example.com")
+		ask := func() *http.Response { return env.do(t, "POST", "/functions/v1/account-prove-email", nil, u.auth(env)) }
+		refused := func(res *http.Response) (string, int) {
+			t.Helper()
+			wantStatus(t, res, 429)
+			secs, err := strconv.Atoi(res.Header.Get("Retry-After"))
+			if err != nil {
+				t.Fatalf("Retry-After = %q", res.Header.Get("Retry-After"))
+			}
+			return fmt.Sprint(decode(t, res)["error"]), secs
+		}
+		for i := range 4 {
+			wantStatus(t, ask(), 200)
+			msg, secs := refused(ask())
+			if want := fmt.Sprintf("For security purposes, you can only request this after %d seconds.", secs); msg != want || secs < 1 || secs > 60 {
+				t.Fatalf("after e-mail %d: %q (Retry-After %d), want %q", i+1, msg, secs, want)
+			}
+			clock.Add(int64(61 * time.Second))
+		}
+		// The fifth this hour: the next waits for the first to be an hour old.
+		wantStatus(t, ask(), 200)
+		msg, secs := refused(ask())
+		if want := "We have sent several e-mails to this address in the last hour. You can ask for another in 56 minutes."; msg != want || secs <= 60 || secs > 3600 {
+			t.Fatalf("after five e-mails: %q (Retry-After %d), want %q", msg, secs, want)
+		}
+		if n := countMail(t, env.DB, u.Email, "email_proof"); n != 5 {
+			t.Fatalf("%d proof e-mails, want 5", n)
 		}
 	})
 }

@@ -5,9 +5,9 @@ import { expect as baseExpect, type APIRequestContext, type Page } from '@playwr
 import { totp } from './totp';
 
 /**
- * Helpers shared by the console's browser tests (admin.spec.ts,
- * analytics.spec.ts): accounts made through the auth API, operators with
- * two-step sign-in on, and signing in to /admin.
+ * Helpers shared by browser tests (the console's admin.spec.ts and
+ * analytics.spec.ts, and others): accounts made through the auth API or the
+ * sign-up form, operators with two-step sign-in on, and signing in to /admin.
  */
 
 // Patient: on a busy machine the console's lazy chunk can take many seconds to start.
@@ -24,6 +24,16 @@ export const uniqueEmail = (tag: string) => `${tag}-${Date.now()}-${++counter}@e
 export async function anonKey(request: APIRequestContext): Promise<string> {
   const res = await request.get('/config.json');
   return ((await res.json()) as { anonKey: string }).anonKey;
+}
+
+/** signUpInPage makes an account with the sign-up form on /sign_up; the app then asks for a role. */
+export async function signUpInPage(page: Page, email: string, password = PASSWORD) {
+  await page.goto('/sign_up');
+  await expect(page.getByRole('heading', { name: 'JOIN US!' })).toBeVisible();
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password', { exact: true }).fill(password);
+  await page.getByRole('button', { name: 'CREATE AN ACCOUNT' }).click();
+  await expect(page).toHaveURL(/\/select_role$/);
 }
 
 /** signUpByAPI makes an account through the auth API and returns its access token. */

@@ -319,40 +319,6 @@ test.describe('7. words', () => {
   });
 });
 
-test.describe('6. the confirmation e-mail', () => {
-  // The test server runs without SALAULA_CONFIRM_EMAIL: the page gets the service's answers for an
-  // unconfirmed account from page.route (the same bodies internal/server sends).
-  test('can be asked for again from the sign-in page, which says when the next can be asked for', async ({ page }) => {
-    await page.route('**/auth/v1/token?grant_type=password', (r) =>
-      r.fulfill({ status: 400, contentType: 'application/json', body: JSON.stringify({ code: 400, error_code: 'email_not_confirmed', msg: 'Email not confirmed' }) }),
-    );
-    const asked: string[] = [];
-    await page.route('**/auth/v1/resend*', (r) => {
-      asked.push(String(r.request().postDataJSON()?.email));
-      return asked.length === 1
-        ? r.fulfill({ status: 200, contentType: 'application/json', body: '{}' })
-        : r.fulfill({
-            status: 429,
-            contentType: 'application/json',
-            body: JSON.stringify({ code: 429, error_code: 'over_email_send_rate_limit', msg: 'For security purposes, you can only request this after 42 seconds.' }),
-          });
-    });
-    await page.goto('/sign_up?mode=login');
-    await page.getByLabel('Email').fill('waiting@example.com');
-    await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
-    await page.getByRole('button', { name: 'SIGN IN' }).click();
-    await expect(page.getByText('Email not confirmed')).toBeVisible({ timeout: 30_000 });
-    const again = page.getByRole('button', { name: 'Send the confirmation e-mail again' });
-    const box = await again.boundingBox();
-    expect(box!.height).toBeGreaterThanOrEqual(36);
-    await again.click();
-    await expect(page.getByText('We have sent the confirmation link to waiting@example.com again. Open it, then sign in.')).toBeVisible();
-    await again.click();
-    await expect(page.getByText('A link was sent a moment ago. You can ask for another in 42 seconds.')).toBeVisible();
-    expect(asked).toEqual(['waiting@example.com', 'waiting@example.com']);
-  });
-});
-
 test.describe('5. analytics a founder can trust', () => {
   test('no rate above 100 %, one label per day, the visitors line drawn, a visitor defined', async ({ page, request, context }) => {
     test.setTimeout(120_000);

@@ -191,7 +191,7 @@ test.describe('navigation', () => {
     await expect(header.getByRole('link', { name: 'Cart, 6 items' })).toBeVisible();
     await expect(header.getByTestId('cart-badge')).toHaveText('6');
     await expect(header.getByRole('link', { name: 'Shopping bag' })).toBeVisible();
-    await expect(header.getByRole('link', { name: 'Account' })).toHaveAttribute('href', '/sign_up');
+    await expect(header.getByRole('link', { name: 'Account' })).toHaveAttribute('href', '/sign_up?mode=login');
     await search.fill('denim jacket');
     await search.press('Enter');
     await expect(page).toHaveURL(/\/categories\?q=denim%20jacket$/);
@@ -293,7 +293,7 @@ test.describe('navigation', () => {
     await expect(header.getByRole('link', { name: 'Salaula home' })).toHaveAttribute('href', '/');
     await expect(header.getByRole('heading', { level: 1, name: 'About Us' })).toBeVisible();
     await expect(header.getByRole('link', { name: 'Contact support' })).toHaveAttribute('href', '/contact');
-    await expect(header.getByRole('link', { name: 'Account' })).toHaveAttribute('href', '/sign_up');
+    await expect(header.getByRole('link', { name: 'Account' })).toHaveAttribute('href', '/sign_up?mode=login');
     const footer = page.getByRole('contentinfo');
     const nav = footer.getByRole('navigation', { name: 'Footer' });
     const want = [['Contact us', '/contact'], ['About Us', '/about'], ['Wardrobe Clearance', '/wardrobeclearance'], ['Our Impact', '/impact'], ['Privacy Policy', '/privacy'], ['Terms and Conditions', '/termsandconditions']];

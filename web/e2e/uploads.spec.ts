@@ -1,37 +1,22 @@
-import { test, type Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import AxeBuilder from '@axe-core/playwright';
 import { acceptAlert, chooseRole, expect, makePictures, profileMe, signUp, storedImages } from './onboard';
+import { test } from './slowPhone';
 
 /**
- * Photos upload as soon as they are picked, on a 360 px phone against the
- * real server: a file that is not a photo is refused at once by name; three
+ * Photos upload as soon as they are picked, on a 360 px phone on the slow
+ * link (slowPhone.ts) against the real server: a file that is not a photo is refused at once by name; three
  * photos go up two at a time while the form is filled in, each with its
  * progress; an upload cut off by the network is tried again by itself; one
  * that keeps failing is sent again with Try again; a removed photo's upload
  * stops; and the form is sent as soon as the uploads are done.
  */
 
-test.use({ viewport: { width: 360, height: 740 } });
 test.describe.configure({ timeout: 150_000 });
 
 const STORAGE = '**/storage/v1/object/user-media/**';
 const pathOf = (url: string) => new URL(url).pathname;
 const publicPath = (path: string) => path.replace('/object/user-media/', '/object/public/user-media/');
-
-/**
- * slowPhoneNetwork makes the page's connection one of a phone on slow mobile
- * data (Chrome DevTools' "Slow 4G": 150 ms, 1.6 Mbit/s down, 750 kbit/s up).
- */
-async function slowPhoneNetwork(page: Page) {
-  const cdp = await page.context().newCDPSession(page);
-  await cdp.send('Network.enable');
-  await cdp.send('Network.emulateNetworkConditions', {
-    offline: false,
-    latency: 150,
-    downloadThroughput: (1.6 * 1000 * 1000) / 8,
-    uploadThroughput: (750 * 1000) / 8,
-  });
-}
 
 /** watchUploads lists the path of every upload request, in order. */
 function watchUploads(page: Page): string[] {
@@ -83,8 +68,7 @@ test('on slow mobile data, photos upload as they are picked, two at a time, a cu
   await signUp(page, `uploads-${Date.now()}@example.com`);
   await chooseRole(page, 'Become a Buyer');
   await expect(page.getByRole('heading', { name: 'Create Your Buyer Profile' })).toBeVisible();
-  await slowPhoneNetwork(page);
-  const uploads = watchUploads(page);
+    const uploads = watchUploads(page);
   await countUploading(page);
   // The first upload request is cut off, as a weak signal does; the back photo's is held until
   // the form has been sent, so the form has to wait for it.

@@ -4,13 +4,37 @@
  * the browser says the connection is back, even with no tab open. Each form
  * carries its Idempotency-Key, so the server keeps it once however often it
  * is sent (by the page, a later visit or here). A form the server answered
- * (kept or refused) leaves the queue; one that never reached it stays, and
- * the sync is tried again by the browser.
+ * (kept or refused) leaves the queue, and the open pages are told at once on
+ * the BroadcastChannel 'salaula-forms' (src/lib/formQueue.ts), so a form
+ * still saying it waits for the connection stops saying so; one that never
+ * reached the server stays, and the sync is tried again by the browser.
  */
 (function () {
   var DB = 'salaula-forms';
   var STORE = 'queue';
   var TAG = 'salaula-forms';
+  var CHANNEL = 'salaula-forms';
+
+  /** tell says to the open pages that form f was answered: refusal is null when kept. */
+  function tell(f, refusal) {
+    if (typeof BroadcastChannel === 'undefined') return;
+    var ch = new BroadcastChannel(CHANNEL);
+    ch.postMessage({ form: f, refusal: refusal });
+    ch.close();
+  }
+
+  /** refusalOf reads a refused answer's words ({ error, fields }, as the functions answer). */
+  function refusalOf(res) {
+    if (res.ok) return Promise.resolve(null);
+    return res
+      .json()
+      .catch(function () {
+        return {};
+      })
+      .then(function (body) {
+        return { status: res.status, message: typeof body.error === 'string' ? body.error : '', fields: body.fields || {} };
+      });
+  }
 
   function openDB() {
     return new Promise(function (resolve, reject) {
@@ -66,9 +90,13 @@
               .then(function (res) {
                 // A server in trouble: the browser tries the sync again later.
                 if (res.status >= 500) throw new Error('status ' + res.status);
-                // Answered, kept or refused: the page has nobody to show a refusal to.
-                return request(db, 'readwrite', function (s) {
-                  return s.delete(f.key);
+                // Answered, kept or refused: out of the queue, and the pages are told.
+                return refusalOf(res).then(function (refusal) {
+                  return request(db, 'readwrite', function (s) {
+                    return s.delete(f.key);
+                  }).then(function () {
+                    tell(f, refusal);
+                  });
                 });
               });
           });

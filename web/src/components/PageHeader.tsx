@@ -7,7 +7,7 @@ import { useAccountLink } from './useAccountLink';
 /**
  * The shared sticky header of inner pages: logo to /, the page's title
  * centred (the page's h1), and on the right the two ways people most often
- * need from an inner page: support (/contact) and their account (/sign_up).
+ * need from an inner page: support (/contact) and their account (useAccountLink).
  * Plain markup styled by styles/site.css (.pagehead).
  */
 export function PageHeader({ title }: { title: string }) {

@@ -1,6 +1,7 @@
 import { Link as RouterLink, useNavigate } from 'react-router';
 import { Dialog } from './ui/Dialog';
 import { useOptionalAuth } from '../lib/auth';
+import { ACCOUNT_PATH, AUTH_ROUTES } from '../config/constants';
 
 /** The side menu's links, in the spec's order. */
 export const SIDE_MENU_LINKS = [
@@ -9,7 +10,7 @@ export const SIDE_MENU_LINKS = [
   { label: 'About Us', to: '/about' },
   { label: 'Privacy Policy', to: '/privacy' },
   { label: 'Terms & Conditions', to: '/termsandconditions' },
-  { label: 'Sign In', to: '/sign_up' },
+  { label: 'Sign In', to: AUTH_ROUTES.signIn },
   { label: 'Contact Us', to: '/contact' },
 ] as const;
 
@@ -30,7 +31,7 @@ export default function SideMenu({ id, open, onClose }: SideMenuProps) {
   const signedIn = auth?.isAuthenticated ?? false;
   const navigate = useNavigate();
   // Signed in, the Sign In entry becomes My Account, followed by Sign Out.
-  const links = SIDE_MENU_LINKS.map((l) => (signedIn && l.to === '/sign_up' ? { label: 'My Account', to: '/account' } : l));
+  const links = SIDE_MENU_LINKS.map((l) => (signedIn && l.to === AUTH_ROUTES.signIn ? { label: 'My Account', to: ACCOUNT_PATH } : l));
   return (
     <Dialog open={open} onOpenChange={(o) => !o && onClose()} title="Menu" closeLabel="Close menu" side="left" id={id}>
       <nav aria-label="Side menu">

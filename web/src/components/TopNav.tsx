@@ -4,7 +4,8 @@ import { CART_BADGE_COUNT } from '../config/constants';
 import { Icon } from './icons';
 import { Logo } from './Logo';
 import { SearchBar } from './SearchBar';
-import { useAccountLink } from './useAccountLink';
+import { useAccountLink, useSignedIn } from './useAccountLink';
+import { ACCOUNT_PATH, AUTH_ROUTES } from '../config/constants';
 
 // The Drawer and its modal machinery load on the first open, not with the page.
 const loadSideMenu = () => import('./SideMenu');
@@ -12,8 +13,18 @@ const SideMenu = lazy(loadSideMenu);
 
 const SIDE_MENU_ID = 'side-menu';
 
-/** The thin top bar: full labels from 600 px up, the short ones below (styles/site.css, .toplinks). */
+/**
+ * The thin top bar: full labels from 600 px up, the short ones below
+ * (styles/site.css, .toplinks). Its last link is "Sign up" for a visitor and
+ * "My account" for someone signed in.
+ */
 function TopLinks() {
+  const signedIn = useSignedIn();
+  const account = signedIn ? (
+    <RouterLink to={ACCOUNT_PATH} className="barlink">My account</RouterLink>
+  ) : (
+    <RouterLink to={AUTH_ROUTES.signUp} className="barlink">Sign up</RouterLink>
+  );
   return (
     <nav aria-label="Top" className="toplinks">
       <div className="toplinks-wide">
@@ -23,12 +34,12 @@ function TopLinks() {
           <RouterLink to="/womens" className="barlink">Women</RouterLink>
         </div>
         <RouterLink to="/impact" className="barlink">Impact</RouterLink>
-        <RouterLink to="/sign_up" className="barlink">Sign up</RouterLink>
+        {account}
       </div>
       <div className="toplinks-narrow">
         <RouterLink to="/contact" className="barlink">Support</RouterLink>
         <RouterLink to="/impact" className="barlink">Our Impact</RouterLink>
-        <RouterLink to="/sign_up" className="barlink">Sign up</RouterLink>
+        {account}
       </div>
     </nav>
   );

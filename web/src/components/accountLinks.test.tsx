@@ -30,10 +30,13 @@ function renderSignedIn(signedIn: boolean) {
 afterEach(() => setSupabaseForTests(undefined));
 
 describe('account links', { timeout: 60_000 }, () => {
-  it('lead a signed-in person to /account; the side menu shows My Account and Sign Out', async () => {
+  it('lead a signed-in person to /account; the top bar says My account; the side menu shows My Account and Sign Out', async () => {
     const fake = renderSignedIn(true);
     const icons = await screen.findAllByRole('link', { name: 'Account' }, { timeout: 15_000 });
     expect(icons.map((a) => a.getAttribute('href'))).toEqual(['/account', '/account']);
+    const top = screen.getByRole('navigation', { name: 'Top' });
+    expect(within(top).getAllByRole('link', { name: 'My account' }).map((a) => a.getAttribute('href'))).toEqual(['/account', '/account']);
+    expect(within(top).queryByRole('link', { name: 'Sign up' })).not.toBeInTheDocument();
     const user = userEvent.setup();
     await user.click(screen.getByRole('button', { name: 'Open menu' }));
     const menu = await screen.findByRole('dialog', { name: 'Menu' }, { timeout: 15_000 });
@@ -44,14 +47,17 @@ describe('account links', { timeout: 60_000 }, () => {
     await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(/^\/$/));
   });
 
-  it('lead a visitor to /sign_up; the side menu shows Sign In and no Sign Out', async () => {
+  it('lead a visitor to sign in (not sign up); the top bar offers Sign up; the side menu shows Sign In and no Sign Out', async () => {
     renderSignedIn(false);
     const icons = await screen.findAllByRole('link', { name: 'Account' }, { timeout: 15_000 });
-    expect(icons.map((a) => a.getAttribute('href'))).toEqual(['/sign_up', '/sign_up']);
+    expect(icons.map((a) => a.getAttribute('href'))).toEqual(['/sign_up?mode=login', '/sign_up?mode=login']);
+    const top = screen.getByRole('navigation', { name: 'Top' });
+    expect(within(top).getAllByRole('link', { name: 'Sign up' }).map((a) => a.getAttribute('href'))).toEqual(['/sign_up', '/sign_up']);
+    expect(within(top).queryByRole('link', { name: 'My account' })).not.toBeInTheDocument();
     const user = userEvent.setup();
     await user.click(screen.getByRole('button', { name: 'Open menu' }));
     const menu = await screen.findByRole('dialog', { name: 'Menu' }, { timeout: 15_000 });
-    expect(within(menu).getByRole('link', { name: 'Sign In' })).toHaveAttribute('href', '/sign_up');
+    expect(within(menu).getByRole('link', { name: 'Sign In' })).toHaveAttribute('href', '/sign_up?mode=login');
     expect(within(menu).queryByRole('button', { name: 'Sign Out' })).not.toBeInTheDocument();
   });
 });

@@ -49,7 +49,7 @@ describe('TopNav', { timeout: 20_000 }, () => {
     expect(screen.getByRole('searchbox', { name: 'Search' })).toHaveAttribute('placeholder', 'Search...');
     expect(screen.getByRole('link', { name: 'Cart, 6 items' })).toHaveTextContent('6');
     expect(screen.getByRole('link', { name: 'Shopping bag' })).toBeInTheDocument();
-    expect(screen.getByRole('link', { name: 'Account' })).toHaveAttribute('href', '/sign_up');
+    expect(screen.getByRole('link', { name: 'Account' })).toHaveAttribute('href', '/sign_up?mode=login');
   });
 
   it('opens the side menu from the hamburger with the spec’s links, and Escape closes it and gives focus back', async () => {
@@ -67,7 +67,7 @@ describe('TopNav', { timeout: 20_000 }, () => {
       ['About Us', '/about'],
       ['Privacy Policy', '/privacy'],
       ['Terms & Conditions', '/termsandconditions'],
-      ['Sign In', '/sign_up'],
+      ['Sign In', '/sign_up?mode=login'],
       ['Contact Us', '/contact'],
     ]);
     await waitFor(() => expect(menu.contains(document.activeElement)).toBe(true));
@@ -167,7 +167,7 @@ describe('PageHeader', () => {
     expect(screen.getByRole('heading', { level: 1, name: 'Our Impact' })).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Salaula home' })).toHaveAttribute('href', '/');
     expect(screen.getByRole('link', { name: 'Contact support' })).toHaveAttribute('href', '/contact');
-    expect(screen.getByRole('link', { name: 'Account' })).toHaveAttribute('href', '/sign_up');
+    expect(screen.getByRole('link', { name: 'Account' })).toHaveAttribute('href', '/sign_up?mode=login');
   });
 });
 

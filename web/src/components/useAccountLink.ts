@@ -1,3 +1,4 @@
+import { ACCOUNT_PATH, AUTH_ROUTES } from '../config/constants';
 import { useOptionalAuth } from '../lib/auth';
 
 /**
@@ -8,7 +9,7 @@ export function useSignedIn(): boolean {
   return useOptionalAuth()?.isAuthenticated ?? false;
 }
 
-/** useAccountLink is where the account icon leads: /account when signed in, else /sign_up. */
+/** useAccountLink is where the account icon leads: /account when signed in, else sign-in (not sign-up). */
 export function useAccountLink(): string {
-  return useSignedIn() ? '/account' : '/sign_up';
+  return useSignedIn() ? ACCOUNT_PATH : AUTH_ROUTES.signIn;
 }

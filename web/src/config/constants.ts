@@ -121,6 +121,8 @@ export const BOT_TRAP_FIELD = 'website';
 /** Where the auth screens send people (spec sections 2 and 4), and the reset page the e-mailed link opens. */
 export const AUTH_ROUTES = {
   signUp: '/sign_up',
+  /** The same page opened in sign-in mode ('WELCOME BACK!'): where every "Sign in" leads. */
+  signIn: '/sign_up?mode=login',
   resetPassword: '/reset_password',
   selectRole: '/select_role',
   thanks: '/thanks',

@@ -133,8 +133,43 @@ export async function askForBackgroundSync(): Promise<void> {
 /** Keys a form on screen is sending itself: sendQueued leaves them alone. */
 export const heldKeys = new Set<string>();
 
-/** Event on window when sendQueued has sent a form (detail: the QueuedForm). */
+/**
+ * Event on window when a queued form was answered by the server without the
+ * form on screen sending it: by sendQueued, or by the service worker
+ * (public/sw-forms.js, which says so on FORMS_CHANNEL). Its detail is a
+ * SentForm.
+ */
 export const FORM_SENT_EVENT = 'salaula-form-sent';
+
+/** BroadcastChannel on which the service worker says it has sent a queued form ({ form, refusal }). */
+export const FORMS_CHANNEL = 'salaula-forms';
+
+/** The server's refusal of a queued form: its status and words ({ error, fields }). */
+export interface Refusal {
+  status: number;
+  message: string;
+  fields: Record<string, string>;
+}
+
+/** A queued form the server answered: kept, or refused (refusal). */
+export type SentForm = QueuedForm & { refusal?: Refusal };
+
+/**
+ * answered records that the server answered f (kept it, or refused it) and
+ * tells the page with FORM_SENT_EVENT; a kept one waits in sentThisVisit for
+ * its form to open.
+ */
+function answered(f: QueuedForm, refusal?: Refusal) {
+  if (!refusal) sentThisVisit.push(f);
+  window.dispatchEvent(new CustomEvent<SentForm>(FORM_SENT_EVENT, { detail: refusal ? { ...f, refusal } : f }));
+}
+
+// The service worker's word that it sent a queued form becomes the same event.
+if (typeof BroadcastChannel !== 'undefined') {
+  new BroadcastChannel(FORMS_CHANNEL).onmessage = (e: MessageEvent<{ form?: QueuedForm; refusal?: Refusal | null }>) => {
+    if (e.data?.form) answered(e.data.form, e.data.refusal ?? undefined);
+  };
+}
 
 /**
  * Forms sendQueued sent during this visit that no form on screen has shown
@@ -160,8 +195,7 @@ export async function sendQueued(send: (f: QueuedForm) => Promise<unknown>, reac
     try {
       await send(f);
       await dropQueued(f.key);
-      sentThisVisit.push(f);
-      window.dispatchEvent(new CustomEvent(FORM_SENT_EVENT, { detail: f }));
+      answered(f);
     } catch (err) {
       if (reachedServer(err)) await dropQueued(f.key);
       else return;

@@ -101,6 +101,15 @@ describe('AccountPage', { timeout: 60_000 }, () => {
     expect(screen.getByRole('link', { name: 'Two-step sign-in' })).toHaveAttribute('href', '/account/security');
   });
 
+  it('signed out (no session stored), sends the visitor to sign in and asks the server nothing', async () => {
+    setSupabaseForTests(undefined);
+    const fetchSpy = vi.spyOn(globalThis, 'fetch');
+    open();
+    expect(await screen.findByText('Now at /sign_up', {}, SLOW)).toBeInTheDocument();
+    expect(fetchSpy).not.toHaveBeenCalled();
+    expect(fake.functions.invoke).not.toHaveBeenCalled();
+  });
+
   it('shows why the profile could not be loaded, and loads it again on Try again', async () => {
     fake.functions.invoke.mockResolvedValueOnce({ data: null, error: httpError(503, { error: 'The service is busy. Please try again in a moment.' }) });
     const user = open();
@@ -150,10 +159,10 @@ describe('AccountPage', { timeout: 60_000 }, () => {
     const section = screen.getByRole('region', { name: 'Messages and waitlist sign-ups' });
     fake.functions.invoke.mockResolvedValueOnce({
       data: null,
-      error: httpError(429, { error: 'We have sent several e-mails to this address in a short time. Please wait a few minutes and ask again.' }),
+      error: httpError(429, { error: 'For security purposes, you can only request this after 42 seconds.' }),
     });
     await user.click(within(section).getByRole('button', { name: 'Send me a link' }));
-    expect(await within(section).findByText(/Please wait a few minutes and ask again/, {}, SLOW)).toBeInTheDocument();
+    expect(await within(section).findByText('For security purposes, you can only request this after 42 seconds.', {}, SLOW)).toBeInTheDocument();
     fake.functions.invoke.mockResolvedValueOnce({ data: { email: 'chipo@example.com', message: 'We have sent a link to chipo@example.com.' }, error: null });
     await user.click(within(section).getByRole('button', { name: 'Send me a link' }));
     expect(await within(section).findByRole('status', {}, SLOW)).toHaveTextContent('We have sent a link to chipo@example.com.');

@@ -4,7 +4,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { Alert, Button, ButtonLink, TextLink } from '../../components/ui';
 import { Dialog, DialogActions } from '../../components/ui/Dialog';
 import { PageHeader } from '../../components/PageHeader';
-import { ACCOUNT_SECURITY_PATH, STYLE_LABEL } from '../../config/constants';
+import { ACCOUNT_SECURITY_PATH, AUTH_ROUTES, STYLE_LABEL } from '../../config/constants';
 import { RequireAuth } from '../auth/RequireAuth';
 import { PasswordField } from '../auth/PasswordField';
 import type { SavedProfile } from '../../lib/profile';
@@ -256,7 +256,7 @@ function Account() {
   }
 
   const signOutThen = async (scope: 'local' | 'global') => {
-    if (await signOut.start(scope)) navigate('/sign_up?mode=login');
+    if (await signOut.start(scope)) navigate(AUTH_ROUTES.signIn);
   };
   const loadError = profile.isError ? `Could not load your account: ${messageOf(profile.error)}` : '';
   const addressError = address.isError ? `Could not load what was sent with your address: ${messageOf(address.error)}` : '';

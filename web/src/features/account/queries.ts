@@ -19,12 +19,14 @@ export const accountKeys = {
  * useSavedProfile is the signed-in person's saved profile (get-profile-me).
  * The profile is saved by the onboarding pages, outside this cache, so
  * every visit reads it again (staleTime 0) while showing what it had.
+ * Without a userId (nobody signed in, as the local session says) nothing
+ * is asked: the server could only answer 401.
  */
 export function useSavedProfile(userId: string | undefined, enabled = true) {
-  return useQuery({ queryKey: accountKeys.profile(userId ?? ''), queryFn: fetchSavedProfile, enabled, staleTime: 0 });
+  return useQuery({ queryKey: accountKeys.profile(userId ?? ''), queryFn: fetchSavedProfile, enabled: enabled && Boolean(userId), staleTime: 0 });
 }
 
-/** useMyAddress is what was sent with the account's e-mail address (account-address). */
+/** useMyAddress is what was sent with the account's e-mail address (account-address); nothing is asked without a userId. */
 export function useMyAddress(userId: string | undefined, enabled = true) {
-  return useQuery({ queryKey: accountKeys.address(userId ?? ''), queryFn: fetchMyAddress, enabled });
+  return useQuery({ queryKey: accountKeys.address(userId ?? ''), queryFn: fetchMyAddress, enabled: enabled && Boolean(userId) });
 }

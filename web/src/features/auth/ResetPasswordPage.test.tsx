@@ -1,8 +1,8 @@
-import { configure, act, screen, waitFor, within } from '@testing-library/react';
+import { configure, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { setSupabaseForTests } from '../../lib/supabase';
-import { authError, installFakeSupabase } from './testing/fakeSupabase';
+import { authError, installFakeSupabase, makeSession } from './testing/fakeSupabase';
 import { renderAuth } from './testing/renderAuth';
 
 // Several suites share this machine: typing through user-event can take seconds.
@@ -30,28 +30,28 @@ async function choosePassword(password: string, confirm = password) {
 }
 
 describe('/reset_password', () => {
-  it('asks for the new password twice; opening the page does not use the link', async () => {
+  it('checks the link as the page opens, then asks for the new password twice', async () => {
     const fake = installFakeSupabase();
     renderAuth(LINK, { strict: true });
+    expect(await screen.findByText('Checking your link...')).toBeInTheDocument();
     expect(await screen.findByRole('heading', { name: 'Choose a new password' })).toBeInTheDocument();
     expect(screen.getByLabelText('New password')).toHaveAttribute('autocomplete', 'new-password');
     expect(screen.getByLabelText('Confirm new password')).toHaveAttribute('type', 'password');
     expect(screen.getByRole('button', { name: 'Show new password' })).toBeInTheDocument();
-    // Mail systems open links to scan them: only the button uses it.
-    await act(async () => {});
-    expect(fake.auth.verifyOtp).not.toHaveBeenCalled();
+    // Checked once, even in StrictMode (the service spends a reset link only when the password is set).
+    expect(fake.auth.verifyOtp).toHaveBeenCalledTimes(1);
+    expect(fake.auth.verifyOtp).toHaveBeenCalledWith({ token_hash: 'abc123', type: 'recovery' });
   });
 
-  it('explains an expired or used link when the button is pressed, and offers a new one', async () => {
+  it('says a used or expired link is spent as the page opens, before any typing, and offers a new one', async () => {
     const fake = installFakeSupabase();
     fake.auth.verifyOtp.mockResolvedValueOnce({
       data: { user: null, session: null },
       error: authError('Email link is invalid or has expired', 403, 'otp_expired'),
     } as never);
     renderAuth(LINK);
-    await screen.findByRole('heading', { name: 'Choose a new password' });
-    await choosePassword('a-much-better-secret');
     expect(await screen.findByText(EXPIRED)).toBeInTheDocument();
+    expect(screen.queryByLabelText('New password')).not.toBeInTheDocument();
     expect(fake.auth.updateUser).not.toHaveBeenCalled();
     const user = userEvent.setup({ delay: null });
     await user.type(screen.getByLabelText('Email'), 'chanda@example.com');
@@ -60,6 +60,33 @@ describe('/reset_password', () => {
     expect(fake.auth.resetPasswordForEmail).toHaveBeenCalledWith('chanda@example.com', {
       redirectTo: `${window.location.origin}/reset_password`,
     });
+  });
+
+  it("says a link the service's verify page refused (its error in the address) is spent, without calling the service", async () => {
+    const fake = installFakeSupabase();
+    renderAuth('/reset_password#error=access_denied&error_code=otp_expired&error_description=Email+link+is+invalid+or+has+expired');
+    expect(await screen.findByText(EXPIRED)).toBeInTheDocument();
+    expect(fake.auth.verifyOtp).not.toHaveBeenCalled();
+  });
+
+  it('takes a link that passed by the verify page by the session it brought', async () => {
+    const fake = installFakeSupabase(makeSession());
+    renderAuth('/reset_password#access_token=a&refresh_token=r&type=recovery');
+    expect(await screen.findByRole('heading', { name: 'Choose a new password' })).toBeInTheDocument();
+    expect(fake.auth.verifyOtp).not.toHaveBeenCalled();
+  });
+
+  it('says the connection, not the link, is the problem when the service cannot be reached, and tries again', async () => {
+    const fake = installFakeSupabase();
+    fake.auth.verifyOtp.mockResolvedValueOnce({
+      data: { user: null, session: null },
+      error: Object.assign(new Error('Failed to fetch'), { name: 'AuthRetryableFetchError', status: 0 }),
+    } as never);
+    renderAuth(LINK);
+    expect(await screen.findByText('Could not reach Salaula. Check your internet connection')).toBeInTheDocument();
+    expect(screen.queryByText(EXPIRED)).not.toBeInTheDocument();
+    await userEvent.setup({ delay: null }).click(screen.getByRole('button', { name: 'Try again' }));
+    expect(await screen.findByRole('heading', { name: 'Choose a new password' })).toBeInTheDocument();
   });
 
   it('treats a link without its token as a bad link, without calling the service', async () => {
@@ -83,7 +110,6 @@ describe('/reset_password', () => {
     await userEvent.setup({ delay: null }).click(screen.getByRole('button', { name: 'SAVE NEW PASSWORD' }));
     expect(screen.getByText('Passwords do not match')).toBeInTheDocument();
     expect(fake.auth.updateUser).not.toHaveBeenCalled();
-    expect(fake.auth.verifyOtp).not.toHaveBeenCalled();
   });
 
   it("shows the service's message when it refuses the password", async () => {
@@ -100,7 +126,7 @@ describe('/reset_password', () => {
     );
     expect(screen.getByRole('button', { name: 'SAVE NEW PASSWORD' })).toBeEnabled();
     expect(fake.auth.signOut).not.toHaveBeenCalled();
-    // A second try saves the password without using the link again (it works once).
+    // A second try saves the password without checking the link again.
     await userEvent.setup({ delay: null }).click(screen.getByRole('button', { name: 'SAVE NEW PASSWORD' }));
     await waitFor(() => expect(fake.auth.updateUser).toHaveBeenCalledTimes(2));
     expect(fake.auth.verifyOtp).toHaveBeenCalledTimes(1);

@@ -325,8 +325,33 @@ describe('/sign_up sign-in', () => {
     await signInAs();
     expect(await screen.findByRole('alert')).toHaveTextContent('Invalid login credentials');
     expect(screen.getByRole('button', { name: 'SIGN IN' })).toBeEnabled();
+    expect(screen.queryByRole('button', { name: 'Send the confirmation e-mail again' })).not.toBeInTheDocument();
     expect(fake.functions.invoke).not.toHaveBeenCalled();
     expect(loginCalls()).toBe(0);
+  });
+
+  it('for an unconfirmed account, says what to do and sends the confirmation e-mail again, or says when it can be asked for', async () => {
+    const notConfirmed =
+      'Your e-mail address is not confirmed yet. Open the link in the e-mail we sent you when you signed up, or ask for the confirmation e-mail again.';
+    const wait = 'For security purposes, you can only request this after 42 seconds.';
+    const fake = installFakeSupabase();
+    fake.auth.signInWithPassword.mockResolvedValueOnce({
+      data: { user: null, session: null },
+      error: authError(notConfirmed, 400, 'email_not_confirmed'),
+    } as never);
+    fake.auth.resend
+      .mockResolvedValueOnce({ data: {}, error: null })
+      .mockResolvedValueOnce({ data: null, error: authError(wait, 429, 'over_email_send_rate_limit') });
+    await signInAs();
+    expect(await screen.findByRole('alert')).toHaveTextContent(notConfirmed);
+    const user = userEvent.setup({ delay: null });
+    await user.click(screen.getByRole('button', { name: 'Send the confirmation e-mail again' }));
+    expect(await screen.findByText('We have sent the confirmation link to chanda@example.com again. Open it, then sign in.')).toBeInTheDocument();
+    expect(fake.auth.resend).toHaveBeenCalledWith({ type: 'signup', email: 'chanda@example.com', options: { emailRedirectTo: `${window.location.origin}/sign_up` } });
+    // Held back by the service: its words say when, and nothing claims it went.
+    await user.click(screen.getByRole('button', { name: 'Send the confirmation e-mail again' }));
+    expect(await screen.findByText(wait)).toBeInTheDocument();
+    expect(screen.queryByText(/We have sent the confirmation link/)).not.toBeInTheDocument();
   });
 
   it("reports a failed profile fetch with the function's reason", async () => {

@@ -5,7 +5,7 @@ import { Icon } from '../../components/icons';
 import { AUTH_ROUTES } from '../../config/constants';
 import type { FieldErrors } from '../../lib/validation';
 import { useAuth } from './AuthProvider';
-import { fetchMyProfile, getCurrentSession, resendConfirmation, signIn, signOut, signUp } from './api';
+import { EmailNotConfirmed, fetchMyProfile, getCurrentSession, resendConfirmation, signIn, signOut, signUp } from './api';
 import { safeNextPath, validateCredentials } from './credentials';
 import { BusyMessage } from './BusyMessage';
 import { EmailField } from './EmailField';
@@ -13,7 +13,7 @@ import { ForgotPasswordForm } from './ForgotPasswordForm';
 import { PasswordField } from './PasswordField';
 import { SecondStepForm } from './SecondStepForm';
 import { needsSecondStep } from './mfa';
-import { NeedsConnection } from '../../lib/offline';
+import { NeedsConnection } from '../../components/ConnectionNotices';
 import { SESSION_ENDED_NOTICE, sessionEnded, sessionEndedShown } from '../../lib/sessionEnded';
 import { useLeadToProblem } from '../../lib/leadToProblem';
 import { getSupabase, hasSupabaseClient, mayHaveSession } from '../../lib/supabase';
@@ -92,6 +92,7 @@ export default function SignInPage() {
     if (resending) return;
     setResending(true);
     setError('');
+    setSuccess('');
     try {
       await resendConfirmation(unconfirmed);
       setSuccess(`We have sent the confirmation link to ${unconfirmed} again. Open it, then sign in.`);
@@ -209,7 +210,7 @@ export default function SignInPage() {
       }
     } catch (err) {
       setError(messageOf(err));
-      if (messageOf(err) === 'Email not confirmed') setUnconfirmed(email.trim());
+      if (err instanceof EmailNotConfirmed) setUnconfirmed(email.trim());
       setLoading(false);
       return;
     }

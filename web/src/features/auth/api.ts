@@ -76,30 +76,27 @@ export async function signUp(email: string, password: string): Promise<SignUpRes
 
 /**
  * resendConfirmation asks the service to e-mail the account's confirmation
- * link again (POST /auth/v1/resend). Asked too soon, it throws an Error
- * saying when the next can be asked for (the seconds the service gives, when
- * it gives them).
+ * link again (POST /auth/v1/resend). Asked too soon, it throws the service's
+ * words saying when the next can be asked for, as requestPasswordReset does.
  */
 export async function resendConfirmation(email: string): Promise<void> {
   const supabase = await getSupabase();
   const { error } = await supabase.auth.resend({ type: 'signup', email: email.trim(), options: { emailRedirectTo: `${window.location.origin}/sign_up` } });
-  if (!error) return;
-  if ((error as { status?: number }).status === 429) {
-    const secs = /(\d+)\s*(?:s\b|sec|second)/i.exec(error.message)?.[1];
-    throw new Error(
-      secs
-        ? `A link was sent a moment ago. You can ask for another in ${secs} ${secs === '1' ? 'second' : 'seconds'}.`
-        : 'A link was sent a moment ago. Please wait a minute before asking for another.',
-    );
-  }
-  throw new Error(error.message);
+  if (error) throw new Error(error.message);
 }
 
-/** signIn signs in with e-mail and password (call 7) and returns the user. */
+/**
+ * EmailNotConfirmed is sign-in refused because the account's address is not
+ * confirmed yet (email_not_confirmed): its message is the service's words,
+ * and the screen offers to send the confirmation e-mail again.
+ */
+export class EmailNotConfirmed extends Error {}
+
+/** signIn signs in with e-mail and password (call 7) and returns the user; EmailNotConfirmed for an unconfirmed account. */
 export async function signIn(email: string, password: string): Promise<User | null> {
   const supabase = await getSupabase();
   const { data, error } = await supabase.auth.signInWithPassword({ email: email.trim(), password });
-  if (error) throw new Error(error.message);
+  if (error) throw error.code === 'email_not_confirmed' ? new EmailNotConfirmed(error.message) : new Error(error.message);
   return data.user;
 }
 
@@ -116,11 +113,29 @@ export async function requestPasswordReset(email: string): Promise<void> {
   if (error) throw new Error(error.message);
 }
 
-/** verifyRecoveryLink exchanges the e-mailed link's token_hash for a session. */
-export async function verifyRecoveryLink(tokenHash: string): Promise<void> {
+/** LinkRefused is an e-mailed link the service refused: used, expired or unknown. */
+export class LinkRefused extends Error {}
+
+/**
+ * checkRecoveryLink checks the reset link the page was opened with, before
+ * anything is typed: it exchanges the link's token_hash for a session (the
+ * service spends a reset link only when the new password is set), or, for a
+ * link that came back through the service's verify page, reads the session
+ * supabase-js took from the address. It throws LinkRefused when the service
+ * refused the link or no session came of it, and an Error with the
+ * connection's words when the service could not be reached.
+ */
+export async function checkRecoveryLink(tokenHash: string | null): Promise<void> {
   const supabase = await getSupabase();
-  const { error } = await supabase.auth.verifyOtp({ token_hash: tokenHash, type: 'recovery' });
+  if (tokenHash) {
+    const { error } = await supabase.auth.verifyOtp({ token_hash: tokenHash, type: 'recovery' });
+    if (!error) return;
+    if (error.name === 'AuthRetryableFetchError') throw new Error(NETWORK_ERROR_MESSAGE, { cause: error });
+    throw new LinkRefused(error.message);
+  }
+  const { data, error } = await supabase.auth.getSession();
   if (error) throw new Error(error.message);
+  if (!data.session) throw new LinkRefused('No session came with the link');
 }
 
 /** updatePassword sets a new password for the signed-in user. */

@@ -4,7 +4,8 @@ import { Alert, Button, RadioGroup, TextField, type TextFieldProps } from '../..
 import { CONTACT_SUBJECTS, FORM_LIMITS, FUNCTIONS } from '../../config/constants';
 import type { FieldErrors } from '../../lib/validation';
 import { FunctionCallError } from '../../lib/functionError';
-import { WaitingForConnection, useSendWhenOnline } from '../../lib/offline';
+import { useSendWhenOnline } from '../../lib/offline';
+import { WaitingForConnection } from '../../components/ConnectionNotices';
 import { contactBody, contactValues } from './api';
 import { validateContact, type ContactField, type ContactValues } from './validation';
 import { useLeadToProblem } from '../../lib/leadToProblem';

@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { setSupabaseForTests } from '../../lib/supabase';
 import { DEFAULT_SITE_SETTINGS, setSiteSettingsForTests } from '../../lib/siteSettings';
 import { fakeFunctions, type FakeAnswer } from '../../test/fakeFunctions';
+import { FORMS_CHANNEL, queuedForms } from '../../lib/formQueue';
 import ContactPage from './ContactPage';
 
 function renderPage() {
@@ -32,6 +33,17 @@ async function fillValid(user: ReturnType<typeof userEvent.setup>) {
 }
 
 const sendButton = () => screen.getByRole('button', { name: /Send Message|Sending\.\.\./ });
+
+/** sendOffline sends a valid message with the browser offline (navigator.onLine mocked): the form says it waits. */
+async function sendOffline() {
+  const { calls } = fakeFunctions();
+  const onLine = vi.spyOn(navigator, 'onLine', 'get').mockReturnValue(false);
+  const user = renderPage();
+  await fillValid(user);
+  await user.click(sendButton());
+  expect(await screen.findByRole('status')).toHaveTextContent('No internet connection.');
+  return { calls, onLine, user };
+}
 
 describe('Contact Us page', { timeout: 20_000 }, () => {
   let errorLog: ReturnType<typeof vi.spyOn>;
@@ -179,12 +191,7 @@ describe('Contact Us page', { timeout: 20_000 }, () => {
   });
 
   it('offline from the start: nothing is tried until the connection returns', async () => {
-    const { calls } = fakeFunctions();
-    const onLine = vi.spyOn(navigator, 'onLine', 'get').mockReturnValue(false);
-    const user = renderPage();
-    await fillValid(user);
-    await user.click(sendButton());
-    expect(await screen.findByRole('status')).toHaveTextContent('No internet connection.');
+    const { calls, onLine, user } = await sendOffline();
     expect(calls).toHaveLength(0);
     // "Don't send" drops the pending message and keeps the fields.
     await user.click(screen.getByRole('button', { name: "Don't send" }));
@@ -195,6 +202,22 @@ describe('Contact Us page', { timeout: 20_000 }, () => {
     await user.click(sendButton());
     expect(await screen.findByText("Message sent successfully! We'll be in touch soon.")).toBeInTheDocument();
     expect(calls).toHaveLength(1);
+  });
+
+  it.each([
+    ['kept', null, "Message sent successfully! We'll be in touch soon."],
+    ['refused', { status: 400, message: 'Please correct the highlighted fields and try again.', fields: {} }, 'Error sending message: Please correct the highlighted fields and try again.'],
+  ])('waiting for the connection, says at once what the service worker says when it has sent the message (%s)', async (_name, refusal, text) => {
+    const { calls, onLine } = await sendOffline();
+    // public/sw-forms.js sent the queued form (Background Sync) and says so on the channel.
+    const [form] = await queuedForms();
+    const worker = new BroadcastChannel(FORMS_CHANNEL);
+    worker.postMessage({ form, refusal });
+    worker.close();
+    expect(await screen.findByText(text, { exact: false })).toBeInTheDocument();
+    expect(screen.queryByText(/No internet connection/)).not.toBeInTheDocument();
+    expect(calls).toHaveLength(0);
+    onLine.mockRestore();
   });
 
   it('shows the server field errors and clears the earlier status when sending again', async () => {

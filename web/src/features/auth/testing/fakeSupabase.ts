@@ -73,6 +73,7 @@ export function installFakeSupabase(initial: Session | null = null) {
       return { error: null };
     }),
     resetPasswordForEmail: vi.fn(async () => ({ data: {}, error: null })),
+    resend: vi.fn(async (): Promise<{ data: unknown; error: unknown }> => ({ data: {}, error: null })),
     verifyOtp: vi.fn(async () => {
       const s = makeSession();
       emit('PASSWORD_RECOVERY', s);

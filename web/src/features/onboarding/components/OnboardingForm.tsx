@@ -6,7 +6,7 @@ import { ErrorBanner, InspirationSelect, PhoneField, VoiceInputButton } from './
 import type { useFields } from '../useFields';
 import type { BuyerErrorKey, BuyerFields } from '../validation';
 import { SELLER_ERRORS, SubmitError } from '../flows';
-import { NeedsConnection } from '../../../lib/offline';
+import { NeedsConnection } from '../../../components/ConnectionNotices';
 import { useLeadToProblem } from '../../../lib/leadToProblem';
 import { STYLE_LABEL } from '../../../config/constants';
 

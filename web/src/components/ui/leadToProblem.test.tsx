@@ -1,9 +1,9 @@
 import { useState, type FormEvent } from 'react';
 import { render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { Alert, TextField } from '../components/ui';
+import { Alert, TextField } from '.';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { useLeadToProblem } from './leadToProblem';
+import { useLeadToProblem } from '../../lib/leadToProblem';
 
 /** A form like the app's: a banner at the top, fields further down, a server that may refuse. */
 function Form({ server }: { server: () => Promise<string> }) {

@@ -1,8 +1,6 @@
 import { useEffect, useLayoutEffect, useRef, useState } from 'react';
-import { Alert } from '../components/ui/Alert';
-import { Button } from '../components/ui/Button';
 import { FunctionCallError, NETWORK_ERROR_MESSAGE, invokePublicFunction, isNetworkFailure } from './functionError';
-import { FORM_SENT_EVENT, askForBackgroundSync, dropQueued, heldKeys, newClientKey, queueForm, queuedForms, sendQueued, takeSent, type QueuedForm } from './formQueue';
+import { FORM_SENT_EVENT, askForBackgroundSync, dropQueued, heldKeys, newClientKey, queueForm, queuedForms, sendQueued, takeSent, type QueuedForm, type SentForm } from './formQueue';
 
 /** Shown by a form whose sending waits for the connection to come back. */
 export const WAITING_FOR_CONNECTION_MESSAGE =
@@ -59,6 +57,8 @@ export function useSendWhenOnline(
   const [waiting, setWaiting] = useState(false);
   const pending = useRef<QueuedForm | null>(null);
   const busy = useRef(false);
+  /** Keys whose answer sentElsewhere has told already: this page's own try then says nothing more. */
+  const saidElsewhere = useRef(new Set<string>());
   const latest = useRef({ mine, restore, onSent, onFailed });
   useLayoutEffect(() => {
     latest.current = { mine, restore, onSent, onFailed };
@@ -76,10 +76,13 @@ export function useSendWhenOnline(
     setSending(true);
     try {
       const answer = await sendForm(f);
+      // Answered meanwhile by the service worker (sentElsewhere): said already.
+      if (saidElsewhere.current.has(f.key)) return;
       release(f);
       setWaiting(false);
       latest.current.onSent(answer);
     } catch (err) {
+      if (saidElsewhere.current.has(f.key)) return;
       if (isOfflineFailure(err)) {
         pending.current = f;
         setWaiting(true);
@@ -100,13 +103,17 @@ export function useSendWhenOnline(
   useEffect(() => {
     let live = true;
     const ours = (f: QueuedForm) => f.fn === fn && latest.current.mine(f.body);
+    // Sent by a later visit's sendQueued or by the service worker: said as
+    // soon as the server answered, whatever this page was waiting for.
     const sentElsewhere = (e: Event) => {
-      const f = (e as CustomEvent<QueuedForm>).detail;
+      const f = (e as CustomEvent<SentForm>).detail;
       if (!ours(f) || (pending.current && pending.current.key !== f.key)) return;
       takeSent((s) => s.key === f.key);
+      saidElsewhere.current.add(f.key);
       if (pending.current) release(pending.current);
       setWaiting(false);
-      latest.current.onSent();
+      if (f.refusal) latest.current.onFailed(new FunctionCallError(f.refusal.message || 'The form was refused', f.refusal.fields, f.refusal.status));
+      else latest.current.onSent();
     };
     window.addEventListener(FORM_SENT_EVENT, sentElsewhere);
     if (takeSent(ours)) latest.current.onSent();
@@ -168,34 +175,6 @@ export function useSendWhenOnline(
       setWaiting(false);
     },
   };
-}
-
-/** NeedsConnection says, while offline, that what the page does needs a connection (sign-in, onboarding). */
-export function NeedsConnection({ what }: { what: string }) {
-  const online = useOnline();
-  if (online) return null;
-  return (
-    <Alert severity="warning" role="status" className="mb2">
-      No internet connection. {what} needs a connection: you can fill in the form, then send it once you are back online.
-    </Alert>
-  );
-}
-
-/** WaitingForConnection is what a form shows while its sending waits for the connection; "Don't send" cancels. */
-export function WaitingForConnection({ onCancel }: { onCancel: () => void }) {
-  return (
-    <Alert
-      severity="info"
-      role="status"
-      action={
-        <Button color="inherit" size="small" onClick={onCancel}>
-          Don't send
-        </Button>
-      }
-    >
-      {WAITING_FOR_CONNECTION_MESSAGE}
-    </Alert>
-  );
 }
 
 /**
