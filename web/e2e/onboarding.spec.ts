@@ -1,5 +1,6 @@
-import { expect as baseExpect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { expect as baseExpect, type APIRequestContext, type Page } from '@playwright/test';
 import AxeBuilder from '@axe-core/playwright';
+import { test } from './fixtures';
 
 /**
  * Onboarding end to end against the real server: a new account signs up on
