@@ -2,6 +2,7 @@
 import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 import { VitePWA } from 'vite-plugin-pwa';
+import { availableParallelism } from 'node:os';
 
 /**
  * The service worker precaches only the offline page:
@@ -183,5 +184,8 @@ export default defineConfig({
     // Form tests render whole MUI pages; on a busy 2-core machine one can take
     // several seconds, which is the machine, not the behaviour under test.
     testTimeout: 20_000,
+    // One test file per core. Vitest's own default leaves a core to its main
+    // process, which mostly waits: on two cores that ran the files one at a time.
+    maxWorkers: availableParallelism(),
   },
 });
