@@ -17,6 +17,7 @@ import (
 	"crypto/rand"
 	"database/sql"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"io"
 	"net/url"
@@ -80,8 +81,8 @@ func Open(t testing.TB, engine store.Dialect) *store.DB {
 func migratedSQLiteFolder(t testing.TB) string {
 	t.Helper()
 	dir := t.TempDir()
-	if file, ok := templateOf(t, store.SQLite); ok {
-		if err := copyFile(file, filepath.Join(dir, "salaula.db")); err != nil {
+	if tpl, ok := templateOf(t, store.SQLite); ok {
+		if err := copyFile(tpl.ref, filepath.Join(dir, "salaula.db")); err != nil {
 			t.Fatalf("copy the SQLite template: %v", err)
 		}
 	} else if err := migrate("", dir); err != nil {
@@ -116,10 +117,7 @@ func Main(m *testing.M) int {
 	templates.mu.Lock()
 	defer templates.mu.Unlock()
 	for _, tpl := range templates.made {
-		if tpl.remove == nil {
-			continue
-		}
-		if err := tpl.remove(); err != nil {
+		if err := tpl.close(); err != nil {
 			fmt.Fprintf(os.Stderr, "storetest: remove the %s template: %v\n", tpl.engine, err)
 			if code == 0 {
 				code = 1
@@ -136,6 +134,46 @@ type template struct {
 	ref    string
 	err    error
 	remove func() error
+	// PostgreSQL: the next copies, made while tests run, as copying takes
+	// a quarter of a second: spareCopies are always made or being made.
+	next chan copied
+}
+
+// spareCopies is how many copies of the PostgreSQL template are made ahead.
+const spareCopies = 3
+
+// copied is a copy of the PostgreSQL template, or why it failed.
+type copied struct {
+	url  string
+	drop func() error
+	err  error
+}
+
+// take returns a copy of the PostgreSQL template and starts the next one.
+func (tpl *template) take() copied {
+	c := <-tpl.next
+	go tpl.copy()
+	return c
+}
+
+// copy makes a copy of the PostgreSQL template for the next take.
+func (tpl *template) copy() {
+	url, drop, err := newDatabase(randomName("salaula_test_"), tpl.ref)
+	tpl.next <- copied{url, drop, err}
+}
+
+// close drops the copies nobody took and the template.
+func (tpl *template) close() error {
+	var err error
+	for range cap(tpl.next) {
+		if c := <-tpl.next; c.err == nil {
+			err = errors.Join(err, c.drop())
+		}
+	}
+	if tpl.remove != nil {
+		err = errors.Join(err, tpl.remove())
+	}
+	return err
 }
 
 // templates are the templates made so far in this test process.
@@ -147,17 +185,23 @@ var templates struct {
 
 // templateOf returns the engine's template, making it on the first call;
 // ok is false when Main does not run.
-func templateOf(t testing.TB, engine store.Dialect) (ref string, ok bool) {
+func templateOf(t testing.TB, engine store.Dialect) (tpl *template, ok bool) {
 	t.Helper()
 	templates.mu.Lock()
 	defer templates.mu.Unlock()
 	if !templates.on {
-		return "", false
+		return nil, false
 	}
-	tpl := templates.made[engine]
+	tpl = templates.made[engine]
 	if tpl == nil {
 		tpl = &template{engine: engine}
 		tpl.ref, tpl.remove, tpl.err = makeTemplate(engine)
+		if tpl.err == nil && engine == store.Postgres {
+			tpl.next = make(chan copied, spareCopies)
+			for range spareCopies {
+				go tpl.copy()
+			}
+		}
 		if templates.made == nil {
 			templates.made = map[store.Dialect]*template{}
 		}
@@ -166,7 +210,7 @@ func templateOf(t testing.TB, engine store.Dialect) (ref string, ok bool) {
 	if tpl.err != nil {
 		t.Fatalf("migrated %s template: %v", engine, tpl.err)
 	}
-	return tpl.ref, true
+	return tpl, true
 }
 
 // makeTemplate migrates a new database of the engine and closes it, so that
@@ -221,7 +265,7 @@ func copyFile(from, to string) error {
 func NewPostgresDatabase(t testing.TB) string {
 	t.Helper()
 	testproc.SkipShort(t, "PostgreSQL")
-	return createDatabase(t, "")
+	return createDatabase(t)
 }
 
 // MigratedPostgresDatabase is NewPostgresDatabase with the migrations
@@ -229,22 +273,26 @@ func NewPostgresDatabase(t testing.TB) string {
 func MigratedPostgresDatabase(t testing.TB) string {
 	t.Helper()
 	testproc.SkipShort(t, "PostgreSQL")
-	if name, ok := templateOf(t, store.Postgres); ok {
-		return createDatabase(t, name)
+	if tpl, ok := templateOf(t, store.Postgres); ok {
+		c := tpl.take()
+		if c.err != nil {
+			t.Fatal(c.err)
+		}
+		t.Cleanup(func() { c.drop() })
+		return c.url
 	}
-	url := createDatabase(t, "")
+	url := createDatabase(t)
 	if err := migrate(url, ""); err != nil {
 		t.Fatalf("migrate postgres: %v", err)
 	}
 	return url
 }
 
-// createDatabase creates a database with a random name, a copy of the
-// database template when that is not empty, and returns its URL; it is
-// dropped when the test ends.
-func createDatabase(t testing.TB, template string) string {
+// createDatabase creates an empty database with a random name and returns
+// its URL; it is dropped when the test ends.
+func createDatabase(t testing.TB) string {
 	t.Helper()
-	url, drop, err := newDatabase(randomName("salaula_test_"), template)
+	url, drop, err := newDatabase(randomName("salaula_test_"), "")
 	if err != nil {
 		t.Fatal(err)
 	}
