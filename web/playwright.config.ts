@@ -1,31 +1,20 @@
 import { defineConfig, devices } from '@playwright/test';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 
 /**
- * Browser tests in Debian's Chromium against the real `salaula serve` binary
- * (built by `make build`), on a fresh SQLite data folder. The folder is shared
- * with the tests through SALAULA_E2E_DATA so they can run `salaula admin`.
+ * Browser tests in Debian's Chromium against the real `salaula serve` binary (built by
+ * `make build`). Two workers, each with its own server on a free port and its own fresh SQLite
+ * data folder (e2e/fixtures.ts), so that no test sees another worker's accounts, settings or
+ * counts. A file's tests run in order in one worker, unless the file says otherwise.
  */
-const port = Number(process.env.SALAULA_E2E_PORT ?? 18555);
-if (!process.env.SALAULA_E2E_DATA) {
-  process.env.SALAULA_E2E_DATA = mkdtempSync(join(tmpdir(), 'salaula-e2e-'));
-}
-const binary = resolve(dirname(fileURLToPath(import.meta.url)), '../bin/salaula');
-const baseURL = `http://127.0.0.1:${port}`;
-
 export default defineConfig({
   testDir: './e2e',
   outputDir: './test-results',
   fullyParallel: false,
-  workers: 1,
+  workers: 2,
   retries: 0,
   timeout: 60_000,
   reporter: [['list']],
   use: {
-    baseURL,
     trace: 'retain-on-failure',
     screenshot: 'only-on-failure',
     // The service worker is tested by e2e/pwa.spec.ts, which allows it; elsewhere it would make
@@ -37,17 +26,4 @@ export default defineConfig({
     },
   },
   projects: [{ name: 'chromium', use: { ...devices['Desktop Chrome'], channel: undefined } }],
-  webServer: {
-    command: `${binary} serve --http 127.0.0.1:${port} --data ${process.env.SALAULA_E2E_DATA}`,
-    url: `${baseURL}/healthz`,
-    reuseExistingServer: false,
-    timeout: 30_000,
-    env: {
-      SALAULA_RATE_AUTH: '1000/1m',
-      SALAULA_RATE_FORMS: '1000/1m',
-      SALAULA_RATE_UPLOADS: '1000/1m',
-      // The browser tests stand in for people on several devices with X-Forwarded-For.
-      SALAULA_TRUST_PROXY: 'true',
-    },
-  },
 });

@@ -95,8 +95,10 @@ func TestAnnouncementSurvivesKill9ExactlyOnce(t *testing.T) {
 	if testing.Short() {
 		t.Skip("kills real servers that send through a real SMTP server: not in -short")
 	}
+	t.Parallel() // its own servers, SMTP server, ports and databases: it mostly waits on the send rate
 	for _, engine := range storetest.Engines {
 		t.Run(string(engine), func(t *testing.T) {
+			t.Parallel()
 			const total, held, program = 2000, 700, "Wardrobe Clearance Program"
 			smtpd := startAnnounceSMTP(t, held)
 			ctx := context.Background()

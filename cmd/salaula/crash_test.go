@@ -45,6 +45,7 @@ func runAsServe() {
 // stored, with its confirmation e-mail queued (10 cycles on SQLite, 3 on
 // PostgreSQL).
 func TestAcknowledgedSignUpsSurviveKill9(t *testing.T) {
+	t.Parallel() // its own servers, ports and databases
 	for _, engine := range storetest.Engines {
 		t.Run(string(engine), func(t *testing.T) {
 			cycles := 10
@@ -165,6 +166,7 @@ func waitHealthy(t *testing.T, addr string, cmd *exec.Cmd) {
 // done, the 49 accepted e-mails of the unfinished batch went out twice.
 func TestOutboxKilledMidBatchSendsEachEmailOnce(t *testing.T) {
 	mailtest.SkipShort(t)
+	t.Parallel() // its own servers, SMTP servers, ports and databases
 	for _, engine := range storetest.Engines {
 		t.Run(string(engine), func(t *testing.T) {
 			const total, held = 300, 150

@@ -23,6 +23,7 @@ func TestLoadBalancerDropsNoRequest(t *testing.T) {
 	if testing.Short() {
 		t.Skip("needs PostgreSQL, S3 or caddy: runs without -short")
 	}
+	t.Parallel() // its own servers, load balancer, ports and database
 	caddy, err := testproc.Tool("caddy") // 2.11.9: Debian's 2.6 retries a POST without its body
 	if err != nil {
 		t.Fatal(err)
@@ -35,7 +36,7 @@ func TestLoadBalancerDropsNoRequest(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	env := map[string]string{"DATABASE_URL": storetest.NewPostgresDatabase(t),
+	env := map[string]string{"DATABASE_URL": storetest.MigratedPostgresDatabase(t),
 		"SALAULA_JWT_SECRET": "one-secret-shared-by-every-instance-0123456789", "SALAULA_TRUSTED_PROXIES": "127.0.0.1",
 		"SALAULA_RATE_FORMS": "0", "SALAULA_PUBLIC_URL": "https://salaula.example"}
 	var addrs [2]string

@@ -141,7 +141,7 @@ func operatorSession(t *testing.T, c apiClient, env map[string]string, email str
 // instance B (the periodic re-check, every 30 s, is not what does it).
 func TestRealtimeChannelsCloseOnEveryInstanceWhenAccessEnds(t *testing.T) {
 	// One signing secret and one public address (the tokens' issuer), as behind a load balancer.
-	env := map[string]string{"DATABASE_URL": storetest.NewPostgresDatabase(t), "SALAULA_JWT_SECRET": "one-secret-shared-by-every-instance-0123456789",
+	env := map[string]string{"DATABASE_URL": storetest.MigratedPostgresDatabase(t), "SALAULA_JWT_SECRET": "one-secret-shared-by-every-instance-0123456789",
 		"SALAULA_PUBLIC_URL": "https://salaula.example"}
 	var procs [2]apiClient
 	for i := range procs {

@@ -19,8 +19,10 @@ import (
 
 func quietLogger() *slog.Logger { return slog.New(slog.NewTextHandler(io.Discard, nil)) }
 
+// TestMain gives the tests databases copied from templates migrated once,
+// and stops the SMTP server they share.
 func TestMain(m *testing.M) {
-	code := m.Run()
+	code := storetest.Main(m)
 	mailtest.StopShared()
 	os.Exit(code)
 }

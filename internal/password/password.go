@@ -133,7 +133,32 @@ var (
 	limitMu sync.Mutex
 	slots   = make(chan struct{}, runtime.GOMAXPROCS(0))
 	maxWait = DefaultWait
+	// The cost Hash uses: the published parameters unless a test set
+	// another (SetTestCost).
+	costMemory, costPasses uint32 = memoryKiB, passes
 )
+
+// SetTestCost makes Hash use memory KiB and the given number of passes
+// instead of the published parameters, and returns a function that
+// restores the cost before; 0 and 0 are the published parameters. Only tests
+// call it: a package whose tests make thousands of hashes may make them
+// cheap, while the tests of hashing itself, and those that count on a
+// hash's time, keep the published cost (decision 0246). Verify always
+// takes the parameters from the hash.
+func SetTestCost(memory, iterations uint32) (restore func()) {
+	if memory == 0 || iterations == 0 {
+		memory, iterations = memoryKiB, passes
+	}
+	limitMu.Lock()
+	defer limitMu.Unlock()
+	oldMemory, oldPasses := costMemory, costPasses
+	costMemory, costPasses = memory, iterations
+	return func() {
+		limitMu.Lock()
+		defer limitMu.Unlock()
+		costMemory, costPasses = oldMemory, oldPasses
+	}
+}
 
 // SetLimits lets at most n argon2id runs go at once, each waiting at most
 // wait for its turn, and returns a function that restores the previous
@@ -197,13 +222,16 @@ func HashContext(ctx context.Context, pw string) (string, error) {
 	if _, err := rand.Read(salt); err != nil {
 		return "", err
 	}
+	limitMu.Lock()
+	m, t := costMemory, costPasses
+	limitMu.Unlock()
 	var key []byte
-	if err := withSlot(ctx, func() { key = argon2.IDKey([]byte(pw), salt, passes, memoryKiB, lanes, keyLen) }); err != nil {
+	if err := withSlot(ctx, func() { key = argon2.IDKey([]byte(pw), salt, t, m, lanes, keyLen) }); err != nil {
 		return "", err
 	}
 	b64 := base64.RawStdEncoding
 	return fmt.Sprintf("$argon2id$v=%d$m=%d,t=%d,p=%d$%s$%s",
-		argon2.Version, memoryKiB, passes, lanes, b64.EncodeToString(salt), b64.EncodeToString(key)), nil
+		argon2.Version, m, t, lanes, b64.EncodeToString(salt), b64.EncodeToString(key)), nil
 }
 
 // ErrBadHash is returned by Verify for a stored hash it cannot read.

@@ -167,3 +167,40 @@ func TestMemoryBudgetFollowsHashesAtOnce(t *testing.T) {
 		t.Errorf("4 hashes at once: budget %d, want %d", got, want)
 	}
 }
+
+// A test cost makes hashes with its parameters, which verify; restored,
+// and with 0 and 0, hashes have the published parameters again. Not in
+// parallel: the other tests of hashing count on the published cost.
+func TestSetTestCostChangesOnlyNewHashes(t *testing.T) {
+	published, err := Hash("chitenge-lusaka-42")
+	if err != nil {
+		t.Fatal(err)
+	}
+	restore := SetTestCost(64, 1)
+	cheap, err := Hash("chitenge-lusaka-42")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(cheap, "$argon2id$v=19$m=64,t=1,p=1$") {
+		t.Fatalf("hash with the test cost: %q", cheap)
+	}
+	for _, h := range []string{cheap, published} {
+		if ok, err := Verify("chitenge-lusaka-42", h); !ok || err != nil {
+			t.Fatalf("Verify(right, %q) = %v, %v", h, ok, err)
+		}
+		if ok, err := Verify("chitenge-lusaka-43", h); ok || err != nil {
+			t.Fatalf("Verify(wrong, %q) = %v, %v", h, ok, err)
+		}
+	}
+	restore()
+	wantPublished := func(when string) {
+		t.Helper()
+		if h, err := Hash("chitenge-lusaka-42"); err != nil || !strings.HasPrefix(h, "$argon2id$v=19$m=7168,t=5,p=1$") {
+			t.Fatalf("%s: hash %q, %v; want the published parameters", when, h, err)
+		}
+	}
+	wantPublished("restored")
+	defer SetTestCost(64, 1)()
+	defer SetTestCost(0, 0)()
+	wantPublished("set to 0 and 0")
+}

@@ -113,6 +113,7 @@ func TestAuthSettings(t *testing.T) {
 }
 
 func TestSignupAnswersASession(t *testing.T) {
+	publishedPasswordCost(t) // the stored hash's parameters are checked
 	eachEngine(t, nil, func(t *testing.T, env *testEnv) {
 		before := time.Now().Unix()
 		body := env.signUp(t, "  Mwila.Banda@Example.COM ", goodPassword)

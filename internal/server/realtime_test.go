@@ -540,7 +540,7 @@ func TestRealtimeRefusesBadInputClearlyAndKeepsServing(t *testing.T) {
 
 func TestRealtimeTwoInstancesOnOnePostgres(t *testing.T) {
 	ctx := context.Background()
-	url := storetest.NewPostgresDatabase(t)
+	url := storetest.MigratedPostgresDatabase(t)
 	open := func() *store.DB {
 		db, err := store.Open(ctx, url, "")
 		if err != nil {

@@ -211,7 +211,7 @@ func TestChangesOfUndoneWritesAreNeverAnnounced(t *testing.T) {
 
 func TestChangesReachEveryInstanceOnPostgres(t *testing.T) {
 	ctx := context.Background()
-	url := storetest.NewPostgresDatabase(t)
+	url := storetest.MigratedPostgresDatabase(t)
 	open := func() *store.DB {
 		db, err := store.Open(ctx, url, "")
 		if err != nil {

@@ -18,7 +18,7 @@ func TestRelayReachesEveryInstanceOnPostgres(t *testing.T) {
 		t.Skip("needs PostgreSQL: run without -short")
 	}
 	ctx := context.Background()
-	url := storetest.NewPostgresDatabase(t)
+	url := storetest.MigratedPostgresDatabase(t)
 	open := func() *store.DB {
 		db, err := store.Open(ctx, url, "")
 		if err != nil {

@@ -241,7 +241,7 @@ func TestSignUpsAndMessagesAtOnceAreKeptOrUndoneAlone(t *testing.T) {
 // both writes succeed and each is applied exactly once.
 func TestDeadlockBetweenInstancesIsRunAgain(t *testing.T) {
 	ctx := context.Background()
-	url := storetest.NewPostgresDatabase(t)
+	url := storetest.MigratedPostgresDatabase(t)
 	var instances [2]*store.DB
 	for i := range instances {
 		db, err := store.Open(ctx, url, "")
@@ -599,7 +599,7 @@ func openToReopen(t *testing.T, engine store.Dialect) (db *store.DB, url, dir st
 	t.Helper()
 	dir = t.TempDir()
 	if engine == store.Postgres {
-		url = storetest.NewPostgresDatabase(t)
+		url = storetest.MigratedPostgresDatabase(t)
 	}
 	db, err := store.Open(context.Background(), url, dir)
 	if err != nil {

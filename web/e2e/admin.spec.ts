@@ -2,8 +2,9 @@ import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import AxeBuilder from '@axe-core/playwright';
-import { expect as baseExpect, test, type Page } from '@playwright/test';
+import { expect as baseExpect, type Page } from '@playwright/test';
 import { anonKey, grantOperator, makeOperator, nextCode, openConsole, signUpByAPI, uniqueEmail } from './console';
+import { test } from './fixtures';
 
 /**
  * The founders' console in Chromium against the real `salaula serve`: an

@@ -1,6 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
-import { expect as baseExpect, test, type Page } from '@playwright/test';
+import { expect as baseExpect, type Page } from '@playwright/test';
 import { makeOperator, openConsole, uniqueEmail } from './console';
+import { test } from './fixtures';
 
 /**
  * First-party analytics end to end, in Chromium against the real `salaula

@@ -1,4 +1,5 @@
-import { expect as baseExpect, test, type Page } from '@playwright/test';
+import { expect as baseExpect, type Page } from '@playwright/test';
+import { test } from './fixtures';
 
 /**
  * Slow and lost connections, the parts not covered by pwa.spec.ts: sign-in and onboarding say

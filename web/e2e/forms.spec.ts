@@ -1,7 +1,8 @@
-import { expect as baseExpect, test, type Page } from '@playwright/test';
+import { expect as baseExpect, type Page } from '@playwright/test';
 import { execFileSync } from 'node:child_process';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { test } from './fixtures';
 
 /**
  * The public forms end to end: bad input shows the spec's messages, good

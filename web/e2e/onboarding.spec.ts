@@ -1,4 +1,4 @@
-import { test } from '@playwright/test';
+import { test } from './fixtures';
 import AxeBuilder from '@axe-core/playwright';
 import { acceptAlert, chooseRole, expect, makePictures, PASSWORD, profileMe, signInAgain, signUp, storedImages } from './onboard';
 

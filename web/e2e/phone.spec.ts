@@ -1,9 +1,10 @@
-import { expect as baseExpect, test, type Page } from '@playwright/test';
+import { expect as baseExpect, type Page } from '@playwright/test';
 import { execFileSync } from 'node:child_process';
 import { createConnection, createServer, type Server, type Socket } from 'node:net';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { makeOperator, openConsole, uniqueEmail } from './console';
+import { test } from './fixtures';
 
 /**
  * What a visitor on a cheap Android phone trips over (issue 40), at 360 px

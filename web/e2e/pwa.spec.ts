@@ -1,8 +1,9 @@
-import { expect as baseExpect, test } from '@playwright/test';
+import { expect as baseExpect } from '@playwright/test';
 import { execFileSync } from 'node:child_process';
 import { createConnection, createServer, type Server, type Socket } from 'node:net';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { test } from './fixtures';
 
 /**
  * Installable and usable offline: the web app manifest and the

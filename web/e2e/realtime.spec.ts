@@ -1,5 +1,6 @@
-import { expect as baseExpect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { expect as baseExpect, type APIRequestContext, type Page } from '@playwright/test';
 import { anonKey, makeOperator, openConsole, PASSWORD, signUpByAPI, uniqueEmail } from './console';
+import { test } from './fixtures';
 
 /**
  * Live updates (issue #13) in Chromium against the real `salaula serve`: the

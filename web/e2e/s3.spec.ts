@@ -1,11 +1,11 @@
 import { expect as baseExpect, test } from '@playwright/test';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { deflateSync } from 'node:zlib';
+import { freePort } from './fixtures';
 
 /**
  * A seller onboards in the browser against a server whose media live in a
@@ -24,17 +24,6 @@ const expect = baseExpect.configure({ timeout: 15_000 });
 let dir = '';
 let base = '';
 const children: ChildProcess[] = [];
-
-function freePort(): Promise<number> {
-  return new Promise((ok, fail) => {
-    const srv = createServer();
-    srv.once('error', fail);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => ok(port));
-    });
-  });
-}
 
 /** Runs a program and resolves with the first output line matching ready. */
 function start(cmd: string, args: string[], env: Record<string, string>, ready: RegExp): Promise<RegExpMatchArray> {

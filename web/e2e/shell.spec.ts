@@ -1,4 +1,5 @@
-import { expect, test } from '@playwright/test';
+import { expect } from '@playwright/test';
+import { test } from './fixtures';
 
 test('the home page opens after the first-load skeleton', async ({ page }) => {
   await page.goto('/');

@@ -1,5 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, type Page } from '@playwright/test';
+import { test } from './fixtures';
 
 /** Every path of the route table (src/app/routes.tsx). */
 const ROUTES = [
@@ -60,6 +61,8 @@ async function seriousViolations(page: Page) {
 }
 
 test.describe('every route at 360x740 and 1280x800', () => {
+  // Each route's test opens its own page (and signs up its own account): the two workers share them.
+  test.describe.configure({ mode: 'parallel' });
   for (const path of ROUTES) {
     test(`${path}: renders, fits the screen, no serious accessibility problem, screenshots`, async ({ page }, testInfo) => {
       test.setTimeout(180_000);

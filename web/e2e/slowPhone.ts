@@ -1,4 +1,5 @@
-import { test as base, expect as baseExpect, type CDPSession, type Page } from '@playwright/test';
+import { expect as baseExpect, type CDPSession, type Page } from '@playwright/test';
+import { test as base } from './fixtures';
 
 /**
  * The phone of the shoppers' walkthroughs: a 360 px Android phone on a slow

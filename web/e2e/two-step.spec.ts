@@ -1,6 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
-import { expect as baseExpect, test, type Page } from '@playwright/test';
+import { expect as baseExpect, type Page } from '@playwright/test';
 import { totp } from './totp';
+import { test } from './fixtures';
 
 /**
  * Two-step sign-in in Chromium on a 360 px phone against the real
