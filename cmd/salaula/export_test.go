@@ -64,7 +64,7 @@ func TestExportWaitlistAndMessagesWhileTheServerRuns(t *testing.T) {
 			if _, err := time.Parse(time.RFC3339, m[0]); err != nil || !strings.HasSuffix(m[0], "Z") {
 				t.Fatalf("created_at %q", m[0])
 			}
-			if m[1] != `'=HYPERLINK("http://evil")` || m[3] != "ruth@example.com" || m[4] != "'+260 966 000111" || m[5] != "careers" ||
+			if m[1] != `'=HYPERLINK("http://evil")` || m[3] != "ruth@example.com" || m[4] != "'+260966000111" || m[5] != "careers" ||
 				m[6] != "Hello, are you hiring, \"designers\", in Lusaka?\nThanks" {
 				t.Fatalf("message row %q", m)
 			}
