@@ -69,7 +69,7 @@ test('a person edits, downloads and deletes their account on a 360 px phone', as
 
   // The account icon of the main bar leads to /account, which shows the profile as saved.
   await page.goto('/');
-  await page.getByRole('link', { name: 'Account' }).click();
+  await page.getByRole('link', { name: 'Account', exact: true }).click();
   await expect(page).toHaveURL(/\/account$/);
   await expect(page.getByRole('heading', { name: 'Your profile' })).toBeVisible();
   await expect(page.getByText('097 123 4567')).toBeVisible();

@@ -222,7 +222,7 @@ test.describe('navigation', () => {
       const links = menu.getByRole('navigation', { name: 'Side menu' }).getByRole('link');
       await expect(links).toHaveText(['Home Page', 'Our Impact', 'About Us', 'Privacy Policy', 'Terms & Conditions', 'Sign In', 'Contact Us']);
       const hrefs = await links.evaluateAll((as) => as.map((a) => a.getAttribute('href')));
-      expect(hrefs).toEqual(['/', '/impact', '/about', '/privacy', '/termsandconditions', '/sign_up', '/contact']);
+      expect(hrefs).toEqual(['/', '/impact', '/about', '/privacy', '/termsandconditions', '/sign_up?mode=login', '/contact']);
       await expect.poll(() => menu.evaluate((el) => el.contains(document.activeElement))).toBe(true);
       await page.keyboard.press('Escape');
       await expect(menu).toBeHidden();
