@@ -6,7 +6,6 @@ import { App } from './app/App';
 import { preloadRoute } from './app/routes';
 import { registerServiceWorker } from './lib/serviceWorker';
 import { reloadOnStaleChunk } from './lib/staleChunks';
-import { afterLoadWhenIdle } from './lib/idle';
 
 reloadOnStaleChunk();
 // The opened page's code was fetched beside this entry (vite.config.ts): with it loaded, the first render
@@ -24,7 +23,7 @@ registerServiceWorker();
 
 /**
  * Forms kept offline on an earlier visit (lib/formQueue) are sent once the
- * page has loaded and is idle and whenever the connection comes back; the code doing it
+ * page has loaded and whenever the connection comes back; the code doing it
  * is loaded only while something is queued.
  */
 function sendQueuedFormsIfAny() {
@@ -35,5 +34,8 @@ function sendQueuedFormsIfAny() {
   }
   void import('./lib/offline').then((m) => m.sendQueuedForms()).catch(() => {});
 }
-afterLoadWhenIdle(sendQueuedFormsIfAny);
+// At the load itself, not later at an idle moment: a form page that mounts first holds its own kept
+// body and leaves the sending to this call.
+if (document.readyState === 'complete') sendQueuedFormsIfAny();
+else window.addEventListener('load', sendQueuedFormsIfAny, { once: true });
 window.addEventListener('online', sendQueuedFormsIfAny);
