@@ -70,7 +70,7 @@ func TestExportWaitlistAndMessagesWhileTheServerRuns(t *testing.T) {
 			}
 
 			all := exportRows(t, env, "waitlist", "--data", dataDir)
-			if strings.Join(all[0], ",") != "created_at,email,program,page_path,referrer,utm_source,utm_medium,utm_campaign,utm_term,utm_content,unsubscribed_at" || len(all) != 3 {
+			if strings.Join(all[0], ",") != "created_at,email,program,page_path,referrer,utm_source,utm_medium,utm_campaign,utm_term,utm_content,unsubscribed_at,referred_by" || len(all) != 3 {
 				t.Fatalf("waitlist export: %q", all)
 			}
 			if r := all[1]; r[1] != "ruth@example.com" || r[2] != "Upcycling Initiative" || r[3] != "/impact" || r[4] != "https://l.facebook.com/" ||
