@@ -124,6 +124,15 @@ test.describe('5. a message kept offline', () => {
     // The worker is in charge of the page (it sends the queue by Background Sync).
     await expect.poll(() => page.evaluate(async () => Boolean(navigator.serviceWorker.controller))).toBe(true);
 
+    // The worker's send is held until the page has said it waits: on a fast machine the worker
+    // (Background Sync, on its own link) answers before anyone could read the notice.
+    let release = () => {};
+    const held = new Promise<void>((r) => (release = r));
+    await page.context().route('**/functions/v1/contact-form-submit', async (route) => {
+      await held;
+      await route.continue();
+    });
+
     // The page loses its link; the phone's own (the worker's) comes back first.
     await setOffline(page, true);
     await page.getByLabel('First Name').fill('Chanda');
@@ -134,6 +143,7 @@ test.describe('5. a message kept offline', () => {
     await page.getByRole('button', { name: 'Send Message' }).click();
     const notice = page.getByText('No internet connection. We kept what you typed');
     await expect(notice).toBeVisible();
+    release();
 
     // Stored by the worker: the page, still without its link, says so at once.
     await expect.poll(() => salaula('admin', 'export', 'messages').includes(marker), { timeout: 60_000 }).toBe(true);
