@@ -47,16 +47,21 @@ function inlineEntryCss(): Plugin {
  * first paint (at once in a hidden tab) it fetches and starts the app's entry,
  * preloads the entry's chunks and the code and styles of the page the visitor
  * opened (routes: path -> indexes into files), so the page's own chunk arrives
- * with the entry instead of one round trip after it. So the skeleton is always
+ * with the entry instead of one round trip after it. A signed-in-only page
+ * (signedIn) opened in a browser that keeps no session preloads the sign-in
+ * page instead, where the app sends that visitor (src/app/routes.tsx
+ * maySignIn says the same in the app). So the skeleton is always
  * the first paint: no script runs before it, and no script download competes
  * with it. The server allows this script by its hash, computed at start
  * (internal/server).
  */
-function startScript(entry: string, preloads: string[], files: string[], routes: Record<string, number[]>): string {
+function startScript(entry: string, preloads: string[], files: string[], routes: Record<string, number[]>, signedIn: string[]): string {
   return (
-    `(function(){var e=${JSON.stringify(entry)},p=${JSON.stringify(preloads)},f=${JSON.stringify(files)},r=${JSON.stringify(routes)};` +
+    `(function(){var e=${JSON.stringify(entry)},p=${JSON.stringify(preloads)},f=${JSON.stringify(files)},r=${JSON.stringify(routes)},a=${JSON.stringify(signedIn)};` +
     'function add(h){var l=document.createElement(\'link\');if(/\\.css$/.test(h)){l.rel=\'preload\';l.as=\'style\'}else{l.rel=\'modulepreload\';l.crossOrigin=\'\'}l.href=h;document.head.appendChild(l)}' +
-    'function go(){p.forEach(add);(r[location.pathname.replace(/\\/+$/,\'\')||\'/\']||[]).forEach(function(i){add(f[i])});' +
+    // kept: a session stored by supabase-js, or one arriving in the address (src/lib/supabase.ts mayHaveSession)
+    'function kept(){try{for(var i=0;i<localStorage.length;i++)if(/^sb-.+-auth-token$/.test(localStorage.key(i)||\'\'))return true}catch(x){}return /(^|[#&])(access_token|error_description)=/.test(location.hash)}' +
+    'function go(){p.forEach(add);var k=location.pathname.replace(/\\/+$/,\'\')||\'/\';if(a.indexOf(k)>=0&&!kept())k=\'/sign_up\';(r[k]||[]).forEach(function(i){add(f[i])});' +
     "var s=document.createElement('script');s.type='module';s.crossOrigin='';s.src=e;document.head.appendChild(s)}" +
     "if(document.visibilityState==='hidden')go();else requestAnimationFrame(function(){setTimeout(go,0)})})()"
   );
@@ -69,7 +74,10 @@ function startScript(entry: string, preloads: string[], files: string[], routes:
  * chunk imports statically, and their styles. A route the build cannot match
  * stops the build, so the table and this reading cannot drift apart.
  */
-function routeFiles(bundle: Record<string, { type: string }>, entryFiles: Set<string>): { files: string[]; routes: Record<string, number[]> } {
+function routeFiles(
+  bundle: Record<string, { type: string }>,
+  entryFiles: Set<string>,
+): { files: string[]; routes: Record<string, number[]>; signedIn: string[] } {
   const appDir = fileURLToPath(new URL('./src/app', import.meta.url));
   const table = readFileSync(join(appDir, 'routes.tsx'), 'utf8');
   const modules = new Map<string, string>();
@@ -81,9 +89,11 @@ function routeFiles(bundle: Record<string, { type: string }>, entryFiles: Set<st
   const byFile = new Map(chunks.map((c) => [c.fileName, c]));
   const files: string[] = [];
   const routes: Record<string, number[]> = {};
-  for (const m of table.matchAll(/\{ path: '([^']+)', page: (\w+) \}/g)) {
-    const [, path, page] = m;
+  const signedIn: string[] = [];
+  for (const m of table.matchAll(/\{ path: '([^']+)', page: (\w+)(, signedIn: true)? \}/g)) {
+    const [, path, page, onlySignedIn] = m;
     if (/[*:]/.test(path)) continue; // patterns (the console) load their own way
+    if (onlySignedIn) signedIn.push(path);
     const module = modules.get(page);
     const chunk = module && byModule.get(module);
     if (!chunk) throw new Error(`routeFiles: no chunk for ${path} (${page}) in src/app/routes.tsx`);
@@ -102,7 +112,8 @@ function routeFiles(bundle: Record<string, { type: string }>, entryFiles: Set<st
       return files.indexOf(url);
     });
   }
-  return { files, routes };
+  if (!routes['/sign_up']) throw new Error('routeFiles: no /sign_up in src/app/routes.tsx');
+  return { files, routes, signedIn };
 }
 
 /** startAfterFirstPaint swaps the entry's <script type=module> and its modulepreload links for startScript. */
@@ -124,8 +135,8 @@ function startAfterFirstPaint(): Plugin {
             return '';
           });
         const entryFiles = new Set([m[1], ...preloads].map((h) => h.slice(1)));
-        const { files, routes } = routeFiles(ctx.bundle ?? {}, entryFiles);
-        return out.replace('</body>', `<script>${startScript(m[1], preloads, files, routes)}</script>\n  </body>`);
+        const { files, routes, signedIn } = routeFiles(ctx.bundle ?? {}, entryFiles);
+        return out.replace('</body>', `<script>${startScript(m[1], preloads, files, routes, signedIn)}</script>\n  </body>`);
       },
     },
   };

@@ -154,19 +154,24 @@ test.describe('5. a message kept offline', () => {
   });
 });
 
-test('6. My account opened signed out asks the server nothing and shows sign-in', async ({ page }) => {
+test('6. My account and the console opened signed out ask the server nothing, fetch no page of theirs, and show sign-in', async ({ page }) => {
   const refused: string[] = [];
   const functions: string[] = [];
+  const theirCode: string[] = [];
   page.on('response', (r) => {
     if (r.status() === 401) refused.push(r.url());
   });
   page.on('request', (r) => {
     if (/\/(functions|auth|storage)\/v1\//.test(r.url())) functions.push(r.url());
+    if (/\/assets\/(AccountPage|AdminApp|supabase-js)-/.test(r.url())) theirCode.push(r.url());
   });
-  await page.goto('/account');
-  await expect(page).toHaveURL(/\/sign_up\?next=%2Faccount$/);
-  await expect(page.getByRole('heading', { name: 'WELCOME BACK!' })).toBeVisible();
-  await page.waitForLoadState('networkidle');
+  for (const path of ['/account', '/admin']) {
+    await page.goto(path);
+    await expect(page).toHaveURL(new RegExp(`/sign_up\\?next=${encodeURIComponent(path)}$`));
+    await expect(page.getByRole('heading', { name: 'WELCOME BACK!' })).toBeVisible();
+    await page.waitForLoadState('networkidle');
+  }
   expect(refused).toEqual([]);
   expect(functions).toEqual([]);
+  expect(theirCode).toEqual([]);
 });
