@@ -1,6 +1,6 @@
 import './styles/tokens.css';
 import './styles/site.css';
-import { StrictMode } from 'react';
+import { StrictMode, startTransition } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/App';
 import { preloadRoute } from './app/routes';
@@ -12,13 +12,18 @@ reloadOnStaleChunk();
 // shows the page (or the first second's skeleton) at once, never a fallback in between.
 void preloadRoute(location.pathname)
   .catch(() => {}) // the page's own render tries again and shows the error
-  .then(() =>
-    createRoot(document.getElementById('root')!).render(
-      <StrictMode>
-        <App />
-      </StrictMode>,
-    ),
-  );
+  .then(() => {
+    const root = createRoot(document.getElementById('root')!);
+    // As a transition, the first render yields to the browser every few milliseconds instead of
+    // holding a slow phone's main thread for the whole page at once (decision 0249).
+    startTransition(() =>
+      root.render(
+        <StrictMode>
+          <App />
+        </StrictMode>,
+      ),
+    );
+  });
 registerServiceWorker();
 
 /**
