@@ -328,13 +328,13 @@ func (t *Tx) join(ctx context.Context, s *WaitlistSignup, join WaitlistJoin, lin
 	if line == nil {
 		return 1, nil, nil
 	}
+	// The number the row took is kept as its lane's last, and the place is
+	// that number less the line's numbers no place holds, in one statement.
 	p := LinePlace{SignupID: s.ID, Program: s.Program, Code: line.Code}
-	if _, err := t.Exec(ctx, `INSERT INTO waitlist_line_numbers (program, lane, last_seq)
+	err = t.QueryRow(ctx, `INSERT INTO waitlist_line_numbers (program, lane, last_seq)
 		SELECT `+programNameSQL("program")+`, ?, line_seq FROM waitlist_signups WHERE id = ?
-		ON CONFLICT (program, lane) DO UPDATE SET last_seq = excluded.last_seq`, t.Lane(), s.ID); err != nil {
-		return 0, nil, err
-	}
-	err = t.QueryRow(ctx, `SELECT line_seq - `+lineGoneSQL+` FROM waitlist_signups WHERE id = ?`, s.Program, s.ID).Scan(&p.Position)
+		ON CONFLICT (program, lane) DO UPDATE SET last_seq = excluded.last_seq
+		RETURNING last_seq - `+lineGoneSQL, t.Lane(), s.ID, s.Program).Scan(&p.Position)
 	return 1, &p, err
 }
 
