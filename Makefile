@@ -9,7 +9,7 @@ GO_SRC   := $(shell find cmd internal -name '*.go' -o -name '*.sql' -o -name '*.
 WEB_SRC  := $(shell find web/src web/public web/index.html web/vite.config.ts web/tsconfig.json web/scripts/precompress.mjs web/scripts/prerender.mjs -type f 2>/dev/null)
 VERSION  := $(shell git describe --always --dirty 2>/dev/null || echo dev)
 
-.PHONY: run build check test test-go test-web test-e2e test-supabase test-fuzz fuzz bench deps chromium tools aiosmtpd wrk clean
+.PHONY: run build check test test-go test-web test-e2e test-supabase test-fuzz fuzz bench deps chromium tools aiosmtpd wrk jq clean
 
 ## run: install what is missing, build, and serve on http://localhost:8080 with data in ./data
 ## (PORT=9000 serves on another port; without PORT, SALAULA_HTTP or :8080)
@@ -42,11 +42,12 @@ chromium:
 
 ## tools: the real services and tools the tests run against: Versity's S3
 ## gateway (bin/tools/versitygw), Debian's aiosmtpd (SMTP), caddy (the load
-## balancer of docs/deploy/Caddyfile, bin/tools/caddy) and wrk (make bench's load)
+## balancer of docs/deploy/Caddyfile, bin/tools/caddy), jq (the guide's log
+## filter) and wrk (make bench's load)
 VERSITYGW := bin/tools/versitygw
 STATICCHECK := bin/tools/staticcheck
 CADDY := bin/tools/caddy
-tools: $(VERSITYGW) $(STATICCHECK) aiosmtpd $(CADDY) wrk
+tools: $(VERSITYGW) $(STATICCHECK) aiosmtpd $(CADDY) jq wrk
 
 $(VERSITYGW):
 	GOBIN=$(CURDIR)/bin/tools go install github.com/versity/versitygw/cmd/versitygw@v1.8.0
@@ -64,6 +65,14 @@ aiosmtpd:
 		echo "Installing aiosmtpd from Debian's packages..."; \
 		SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
 		$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq python3-aiosmtpd; \
+	fi
+
+## jq: install Debian's jq, the log filter docs/deploy.md shows, when it is missing
+jq:
+	@if ! command -v jq >/dev/null; then \
+		echo "Installing jq from Debian's packages..."; \
+		SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+		$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq jq; \
 	fi
 
 ## wrk: install Debian's wrk, the load generator of make bench, when it is missing

@@ -23,7 +23,7 @@ func TestLoadBalancerDropsNoRequest(t *testing.T) {
 	if testing.Short() {
 		t.Skip("needs PostgreSQL, S3 or caddy: runs without -short")
 	}
-	t.Parallel() // its own servers, load balancer, ports and database
+	t.Parallel()                         // its own servers, load balancer, ports and database
 	caddy, err := testproc.Tool("caddy") // 2.11.9: Debian's 2.6 retries a POST without its body
 	if err != nil {
 		t.Fatal(err)

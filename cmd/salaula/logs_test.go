@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"database/sql"
 	"encoding/json"
@@ -8,7 +9,9 @@ import (
 	"net/http"
 	"net/url"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -135,5 +138,34 @@ func TestFatalStartErrorIsAJSONLine(t *testing.T) {
 	var last struct{ Level, Msg, Err string }
 	if json.Unmarshal([]byte(lines[len(lines)-1]), &last) != nil || last.Level != "ERROR" || !strings.Contains(last.Err, "address already in use") {
 		t.Errorf("the last line does not give the error: %s", lines[len(lines)-1])
+	}
+
+	// The guide's own filter (`journalctl -u salaula -o cat | jq '...'`)
+	// reads the whole log and picks the error out (jq is one of make
+	// tools', so the quick run goes without it).
+	if testing.Short() {
+		return
+	}
+	root, err := testproc.Root()
+	if err != nil {
+		t.Fatal(err)
+	}
+	guide, err := os.ReadFile(filepath.Join(root, "docs", "deploy.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile("`journalctl -u salaula -o cat \\| jq '([^']+)'`").FindSubmatch(guide)
+	if m == nil {
+		t.Fatal("docs/deploy.md no longer shows `journalctl -u salaula -o cat | jq '...'`")
+	}
+	jq, err := exec.LookPath("jq")
+	if err != nil {
+		t.Fatalf("jq, the guide's log filter, is not installed (make tools installs it): %v", err)
+	}
+	filter := exec.Command(jq, "-c", string(m[1]))
+	filter.Stdin = bytes.NewReader(out)
+	picked, err := filter.CombinedOutput()
+	if err != nil || !strings.Contains(string(picked), "address already in use") {
+		t.Errorf("the guide's jq filter %s over the log: %v\n%s", m[1], err, picked)
 	}
 }
