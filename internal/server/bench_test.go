@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"salaula/internal/config"
+	"salaula/internal/store"
 	"salaula/internal/store/storetest"
 )
 
@@ -61,25 +62,29 @@ func BenchmarkHealthz(b *testing.B) {
 	benchGet(b, benchHandler(b), "/healthz", nil)
 }
 
-// BenchmarkWaitlistSignup measures concurrent new sign-ups on SQLite, the
+// BenchmarkWaitlistSignup measures concurrent new sign-ups on each store, the
 // write a launch-day spike hits (group commit, outbox row in the same
 // transaction). Profile it with -cpuprofile.
 func BenchmarkWaitlistSignup(b *testing.B) {
-	env := newTestEnv(b, storetest.Open(b, "sqlite"), func(c *config.Config) { c.FormRateLimit = config.Rate{} })
-	h := env.Server.Config.Handler
-	var n atomic.Int64
-	b.SetParallelism(16)
-	b.ReportAllocs()
-	b.RunParallel(func(pb *testing.PB) {
-		for pb.Next() {
-			body := fmt.Sprintf(`{"email":"b%d@example.com","programName":"Upcycling Initiative"}`, n.Add(1))
-			req := httptest.NewRequest("POST", "/functions/v1/waitlist-signup", strings.NewReader(body))
-			req.Header.Set("Content-Type", "application/json")
-			rec := httptest.NewRecorder()
-			h.ServeHTTP(rec, req)
-			if rec.Code != http.StatusOK {
-				b.Fatalf("status %d", rec.Code)
-			}
-		}
-	})
+	for _, engine := range []store.Dialect{store.SQLite, store.Postgres} {
+		b.Run(string(engine), func(b *testing.B) {
+			env := newTestEnv(b, storetest.Open(b, engine), func(c *config.Config) { c.FormRateLimit = config.Rate{} })
+			h := env.Server.Config.Handler
+			var n atomic.Int64
+			b.SetParallelism(16)
+			b.ReportAllocs()
+			b.RunParallel(func(pb *testing.PB) {
+				for pb.Next() {
+					body := fmt.Sprintf(`{"email":"b%d@example.com","programName":"Upcycling Initiative"}`, n.Add(1))
+					req := httptest.NewRequest("POST", "/functions/v1/waitlist-signup", strings.NewReader(body))
+					req.Header.Set("Content-Type", "application/json")
+					rec := httptest.NewRecorder()
+					h.ServeHTTP(rec, req)
+					if rec.Code != http.StatusOK {
+						b.Fatalf("status %d", rec.Code)
+					}
+				}
+			})
+		})
+	}
 }

@@ -304,13 +304,22 @@ func (t *Tx) waitlistInsert(s *WaitlistSignup, line *LineEntry) (string, []any) 
 
 // join inserts s (with its place in line, when line is set) unless it is
 // on the list and, when it was inserted, announces it and writes its
-// roll-ups and what join holds, statement by statement. It returns how
-// many sign-ups it inserted (0 or 1) and the new place.
+// roll-ups and what join holds, statement by statement (SQLite). It
+// returns how many sign-ups it inserted (0 or 1) and the new place.
 func (t *Tx) join(ctx context.Context, s *WaitlistSignup, join WaitlistJoin, line *LineEntry) (int, *LinePlace, error) {
 	q, args := t.waitlistInsert(s, line)
-	n, err := t.insertAnnounced(ctx, TableWaitlist, q, args...)
-	if err != nil || n == 0 {
-		return n, nil, err
+	// The insert answers the number it gave the row (0 without a line),
+	// or no row when the address is on the list already.
+	var seq int64
+	err := t.QueryRow(ctx, q+` RETURNING COALESCE(line_seq, 0)`, args...).Scan(&seq)
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, nil, nil
+	}
+	if err != nil {
+		return 0, nil, err
+	}
+	if err := t.announceKey(ctx, TableWaitlist, "INSERT", s.ID); err != nil {
+		return 0, nil, err
 	}
 	if err := countWaitlistJoin(ctx, t, s); err != nil {
 		return 0, nil, err
@@ -331,10 +340,9 @@ func (t *Tx) join(ctx context.Context, s *WaitlistSignup, join WaitlistJoin, lin
 	// The number the row took is kept as its lane's last, and the place is
 	// that number less the line's numbers no place holds, in one statement.
 	p := LinePlace{SignupID: s.ID, Program: s.Program, Code: line.Code}
-	err = t.QueryRow(ctx, `INSERT INTO waitlist_line_numbers (program, lane, last_seq)
-		SELECT `+programNameSQL("program")+`, ?, line_seq FROM waitlist_signups WHERE id = ?
+	err = t.QueryRow(ctx, `INSERT INTO waitlist_line_numbers (program, lane, last_seq) VALUES (?, ?, ?)
 		ON CONFLICT (program, lane) DO UPDATE SET last_seq = excluded.last_seq
-		RETURNING last_seq - `+lineGoneSQL, t.Lane(), s.ID, s.Program).Scan(&p.Position)
+		RETURNING last_seq - `+lineGoneSQL, s.Program, t.Lane(), seq, s.Program).Scan(&p.Position)
 	return 1, &p, err
 }
 
