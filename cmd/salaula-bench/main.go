@@ -82,7 +82,9 @@ func main() {
 func run() error {
 	o := options{pgAdmin: os.Getenv("SALAULA_TEST_POSTGRES")}
 	if o.pgAdmin == "" {
-		o.pgAdmin = "postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable"
+		// PostgreSQL on the same machine, over its Unix socket, as
+		// docs/deploy.md sets a database on the same machine up.
+		o.pgAdmin = "postgres://postgres@/postgres?host=/var/run/postgresql"
 	}
 	flag.StringVar(&o.salaula, "salaula", "bin/salaula", "the salaula binary")
 	flag.StringVar(&o.baseline, "baseline", "", "a second salaula binary (e.g. the previous release) run through the same scenarios, interleaved; the table gains its rows and each figure's ratio to it")
@@ -356,13 +358,14 @@ func render(scs []*scenario, systems []*system, cold, idle map[string][]float64,
 		"peak RSS is the highest over the rounds of the server process's peak resident memory during the run (the kernel's high-water mark, reset before each run; "+
 		"for password sign-in, of a server process started just before the run, so it is that scenario's alone). "+
 		"Ratio = req/s of the system / req/s of PocketBase (the medians), and in brackets the same ratio in each round. "+
-		"salaula runs with its rate limits off (`SALAULA_RATE_FORMS=0`, `SALAULA_RATE_AUTH=0`), SQLite with `synchronous=FULL`; "+
+		"salaula runs with its rate limits off (`SALAULA_RATE_FORMS=0`, `SALAULA_RATE_AUTH=0`), SQLite with `synchronous=FULL`, "+
+		"PostgreSQL (default settings) on the same machine reached at `%s` (docs/deploy.md: over the Unix socket for a database on the same machine); "+
 		"PocketBase v0.39.11 (`examples/base`) with the collections of `bench/pocketbase-collections.json` created through its API "+
 		"(a unique (email, program) index on the waitlist, public create rules); "+
 		"note that PocketBase runs SQLite with `synchronous=NORMAL` (its commits are not flushed to disk: they survive a crash of the process, not a power cut) and sends no e-mail, "+
 		"while each salaula sign-up also queues its confirmation e-mail in the same transaction. "+
 		"The machine is shared, so absolute figures wander; compare the systems side by side.\n\n",
-		seconds, o.threads, o.reps)
+		seconds, o.threads, o.reps, o.pgAdmin)
 	head, rule := "| scenario | system | req/s | p50 ms | p99 ms | errors | peak RSS | ratio to PocketBase |", "|---|---|---:|---:|---:|---:|---:|---:|"
 	if o.baseline != "" {
 		fmt.Fprintf(&b, "Baseline: `%s`, on SQLite and on a PostgreSQL database of its own, run in the same rounds right after salaula on the same store. "+
