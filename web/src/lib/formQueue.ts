@@ -97,6 +97,20 @@ export async function dropQueued(key: string): Promise<void> {
   }
 }
 
+/**
+ * mayHaveQueued tells whether a form may be waiting: one kept in memory, or the flag queueForm sets
+ * (cleared once the queue is found empty). Without it the queue's IndexedDB is not opened at all, so
+ * a form page's start costs nothing for it.
+ */
+export function mayHaveQueued(): boolean {
+  if (memory.size > 0) return true;
+  try {
+    return localStorage.getItem(QUEUE_FLAG) !== null;
+  } catch {
+    return true;
+  }
+}
+
 /** queuedForms lists the forms waiting, oldest first. */
 export async function queuedForms(): Promise<QueuedForm[]> {
   let stored: QueuedForm[] = [];

@@ -1,6 +1,6 @@
 import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { FunctionCallError, NETWORK_ERROR_MESSAGE, invokePublicFunction, isNetworkFailure } from './functionError';
-import { FORM_SENT_EVENT, askForBackgroundSync, dropQueued, heldKeys, newClientKey, queueForm, queuedForms, sendQueued, takeSent, type QueuedForm, type SentForm } from './formQueue';
+import { FORM_SENT_EVENT, askForBackgroundSync, dropQueued, heldKeys, mayHaveQueued, newClientKey, queueForm, queuedForms, sendQueued, takeSent, type QueuedForm, type SentForm } from './formQueue';
 
 /** Shown by a form whose sending waits for the connection to come back. */
 export const WAITING_FOR_CONNECTION_MESSAGE =
@@ -117,7 +117,8 @@ export function useSendWhenOnline(
     };
     window.addEventListener(FORM_SENT_EVENT, sentElsewhere);
     if (takeSent(ours)) latest.current.onSent();
-    void queuedForms().then((list) => {
+    // Nothing kept (the usual visit): the queue's IndexedDB stays closed.
+    if (mayHaveQueued()) void queuedForms().then((list) => {
       const f = list.find((q) => q.fn === fn && !heldKeys.has(q.key) && latest.current.mine(q.body));
       if (!live || !f || pending.current) return;
       heldKeys.add(f.key);
