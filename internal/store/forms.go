@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"sync"
 	"time"
 )
 
@@ -265,41 +266,79 @@ func (db *DB) ConfirmWaitlist(ctx context.Context, id, tokenHash string, line Li
 	return su, place, err
 }
 
-// waitlistInsert returns the statement that inserts s unless its (e-mail,
-// program) is on the list, with its values. With line, the sign-up takes
-// its place in line in the same row: the next number of its program's line
-// (nextLineSeqSQL) as its line_seq and line_key, the entry's link code and
-// IP hash; on SQLite the caller keeps the number in waitlist_line_numbers.
-// On PostgreSQL the number is taken only when the address is not on the
-// list: a repeated join takes none.
-func (t *Tx) waitlistInsert(s *WaitlistSignup, line *LineEntry) (string, []any) {
-	unconfirmed := 0
-	if s.Unconfirmed {
-		unconfirmed = 1
+// joinShape is what the text of a sign-up's statements depends on, its
+// values aside: the engine, whether the sign-up takes a place in line and,
+// on PostgreSQL, which program's sequence gives the number (or that an
+// earlier run of the write took it already), how its e-mail is written
+// and whether it counts an event. A launch writes one shape again and
+// again, so each text is built once (joinStatements), not per sign-up.
+type joinShape struct {
+	dialect Dialect
+	line    bool
+	taken   bool  // PostgreSQL: the line number an earlier run took
+	program int64 // PostgreSQL: the code of the program whose sequence numbers the line
+	email   string
+	event   bool
+}
+
+// joinStatements holds the statement text of each joinShape met so far
+// (a handful: the engine's, the programs', the e-mail's ways).
+var joinStatements sync.Map
+
+// statement returns the text of shape, building it with build the first
+// time.
+func (shape joinShape) statement(build func() string) string {
+	if q, ok := joinStatements.Load(shape); ok {
+		return q.(string)
 	}
-	args := []any{s.ID, s.Email, ProgramCode(s.Program), s.PagePath, s.Referrer, s.UTMSource, s.UTMMedium, s.UTMCampaign, s.UTMTerm,
-		s.UTMContent, s.UnsubscribeTokenHash, s.CreatedAt, unconfirmed}
+	q, _ := joinStatements.LoadOrStore(shape, build())
+	return q.(string)
+}
+
+// waitlistInsertSQL is the statement that inserts a sign-up unless its
+// (e-mail, program) is on the list, its values those of
+// waitlistInsertArgs. With a line, the sign-up takes its place in line in
+// the same row: the next number of its program's line (nextLineSeqSQL) as
+// its line_seq and line_key, the entry's link code and IP hash; on SQLite
+// the caller keeps the number in waitlist_line_numbers. On PostgreSQL the
+// number is taken only when the address is not on the list: a repeated
+// join takes none.
+func (t *Tx) waitlistInsertSQL(line *LineEntry) string {
 	const columns = `id, email, program, page_path, referrer, utm_source, utm_medium, utm_campaign,
 		utm_term, utm_content, unsubscribe_token_hash, created_at, unconfirmed`
 	if line == nil {
 		return `INSERT INTO waitlist_signups (` + columns + `) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-			ON CONFLICT (email, program) DO NOTHING`, args
+			ON CONFLICT (email, program) DO NOTHING`
 	}
 	id, program, at, flag, where := `?`, `?`, `?`, `?`, `true`
 	if t.db.dialect == Postgres {
 		id, program, at, flag = `?::uuid`, `?::smallint`, `?::timestamp`, `?::smallint` // a value of VALUES is text unless told
 		where = `NOT EXISTS (SELECT 1 FROM waitlist_signups WHERE email = ? AND program = ?)`
 	}
-	next, nextArgs := t.nextLineSeqSQL(line)
-	q := `INSERT INTO waitlist_signups (` + columns + `, line_code, ip_hash, line_seq, line_key)
+	next, _ := t.nextLineSeqSQL(line)
+	return `INSERT INTO waitlist_signups (` + columns + `, line_code, ip_hash, line_seq, line_key)
 		SELECT v.*, c.seq, c.seq FROM (VALUES (` + id + `, ?, ` + program + `, ?, ?, ?, ?, ?, ?, ?, ?, ` + at + `, ` + flag + `, ?, ?)) v,
 		(` + next + `) c WHERE ` + where + `
 		ON CONFLICT (email, program) DO NOTHING`
+}
+
+// waitlistInsertArgs are the values of waitlistInsertSQL for s and line.
+func (t *Tx) waitlistInsertArgs(s *WaitlistSignup, line *LineEntry) []any {
+	unconfirmed := 0
+	if s.Unconfirmed {
+		unconfirmed = 1
+	}
+	args := []any{s.ID, s.Email, ProgramCode(s.Program), s.PagePath, s.Referrer, s.UTMSource, s.UTMMedium, s.UTMCampaign, s.UTMTerm,
+		s.UTMContent, s.UnsubscribeTokenHash, s.CreatedAt, unconfirmed}
+	if line == nil {
+		return args
+	}
+	_, nextArgs := t.nextLineSeqSQL(line)
 	args = append(append(args, line.Code, line.IPHash), nextArgs...)
 	if t.db.dialect == Postgres {
 		args = append(args, s.Email, ProgramCode(s.Program))
 	}
-	return q, args
+	return args
 }
 
 // join inserts s (with its place in line, when line is set) unless it is
@@ -307,11 +346,13 @@ func (t *Tx) waitlistInsert(s *WaitlistSignup, line *LineEntry) (string, []any) 
 // roll-ups and what join holds, statement by statement (SQLite). It
 // returns how many sign-ups it inserted (0 or 1) and the new place.
 func (t *Tx) join(ctx context.Context, s *WaitlistSignup, join WaitlistJoin, line *LineEntry) (int, *LinePlace, error) {
-	q, args := t.waitlistInsert(s, line)
 	// The insert answers the number it gave the row (0 without a line),
 	// or no row when the address is on the list already.
+	q := joinShape{dialect: SQLite, line: line != nil}.statement(func() string {
+		return t.waitlistInsertSQL(line) + ` RETURNING COALESCE(line_seq, 0)`
+	})
 	var seq int64
-	err := t.QueryRow(ctx, q+` RETURNING COALESCE(line_seq, 0)`, args...).Scan(&seq)
+	err := t.QueryRow(ctx, q, t.waitlistInsertArgs(s, line)...).Scan(&seq)
 	if errors.Is(err, sql.ErrNoRows) {
 		return 0, nil, nil
 	}
@@ -352,45 +393,36 @@ func (t *Tx) join(ctx context.Context, s *WaitlistSignup, join WaitlistJoin, lin
 // read the row); with line, the sign-up takes the next number of its
 // program's sequence (no counter row: lanes do not wait on each other) and
 // is told its place (the referral left to the caller). It returns how many
-// sign-ups it inserted (0 or 1) and the new place.
+// sign-ups it inserted (0 or 1) and the new place. Its text is built once
+// per shape (joinShape), already in PostgreSQL's $n placeholders.
 func (t *Tx) joinPostgres(ctx context.Context, s *WaitlistSignup, join WaitlistJoin, line *LineEntry) (int, *LinePlace, error) {
 	day := s.CreatedAt.UTC().Format(time.DateOnly)
 	notice, err := json.Marshal([]notice{{Change: Change{Table: TableWaitlist, Type: "INSERT", CommitTimestamp: time.Now().UTC()}, Key: s.ID}})
 	if err != nil {
 		return 0, nil, err
 	}
-	insert, args := t.waitlistInsert(s, line)
-	q := `WITH s AS (` + insert + ` RETURNING id, program, line_seq
-		), daily AS (
-			INSERT INTO waitlist_daily (day, program, lane, signups) SELECT ?, ?, ?, 1 FROM s
-			ON CONFLICT (day, program, lane) DO UPDATE SET signups = waitlist_daily.signups + 1
-		), counts AS (
-			INSERT INTO waitlist_counts (` + waitlistKey + `, lane, subscribed, unsubscribed) SELECT ?, ?, ?, ?, ?, ?, 1, 0 FROM s
-			ON CONFLICT (` + waitlistKey + `, lane) DO UPDATE SET subscribed = waitlist_counts.subscribed + 1
-		)`
+	shape := joinShape{dialect: Postgres, line: line != nil, event: join.Event != ""}
+	if line != nil {
+		shape.taken, shape.program = line.seq > 0, codeOf(line.Program)
+	}
+	args := t.waitlistInsertArgs(s, line)
 	args = append(args, day, s.Program, t.Lane(), s.Program, s.UTMSource, s.UTMCampaign, s.Referrer, s.PagePath, t.Lane())
 	if e := join.Email; e != nil && e.Status == EmailSent {
+		shape.email = EmailSent
 		e.row() // fills in its times and attempts
-		q += `, email AS (INSERT INTO sent_emails (` + sentColumns + `) SELECT ?::timestamp, ?::timestamp, ?, ?, ?, ?, ?, ? FROM s)`
 		args = append(args, e.sentRow()...)
 	} else if e != nil {
-		q += `, email AS (INSERT INTO outbox_emails (` + emailColumns + `) SELECT ?::uuid, ?, ?, ?, ?, ?, ?::timestamp, ?, ?::int,
-			?::timestamp, ?::timestamp, ? FROM s)`
+		shape.email = EmailQueued
 		args = append(args, e.row()...)
 	}
-	if join.Event != "" {
-		q += `, event AS (INSERT INTO analytics_events (day, name) SELECT ?, ? FROM s)`
+	if shape.event {
 		args = append(args, join.EventDay, join.Event)
 	}
-	gone := `0`
-	if line != nil {
-		gone = lineGoneSQL
-	}
-	q += ` SELECT COUNT(pg_notify(?, ?)), COALESCE(MAX(s.line_seq), 0), ` + gone + ` FROM s`
 	args = append(args, notifyChannel, string(notice))
 	if line != nil {
 		args = append(args, s.Program)
 	}
+	q := shape.statement(func() string { return t.db.rebind(t.joinPostgresSQL(shape, line)) })
 	var n int
 	var seq, numbersGone int64
 	if err := t.QueryRow(ctx, q, args...).Scan(&n, &seq, &numbersGone); err != nil || n == 0 || line == nil {
@@ -398,6 +430,35 @@ func (t *Tx) joinPostgres(ctx context.Context, s *WaitlistSignup, join WaitlistJ
 	}
 	line.seq = seq
 	return n, &LinePlace{SignupID: s.ID, Program: s.Program, Code: line.Code, Position: int(seq - numbersGone)}, nil
+}
+
+// joinPostgresSQL is the text of joinPostgres's statement of shape (line
+// the entry it is built for), with '?' placeholders in the order
+// joinPostgres appends its values.
+func (t *Tx) joinPostgresSQL(shape joinShape, line *LineEntry) string {
+	q := `WITH s AS (` + t.waitlistInsertSQL(line) + ` RETURNING id, program, line_seq
+		), daily AS (
+			INSERT INTO waitlist_daily (day, program, lane, signups) SELECT ?, ?, ?, 1 FROM s
+			ON CONFLICT (day, program, lane) DO UPDATE SET signups = waitlist_daily.signups + 1
+		), counts AS (
+			INSERT INTO waitlist_counts (` + waitlistKey + `, lane, subscribed, unsubscribed) SELECT ?, ?, ?, ?, ?, ?, 1, 0 FROM s
+			ON CONFLICT (` + waitlistKey + `, lane) DO UPDATE SET subscribed = waitlist_counts.subscribed + 1
+		)`
+	switch shape.email {
+	case EmailSent:
+		q += `, email AS (INSERT INTO sent_emails (` + sentColumns + `) SELECT ?::timestamp, ?::timestamp, ?, ?, ?, ?, ?, ? FROM s)`
+	case EmailQueued:
+		q += `, email AS (INSERT INTO outbox_emails (` + emailColumns + `) SELECT ?::uuid, ?, ?, ?, ?, ?, ?::timestamp, ?, ?::int,
+			?::timestamp, ?::timestamp, ? FROM s)`
+	}
+	if shape.event {
+		q += `, event AS (INSERT INTO analytics_events (day, name) SELECT ?, ? FROM s)`
+	}
+	gone := `0`
+	if shape.line {
+		gone = lineGoneSQL
+	}
+	return q + ` SELECT COUNT(pg_notify(?, ?)), COALESCE(MAX(s.line_seq), 0), ` + gone + ` FROM s`
 }
 
 // UnsubscribeWaitlist marks the sign-up with this ID and token hash as

@@ -47,6 +47,33 @@ func confirm(t *testing.T, db *store.DB, email, code string) *store.LinePlace {
 	return p
 }
 
+// Each program numbers its own line: sign-ups of the two programs, joined
+// in turn with their confirmation e-mail and funnel event as the form
+// writes them, are told 1, 1, 2, 2, 3, 3.
+func TestEachProgramNumbersItsOwnLine(t *testing.T) {
+	t.Parallel()
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		ctx := context.Background()
+		for i := range 6 {
+			program := []string{"Upcycling Initiative", "Wardrobe Clearance Program"}[i%2]
+			email := fmt.Sprintf("turn%d@example.com", i)
+			su := &store.WaitlistSignup{Email: email, Program: program, UnsubscribeTokenHash: "h-" + email, Unconfirmed: true}
+			join := store.WaitlistJoin{Email: &store.OutboxEmail{To: email, Subject: "You're on the list", Body: "Muli shani!", Kind: "waitlist"},
+				Event: "waitlist_joined", EventDay: "2026-11-29"}
+			if i%4 == 3 {
+				join.Email.Status, join.Email.Via = store.EmailSent, "log"
+			}
+			joined, p, err := db.JoinWaitlistInLine(ctx, su, join, store.LineEntry{Code: fmt.Sprintf("turn%06d", i)}, credit)
+			if err != nil || !joined {
+				t.Fatalf("%s: joined %v, %v", email, joined, err)
+			}
+			if p.Position != i/2+1 || p.Program != program {
+				t.Fatalf("%s in %s told place %d of %s, want %d", email, program, p.Position, p.Program, i/2+1)
+			}
+		}
+	})
+}
+
 // Places follow the order of joining; each referral moves the referrer
 // LineStep places ahead once the friend confirmed, one mailbox once;
 // unsubscribing takes the place, the code and the credits away; coming
