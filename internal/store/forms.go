@@ -310,15 +310,20 @@ func (t *Tx) waitlistInsertSQL(line *LineEntry) string {
 		return `INSERT INTO waitlist_signups (` + columns + `) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 			ON CONFLICT (email, program) DO NOTHING`
 	}
-	id, program, at, flag, where := `?`, `?`, `?`, `?`, `true`
-	if t.db.dialect == Postgres {
-		id, program, at, flag = `?::uuid`, `?::smallint`, `?::timestamp`, `?::smallint` // a value of VALUES is text unless told
-		where = `NOT EXISTS (SELECT 1 FROM waitlist_signups WHERE email = ? AND program = ?)`
+	if t.db.dialect == SQLite {
+		// One row of VALUES, its number read before (join), and no
+		// RETURNING (which SQLite runs as a trigger): SQLite then keeps no
+		// statement journal (a copy of every page the statement changes,
+		// in case it fails halfway) and opens no temporary table.
+		return `INSERT INTO waitlist_signups (` + columns + `, line_code, ip_hash, line_seq, line_key)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+			ON CONFLICT (email, program) DO NOTHING`
 	}
+	// A value of VALUES is text unless told.
 	next, _ := t.nextLineSeqSQL(line)
 	return `INSERT INTO waitlist_signups (` + columns + `, line_code, ip_hash, line_seq, line_key)
-		SELECT v.*, c.seq, c.seq FROM (VALUES (` + id + `, ?, ` + program + `, ?, ?, ?, ?, ?, ?, ?, ?, ` + at + `, ` + flag + `, ?, ?)) v,
-		(` + next + `) c WHERE ` + where + `
+		SELECT v.*, c.seq, c.seq FROM (VALUES (?::uuid, ?, ?::smallint, ?, ?, ?, ?, ?, ?, ?, ?, ?::timestamp, ?::smallint, ?, ?)) v,
+		(` + next + `) c WHERE NOT EXISTS (SELECT 1 FROM waitlist_signups WHERE email = ? AND program = ?)
 		ON CONFLICT (email, program) DO NOTHING`
 }
 
@@ -333,12 +338,12 @@ func (t *Tx) waitlistInsertArgs(s *WaitlistSignup, line *LineEntry) []any {
 	if line == nil {
 		return args
 	}
-	_, nextArgs := t.nextLineSeqSQL(line)
-	args = append(append(args, line.Code, line.IPHash), nextArgs...)
-	if t.db.dialect == Postgres {
-		args = append(args, s.Email, ProgramCode(s.Program))
+	args = append(args, line.Code, line.IPHash)
+	if t.db.dialect == SQLite {
+		return append(args, line.seq, line.seq)
 	}
-	return args
+	_, nextArgs := t.nextLineSeqSQL(line)
+	return append(append(args, nextArgs...), s.Email, ProgramCode(s.Program))
 }
 
 // join inserts s (with its place in line, when line is set) unless it is
@@ -346,18 +351,23 @@ func (t *Tx) waitlistInsertArgs(s *WaitlistSignup, line *LineEntry) []any {
 // roll-ups and what join holds, statement by statement (SQLite). It
 // returns how many sign-ups it inserted (0 or 1) and the new place.
 func (t *Tx) join(ctx context.Context, s *WaitlistSignup, join WaitlistJoin, line *LineEntry) (int, *LinePlace, error) {
-	// The insert answers the number it gave the row (0 without a line),
-	// or no row when the address is on the list already.
-	q := joinShape{dialect: SQLite, line: line != nil}.statement(func() string {
-		return t.waitlistInsertSQL(line) + ` RETURNING COALESCE(line_seq, 0)`
-	})
-	var seq int64
-	err := t.QueryRow(ctx, q, t.waitlistInsertArgs(s, line)...).Scan(&seq)
-	if errors.Is(err, sql.ErrNoRows) {
-		return 0, nil, nil
+	var gone int64
+	if line != nil {
+		// The line's next number, and how many of its numbers no place
+		// holds, read once: the row takes the number, its lane keeps it as
+		// its last, and the place is the number less those gone.
+		if err := t.QueryRow(ctx, `SELECT COALESCE(MAX(last_seq), 0) + 1, COALESCE(SUM(gone), 0)
+			FROM waitlist_line_numbers WHERE program = ?`, line.Program).Scan(&line.seq, &gone); err != nil {
+			return 0, nil, err
+		}
 	}
+	q := joinShape{dialect: SQLite, line: line != nil}.statement(func() string { return t.waitlistInsertSQL(line) })
+	res, err := t.Exec(ctx, q, t.waitlistInsertArgs(s, line)...)
 	if err != nil {
 		return 0, nil, err
+	}
+	if n, err := res.RowsAffected(); err != nil || n == 0 {
+		return 0, nil, err // the address is on the list already
 	}
 	if err := t.announceKey(ctx, TableWaitlist, "INSERT", s.ID); err != nil {
 		return 0, nil, err
@@ -378,13 +388,12 @@ func (t *Tx) join(ctx context.Context, s *WaitlistSignup, join WaitlistJoin, lin
 	if line == nil {
 		return 1, nil, nil
 	}
-	// The number the row took is kept as its lane's last, and the place is
-	// that number less the line's numbers no place holds, in one statement.
-	p := LinePlace{SignupID: s.ID, Program: s.Program, Code: line.Code}
-	err = t.QueryRow(ctx, `INSERT INTO waitlist_line_numbers (program, lane, last_seq) VALUES (?, ?, ?)
-		ON CONFLICT (program, lane) DO UPDATE SET last_seq = excluded.last_seq
-		RETURNING last_seq - `+lineGoneSQL, s.Program, t.Lane(), seq, s.Program).Scan(&p.Position)
-	return 1, &p, err
+	if _, err := t.Exec(ctx, `INSERT INTO waitlist_line_numbers (program, lane, last_seq) VALUES (?, ?, ?)
+		ON CONFLICT (program, lane) DO UPDATE SET last_seq = excluded.last_seq`, line.Program, t.Lane(), line.seq); err != nil {
+		return 0, nil, err
+	}
+	p := LinePlace{SignupID: s.ID, Program: s.Program, Code: line.Code, Position: int(line.seq - gone)}
+	return 1, &p, nil
 }
 
 // joinPostgres is join in one statement: data-modifying WITH parts

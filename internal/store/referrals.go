@@ -21,10 +21,11 @@ type LineEntry struct {
 	IPHash         string // a hash of the address it signed up from
 	Mailbox        string // the mailbox its address reaches (validate.MailboxKey)
 	At             time.Time
-	// seq is the number of the line a run of the entry's write took on
-	// PostgreSQL: a run again of the write (the Writer runs a group again
-	// when one of its writes fails) takes the same, so that no number is
-	// lost to it.
+	// seq is the number of the line a run of the entry's write took: on
+	// PostgreSQL from its sequence, and a run again of the write (the
+	// Writer runs a group again when one of its writes fails) takes the
+	// same, so that no number is lost to it; on SQLite the line's next,
+	// read again by each run (the undone run took none).
 	seq int64
 }
 
@@ -125,12 +126,16 @@ func (t *Tx) newPlace(ctx context.Context, id string, e *LineEntry, rule Referra
 func (t *Tx) nextLineSeqSQL(e *LineEntry) (string, []any) {
 	switch {
 	case t.db.dialect == SQLite:
-		return `SELECT COALESCE(MAX(last_seq), 0) + 1 AS seq FROM waitlist_line_numbers WHERE program = ?`, []any{e.Program}
+		return nextLineSeqSQLite, []any{e.Program}
 	case e.seq > 0:
 		return `SELECT ?::bigint AS seq`, []any{e.seq}
 	}
 	return fmt.Sprintf(`SELECT nextval('%s') AS seq`, lineSequence(codeOf(e.Program))), nil
 }
+
+// nextLineSeqSQLite is nextLineSeqSQL on SQLite, the program (its name) its
+// argument.
+const nextLineSeqSQLite = `SELECT COALESCE(MAX(last_seq), 0) + 1 AS seq FROM waitlist_line_numbers WHERE program = ?`
 
 // lineSequence is the PostgreSQL sequence of the line of the program with
 // this code (migration 0045 makes one for each program).
