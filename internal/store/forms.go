@@ -298,11 +298,12 @@ func (shape joinShape) statement(build func() string) string {
 // waitlistInsertSQL is the statement that inserts a sign-up unless its
 // (e-mail, program) is on the list, its values those of
 // waitlistInsertArgs. With a line, the sign-up takes its place in line in
-// the same row: the next number of its program's line (nextLineSeqSQL) as
-// its line_seq and line_key, the entry's link code and IP hash; on SQLite
-// the caller keeps the number in waitlist_line_numbers. On PostgreSQL the
-// number is taken only when the address is not on the list: a repeated
-// join takes none.
+// the same row: the next number of its program's line as its line_seq and
+// line_key, the entry's link code and IP hash. On SQLite the number is the
+// one join read (line.seq), bound as a value, and join keeps it in
+// waitlist_line_numbers; on PostgreSQL it comes from nextLineSeqSQL and is
+// taken only when the address is not on the list: a repeated join takes
+// none.
 func (t *Tx) waitlistInsertSQL(line *LineEntry) string {
 	const columns = `id, email, program, page_path, referrer, utm_source, utm_medium, utm_campaign,
 		utm_term, utm_content, unsubscribe_token_hash, created_at, unconfirmed`
