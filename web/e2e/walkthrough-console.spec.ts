@@ -60,16 +60,18 @@ test('the contact form refuses a phone number that is not Zambian; the console s
   await page.goto('/admin/messages');
   await page.getByRole('searchbox', { name: 'Search e-mail or name' }).fill(sender);
   await page.getByRole('button', { name: 'Search', exact: true }).click();
+  // The search's answer replaces the whole list: only the sender's message is left to mark.
+  await expect(page.getByRole('status').filter({ hasText: /^1–1 of 1$/ })).toBeVisible();
   const table = page.getByRole('table', { name: 'Messages' });
   await expect(table.getByRole('link', { name: '097 712 3456' })).toHaveAttribute('href', 'tel:+260977123456');
   await expect(table.getByText('+260977123456')).toHaveCount(0);
-  // The search's answer replaces the whole list: only the sender's message is left to mark.
   await expect(table.getByRole('button', { name: 'Mark handled' })).toHaveCount(1);
   await table.getByRole('button', { name: 'Mark handled' }).click();
-  await expect(page.getByRole('button', { name: 'Reopen' })).toBeVisible();
+  await expect(table.getByRole('button', { name: 'Reopen' })).toBeVisible();
 
   await page.goto('/admin/audit');
-  const row = page.getByRole('table', { name: 'Audit log' }).getByRole('row').filter({ hasText: founder }).first();
+  const row = page.getByRole('table', { name: 'Audit log' }).getByRole('row').filter({ hasText: founder }).filter({ hasText: 'Marked message handled' });
+  await expect(row).toHaveCount(1);
   await expect(row).toContainText('Message from Chanda Mwale');
   await expect(row).not.toContainText('contact_message');
   await fitsTheScreen(page);
