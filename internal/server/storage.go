@@ -17,6 +17,16 @@ import (
 // The storage API: the Supabase Storage contract for the user-media bucket.
 // Its rules are media.Library's; these handlers decode and render.
 
+// bucketCaller checks the {bucket} of a call on the bucket as a whole
+// (list, sign several, remove), then returns the signed-in caller as
+// storageCaller does.
+func (s *Server) bucketCaller(r *http.Request, signIn func(why string) error) (string, error) {
+	if r.PathValue("bucket") != media.Bucket {
+		return "", media.ErrNoBucket
+	}
+	return s.storageCaller(r, signIn)
+}
+
 // storageCaller returns the signed-in caller's user id, or the storage
 // error for a missing, invalid or anon token (signIn's 401) or a session
 // that could not be checked (503).
@@ -211,10 +221,7 @@ func serveStored(w http.ResponseWriter, r *http.Request, f io.ReadSeeker, obj me
 // and answers the list of objects that existed and are now gone.
 func (s *Server) handleRemoveObjects() http.Handler {
 	return s.storageAPI(func(w http.ResponseWriter, r *http.Request) error {
-		if r.PathValue("bucket") != media.Bucket {
-			return media.ErrNoBucket
-		}
-		owner, err := s.storageCaller(r, media.SignInError)
+		owner, err := s.bucketCaller(r, media.SignInError)
 		if err != nil {
 			return err
 		}

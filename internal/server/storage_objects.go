@@ -82,10 +82,7 @@ func (s *Server) ownFile(r *http.Request) (string, error) {
 // folder (media.Library.List).
 func (s *Server) handleListObjects() http.Handler {
 	return s.storageAPI(func(w http.ResponseWriter, r *http.Request) error {
-		if r.PathValue("bucket") != media.Bucket {
-			return media.ErrNoBucket
-		}
-		owner, err := s.storageCaller(r, media.ReadSignInError)
+		owner, err := s.bucketCaller(r, media.ReadSignInError)
 		if err != nil {
 			return err
 		}
@@ -148,10 +145,7 @@ func (s *Server) handleSignObject() http.Handler {
 // reason it has none; a bad expiresIn or list refuses the whole call.
 func (s *Server) handleSignObjects() http.Handler {
 	return s.storageAPI(func(w http.ResponseWriter, r *http.Request) error {
-		if r.PathValue("bucket") != media.Bucket {
-			return media.ErrNoBucket
-		}
-		owner, err := s.storageCaller(r, media.ReadSignInError)
+		owner, err := s.bucketCaller(r, media.ReadSignInError)
 		if err != nil {
 			return err
 		}

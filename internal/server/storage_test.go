@@ -453,6 +453,10 @@ func TestStorageReadErrorsAnswerInTheHostedShape(t *testing.T) {
 				contains: hosted("401", "InvalidJWT", "Unauthorized", "You must be signed in to list or sign files: ")},
 			{name: "list: another bucket", method: http.MethodPost, url: "/storage/v1/object/list/avatars", headers: u.auth(env), body: `{}`,
 				status: 404, contains: hosted("404", "NoSuchBucket", "Bucket not found", "Bucket not found")},
+			{name: "sign several: another bucket", method: http.MethodPost, url: "/storage/v1/object/sign/avatars", headers: u.auth(env),
+				body: `{"expiresIn": 60, "paths": ["` + u.ID + `/a.png"]}`, status: 404, contains: hosted("404", "NoSuchBucket", "Bucket not found", "Bucket not found")},
+			{name: "remove: another bucket", method: http.MethodDelete, url: "/storage/v1/object/avatars", headers: u.auth(env),
+				body: `{"prefixes": ["` + u.ID + `/a.png"]}`, status: 404, contains: hosted("404", "NoSuchBucket", "Bucket not found", "Bucket not found")},
 			{name: "list: not JSON", method: http.MethodPost, url: list, headers: u.auth(env), body: "{",
 				status: 400, contains: hosted("400", "InvalidRequest", "Bad Request", "Request body is not valid JSON")},
 			{name: "list: limit too large", method: http.MethodPost, url: list, headers: u.auth(env), body: `{"limit": 1001}`,
@@ -477,6 +481,9 @@ func TestStorageReadErrorsAnswerInTheHostedShape(t *testing.T) {
 				status: 400, contains: hosted("400", "InvalidRequest", "InvalidRequest", "The signed URL has no token")},
 			{name: "signed URL: a bad token", method: http.MethodGet, url: sign + u.ID + "/a.png?token=nonsense",
 				status: 400, contains: hosted("400", "InvalidJWT", "InvalidJWT", "The signed URL is not valid for this file")},
+			// Refused calls leave the file as it was (the remove above named another bucket).
+			{name: "info: the file is still there", method: http.MethodGet, url: info + u.ID + "/a.png", headers: u.auth(env),
+				status: 200, contains: []string{`"name":"` + u.ID + `/a.png"`}},
 		})
 	})
 }
