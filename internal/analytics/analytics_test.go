@@ -145,7 +145,9 @@ func TestRollupKeepsTheFiguresAndDeletesRawEventsAfter30Days(t *testing.T) {
 		record(t, c, view("/about"), "10.0.0.1", chrome)
 		record(t, c, view("/sellersignup"), "10.0.0.2", chrome)
 		record(t, c, Hit{Name: PageView, Path: "/", Referrer: "https://salaula.example/about"}, "10.0.0.3", chrome) // own site: direct
-		for _, m := range []string{WaitlistJoined, WaitlistJoined, AccountCreated, OnboardingFinished} {
+		joinWaitlist(t, db, clk.t, "a@example.com")
+		joinWaitlist(t, db, clk.t, "b@example.com")
+		for _, m := range []string{AccountCreated, OnboardingFinished} {
 			if err := c.Milestone(ctx, m); err != nil {
 				t.Fatal(err)
 			}
@@ -189,8 +191,8 @@ func TestRollupKeepsTheFiguresAndDeletesRawEventsAfter30Days(t *testing.T) {
 			t.Fatalf("roll-up on day 30: %+v %v, want nothing deleted", rep, err)
 		}
 		clk.t = time.Date(2026, 11, 1, 12, 0, 0, 0, time.UTC)
-		if rep, err := c.Rollup(ctx); err != nil || rep.Deleted != 8 {
-			t.Fatalf("roll-up on day 31: %+v %v, want 8 raw events deleted", rep, err)
+		if rep, err := c.Rollup(ctx); err != nil || rep.Deleted != 6 {
+			t.Fatalf("roll-up on day 31: %+v %v, want 6 raw events deleted", rep, err)
 		}
 		if n := storetest.Count(t, db, `SELECT COUNT(*) FROM analytics_events`); n != 0 {
 			t.Fatalf("%d raw events left", n)
@@ -316,22 +318,17 @@ func TestSplitMonths(t *testing.T) {
 	}
 }
 
-// The milestones of writes committed together are each counted once, and
-// that of a write undone not at all: 29 sign-ups at once (a 30th undone:
-// its ID is taken) and one counted on its own are 30 in the funnel, before
-// and after the roll-up.
-func TestMilestonesOfWritesCommittedTogetherAreEachCountedOnce(t *testing.T) {
+// The funnel counts waitlist sign-ups from the waitlist's daily roll-up:
+// sign-ups committed together are each counted once and one undone not at
+// all (29 at once, a 30th undone as its ID is taken, and one on its own
+// are 30), before and after the roll-up, and a day with sign-ups but no
+// page view is rolled up too.
+func TestWaitlistSignUpsAreCountedFromTheWaitlistRollUp(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		ctx := context.Background()
 		clk := &clock{time.Date(2026, 10, 1, 10, 0, 0, 0, time.UTC)}
 		c := New(db, clk.now)
-		if err := c.Milestone(ctx, WaitlistJoined); err != nil { // one on its own, as before
-			t.Fatal(err)
-		}
-		taken := &store.WaitlistSignup{Email: "taken@example.com", Program: "Upcycling Initiative", UnsubscribeTokenHash: "taken"}
-		if _, err := db.JoinWaitlist(ctx, taken, store.WaitlistJoin{}); err != nil {
-			t.Fatal(err)
-		}
+		taken := joinWaitlist(t, db, clk.t, "taken@example.com")
 		// Hold the writer so the sign-ups queue and go in as one group.
 		held, done := make(chan struct{}), make(chan error, 1)
 		go func() {
@@ -345,11 +342,12 @@ func TestMilestonesOfWritesCommittedTogetherAreEachCountedOnce(t *testing.T) {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				s := &store.WaitlistSignup{Email: fmt.Sprintf("m%d@example.com", i), Program: "Upcycling Initiative", UnsubscribeTokenHash: fmt.Sprint("h", i)}
+				s := &store.WaitlistSignup{Email: fmt.Sprintf("m%d@example.com", i), Program: "Upcycling Initiative",
+					UnsubscribeTokenHash: fmt.Sprint("h", i), CreatedAt: clk.t}
 				if i == 7 {
 					s.ID = taken.ID
 				}
-				_, errs[i] = db.JoinWaitlist(ctx, s, store.WaitlistJoin{Event: WaitlistJoined, EventDay: c.Today()})
+				_, errs[i] = db.JoinWaitlist(ctx, s, store.WaitlistJoin{})
 			}()
 		}
 		wg.Wait()
@@ -361,22 +359,32 @@ func TestMilestonesOfWritesCommittedTogetherAreEachCountedOnce(t *testing.T) {
 				t.Fatalf("sign-up %d: %v", i, err)
 			}
 		}
-		var sum int
-		if err := db.QueryRow(ctx, `SELECT SUM(n) FROM analytics_events WHERE name = ?`, WaitlistJoined).Scan(&sum); err != nil {
-			t.Fatal(err)
-		}
-		if sum != n {
-			t.Fatalf("%d sign-ups counted, want %d", sum, n)
-		}
 		if got := dayOf(report(t, db, "2026-10-01", "2026-10-01"), "2026-10-01").Waitlist; got != n {
 			t.Fatalf("the report counts %d sign-ups, want %d", got, n)
 		}
-		clk.t = time.Date(2026, 10, 2, 1, 30, 0, 0, time.UTC)
-		if _, err := c.Rollup(ctx); err != nil {
-			t.Fatal(err)
+		if got := storetest.Count(t, db, `SELECT COUNT(*) FROM analytics_events`); got != 0 {
+			t.Fatalf("%d analytics events written by sign-ups, want none", got)
 		}
-		if got := dayOf(report(t, db, "2026-10-01", "2026-10-01"), "2026-10-01").Waitlist; got != n {
-			t.Fatalf("after the roll-up the report counts %d sign-ups, want %d", got, n)
+		clk.t = time.Date(2026, 10, 2, 1, 30, 0, 0, time.UTC)
+		if rep, err := c.Rollup(ctx); err != nil || rep.Days != 1 {
+			t.Fatalf("roll-up of a day with sign-ups only: %+v %v, want 1 day", rep, err)
+		}
+		got := report(t, db, "2026-10-01", "2026-10-01")
+		if d := dayOf(got, "2026-10-01"); d.Waitlist != n {
+			t.Fatalf("after the roll-up the report counts %d sign-ups, want %d", d.Waitlist, n)
+		}
+		if f := mustJSON(t, got.Funnel[:2]); f != `[{"step":"visitors","count":0,"rate":null},{"step":"waitlist_joined","count":30,"rate":null}]` {
+			t.Fatalf("funnel %s", f)
 		}
 	})
+}
+
+// joinWaitlist signs email up for the Upcycling Initiative at the time at.
+func joinWaitlist(t *testing.T, db *store.DB, at time.Time, email string) *store.WaitlistSignup {
+	t.Helper()
+	s := &store.WaitlistSignup{Email: email, Program: "Upcycling Initiative", UnsubscribeTokenHash: "h-" + email, CreatedAt: at}
+	if joined, err := db.JoinWaitlist(context.Background(), s, store.WaitlistJoin{}); err != nil || !joined {
+		t.Fatalf("join %s: %v %v", email, joined, err)
+	}
+	return s
 }

@@ -34,8 +34,11 @@ const msgTooLarge = "The event is too large (at most 2 KiB)"
 // RawRetention is how long raw events are kept; the daily roll-up stays.
 const RawRetention = 30 * 24 * time.Hour
 
-// Event names. PageView is the only one a client may send; the others are
-// the funnel's milestones, counted by the server when they happen.
+// Event names. PageView is the only one a client may send; AccountCreated
+// and OnboardingFinished are the funnel's milestones, counted by the server
+// when they happen. WaitlistJoined names the funnel's step of waitlist
+// sign-ups, which are counted from the waitlist's daily roll-up rather than
+// as events.
 const (
 	PageView           = "pageview"
 	WaitlistJoined     = "waitlist_joined"
@@ -259,12 +262,8 @@ func (c *Collector) Record(ctx context.Context, h Hit, ip, ua string, selfHosts 
 		ReferrerHost: e.referrerHost, UTMSource: e.utmSource, UTMMedium: e.utmMedium, UTMCampaign: e.utmCampaign})
 }
 
-// Milestone counts one funnel milestone (WaitlistJoined, AccountCreated,
+// Milestone counts one funnel milestone (AccountCreated,
 // OnboardingFinished) now, in its own write. It carries no visitor.
 func (c *Collector) Milestone(ctx context.Context, name string) error {
 	return c.db.AddAnalyticsEvent(ctx, store.AnalyticsEvent{Day: Day(c.now()), Name: name})
 }
-
-// Today is the UTC day (YYYY-MM-DD) a milestone counted now falls on,
-// for a write that counts one with its change (store.WaitlistJoin).
-func (c *Collector) Today() string { return Day(c.now()) }

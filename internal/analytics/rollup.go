@@ -52,8 +52,9 @@ type dimKey struct{ dim, value string }
 // dimCounts are the visitors and page views of one dimension value.
 type dimCounts struct{ Visitors, PageViews int }
 
-// rawDays computes, from the raw events of the days from lo to hi, each
-// day's figures and each day's counts by dimension. It reads the events
+// rawDays computes, from the raw events of the days from lo to hi (and
+// their waitlist sign-ups from the waitlist's roll-up), each day's figures
+// and each day's counts by dimension. It reads the events
 // once, in one index range scan, and counts in memory (one day holds a few
 // thousand events; every GROUP BY in SQL would read them again).
 func rawDays(ctx context.Context, db *store.DB, lo, hi string) (map[string]dayCounts, map[string]map[dimKey]dimCounts, error) {
@@ -71,8 +72,6 @@ func rawDays(ctx context.Context, db *store.DB, lo, hi string) (map[string]dayCo
 		values := [4]string{e.Path, e.ReferrerHost, e.UTMSource, e.UTMCampaign}
 		c := days[day]
 		switch name {
-		case WaitlistJoined:
-			c.Waitlist += n
 		case AccountCreated:
 			c.Accounts += n
 		case OnboardingFinished:
@@ -109,6 +108,22 @@ func rawDays(ctx context.Context, db *store.DB, lo, hi string) (map[string]dayCo
 		days[day] = c
 		return nil
 	})
+	if err != nil {
+		return nil, nil, err
+	}
+	// Waitlist sign-ups come from the waitlist's own daily roll-up, which
+	// every sign-up updates in its transaction (no event of their own).
+	perDay, err := db.WaitlistPerDay(ctx, lo)
+	for day, programs := range perDay {
+		if day > hi {
+			continue
+		}
+		c := days[day]
+		for _, n := range programs {
+			c.Waitlist += n
+		}
+		days[day] = c
+	}
 	return days, dims, err
 }
 

@@ -18,7 +18,6 @@ import (
 
 	"github.com/google/uuid"
 
-	"salaula/internal/analytics"
 	"salaula/internal/apierr"
 	"salaula/internal/mail"
 	"salaula/internal/referral"
@@ -31,7 +30,6 @@ import (
 type Service struct {
 	DB           *store.DB
 	Mailer       *mail.Outbox
-	Stats        *analytics.Collector
 	SupportEmail string // where contact messages go
 	PublicURL    string // the site's address, for unsubscribe links
 	Logger       *slog.Logger
@@ -210,10 +208,11 @@ func (s *Service) JoinWaitlist(ctx context.Context, in Signup, ip string) (Sent,
 	}
 	// The confirmation goes out with the first sign-up of this address
 	// for this program only, in the same transaction: never twice, never
-	// lost. The analytics funnel counts the new sign-up there too.
-	// The place in line, with the link's code and the referral of ref
-	// (credited once this sign-up is confirmed), in that transaction too.
-	join := store.WaitlistJoin{Event: analytics.WaitlistJoined, EventDay: s.Stats.Today()}
+	// lost. The place in line, with the link's code and the referral of
+	// ref (credited once this sign-up is confirmed), in that transaction
+	// too. (The analytics funnel counts the sign-up from the waitlist's
+	// daily roll-up, which the transaction updates.)
+	var join store.WaitlistJoin
 	joined := false
 	join.Email, join.AfterCommit, err = s.Mailer.Outboxed(s.waitlistMail(su, tok, code, 0))
 	if err == nil {

@@ -7,9 +7,7 @@ import (
 	"log/slog"
 	"strings"
 	"testing"
-	"time"
 
-	"salaula/internal/analytics"
 	"salaula/internal/apierr"
 	"salaula/internal/mail"
 	"salaula/internal/store"
@@ -25,7 +23,7 @@ func newService(t *testing.T, db *store.DB) (*Service, *bytes.Buffer) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &Service{DB: db, Mailer: m, Stats: analytics.New(db, time.Now), SupportEmail: "support@salaula.example",
+	return &Service{DB: db, Mailer: m, SupportEmail: "support@salaula.example",
 		PublicURL: "https://salaula.example", Logger: logger}, logs
 }
 

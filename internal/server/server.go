@@ -124,7 +124,7 @@ func NewWithMetrics(d Deps) (app, metrics http.Handler, err error) {
 		PublicURL: d.Config.PublicURL, EmailQuota: ratelimit.EmailQuota{Count: d.Config.EmailRateLimit.Count, Window: d.Config.EmailRateLimit.Window},
 		Logger: d.Logger, Now: d.Now}
 	s.library = &media.Library{Files: d.Media, DB: d.DB, Logger: d.Logger}
-	s.forms = &forms.Service{DB: d.DB, Mailer: d.Mailer, Stats: s.stats, SupportEmail: d.Config.SupportEmail,
+	s.forms = &forms.Service{DB: d.DB, Mailer: d.Mailer, SupportEmail: d.Config.SupportEmail,
 		PublicURL: d.Config.PublicURL, Logger: d.Logger}
 	s.profiles = &onboarding.Service{DB: d.DB, Library: s.library, Account: s.account, Stats: s.stats, Logger: d.Logger, Now: d.Now}
 	if s.auth, err = s.newAuth(d); err != nil {

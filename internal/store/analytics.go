@@ -128,11 +128,13 @@ func (db *DB) dimCounts(ctx context.Context, q string, args ...any) ([]Analytics
 	return out, rows.Err()
 }
 
-// AnalyticsPendingDays are the days before open that have raw events and
+// AnalyticsPendingDays are the days before open that have raw events or
+// waitlist sign-ups (the funnel counts them, WaitlistPerDay) and
 // no roll-up, oldest first.
 func (db *DB) AnalyticsPendingDays(ctx context.Context, open string) ([]string, error) {
-	rows, err := db.Query(ctx, `SELECT DISTINCT day FROM analytics_events
-		WHERE day < ? AND day NOT IN (SELECT day FROM analytics_daily WHERE day < ?) ORDER BY day`, open, open)
+	rows, err := db.Query(ctx, `SELECT day FROM analytics_events WHERE day < ?
+		UNION SELECT day FROM waitlist_daily WHERE day < ? AND signups <> 0
+		EXCEPT SELECT day FROM analytics_daily WHERE day < ? ORDER BY day`, open, open, open)
 	if err != nil {
 		return nil, err
 	}

@@ -127,13 +127,12 @@ func scanWaitlist(row interface{ Scan(...any) error }) (*WaitlistSignup, error) 
 }
 
 // WaitlistJoin is what a new sign-up brings with it, written in the same
-// transaction only when the sign-up is new.
+// transaction only when the sign-up is new. (The analytics funnel counts
+// sign-ups from the waitlist_daily roll-up the sign-up updates anyway,
+// WaitlistPerDay, so a sign-up writes no analytics event.)
 type WaitlistJoin struct {
-	Email *OutboxEmail // its confirmation, written to the outbox (see Tx.WriteEmail)
-	// Event, when not empty, is counted once in the analytics events of
-	// the UTC day EventDay (YYYY-MM-DD), e.g. the funnel's waitlist_joined.
-	Event, EventDay string
-	AfterCommit     func() // run once the sign-up is committed (see Tx.AfterCommit)
+	Email       *OutboxEmail // its confirmation, written to the outbox (see Tx.WriteEmail)
+	AfterCommit func()       // run once the sign-up is committed (see Tx.AfterCommit)
 }
 
 // JoinWaitlist stores s unless its (e-mail, program) is already on the
@@ -143,7 +142,7 @@ type WaitlistJoin struct {
 // address and program, however many times or how concurrently the address
 // signs up. A sign-up already there, subscribed or not, is left exactly as
 // it is (a repeat is the caller's to answer: RenewWaitlistLink; an
-// unsubscribed address comes back only by ConfirmWaitlist). On PostgreSQL a new sign-up with its roll-ups, e-mail, event and
+// unsubscribed address comes back only by ConfirmWaitlist). On PostgreSQL a new sign-up with its roll-ups, e-mail and
 // announcement is one statement: each statement is a round trip, and the
 // sign-up is the write a launch makes most (docs/decisions/0165-writer.md).
 func (db *DB) JoinWaitlist(ctx context.Context, s *WaitlistSignup, join WaitlistJoin) (joined bool, err error) {
@@ -269,8 +268,8 @@ func (db *DB) ConfirmWaitlist(ctx context.Context, id, tokenHash string, line Li
 // joinShape is what the text of a sign-up's statements depends on, its
 // values aside: the engine, whether the sign-up takes a place in line and,
 // on PostgreSQL, which program's sequence gives the number (or that an
-// earlier run of the write took it already), how its e-mail is written
-// and whether it counts an event. A launch writes one shape again and
+// earlier run of the write took it already) and how its e-mail is
+// written. A launch writes one shape again and
 // again, so each text is built once (joinStatements), not per sign-up.
 type joinShape struct {
 	dialect Dialect
@@ -278,7 +277,6 @@ type joinShape struct {
 	taken   bool  // PostgreSQL: the line number an earlier run took
 	program int64 // PostgreSQL: the code of the program whose sequence numbers the line
 	email   string
-	event   bool
 }
 
 // joinStatements holds the statement text of each joinShape met so far
@@ -381,11 +379,6 @@ func (t *Tx) join(ctx context.Context, s *WaitlistSignup, join WaitlistJoin, lin
 			return 0, nil, err
 		}
 	}
-	if join.Event != "" {
-		if _, err := t.Exec(ctx, `INSERT INTO analytics_events (day, name) VALUES (?, ?)`, join.EventDay, join.Event); err != nil {
-			return 0, nil, err
-		}
-	}
 	if line == nil {
 		return 1, nil, nil
 	}
@@ -399,7 +392,7 @@ func (t *Tx) join(ctx context.Context, s *WaitlistSignup, join WaitlistJoin, lin
 
 // joinPostgres is join in one statement: data-modifying WITH parts
 // insert the sign-up and, each only when it was inserted, bump its
-// roll-ups, write its e-mail and event, and announce it by key (listeners
+// roll-ups, write its e-mail and announce it by key (listeners
 // read the row); with line, the sign-up takes the next number of its
 // program's sequence (no counter row: lanes do not wait on each other) and
 // is told its place (the referral left to the caller). It returns how many
@@ -411,7 +404,7 @@ func (t *Tx) joinPostgres(ctx context.Context, s *WaitlistSignup, join WaitlistJ
 	if err != nil {
 		return 0, nil, err
 	}
-	shape := joinShape{dialect: Postgres, line: line != nil, event: join.Event != ""}
+	shape := joinShape{dialect: Postgres, line: line != nil}
 	if line != nil {
 		shape.taken, shape.program = line.seq > 0, codeOf(line.Program)
 	}
@@ -424,9 +417,6 @@ func (t *Tx) joinPostgres(ctx context.Context, s *WaitlistSignup, join WaitlistJ
 	} else if e != nil {
 		shape.email = EmailQueued
 		args = append(args, e.row()...)
-	}
-	if shape.event {
-		args = append(args, join.EventDay, join.Event)
 	}
 	args = append(args, notifyChannel, string(notice))
 	if line != nil {
@@ -460,9 +450,6 @@ func (t *Tx) joinPostgresSQL(shape joinShape, line *LineEntry) string {
 	case EmailQueued:
 		q += `, email AS (INSERT INTO outbox_emails (` + emailColumns + `) SELECT ?::uuid, ?, ?, ?, ?, ?, ?::timestamp, ?, ?::int,
 			?::timestamp, ?::timestamp, ? FROM s)`
-	}
-	if shape.event {
-		q += `, event AS (INSERT INTO analytics_events (day, name) SELECT ?, ? FROM s)`
 	}
 	gone := `0`
 	if shape.line {

@@ -48,8 +48,8 @@ func confirm(t *testing.T, db *store.DB, email, code string) *store.LinePlace {
 }
 
 // Each program numbers its own line: sign-ups of the two programs, joined
-// in turn with their confirmation e-mail and funnel event as the form
-// writes them, are told 1, 1, 2, 2, 3, 3.
+// in turn with their confirmation e-mail as the form writes them, are
+// told 1, 1, 2, 2, 3, 3.
 func TestEachProgramNumbersItsOwnLine(t *testing.T) {
 	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
@@ -58,8 +58,7 @@ func TestEachProgramNumbersItsOwnLine(t *testing.T) {
 			program := []string{"Upcycling Initiative", "Wardrobe Clearance Program"}[i%2]
 			email := fmt.Sprintf("turn%d@example.com", i)
 			su := &store.WaitlistSignup{Email: email, Program: program, UnsubscribeTokenHash: "h-" + email, Unconfirmed: true}
-			join := store.WaitlistJoin{Email: &store.OutboxEmail{To: email, Subject: "You're on the list", Body: "Muli shani!", Kind: "waitlist"},
-				Event: "waitlist_joined", EventDay: "2026-11-29"}
+			join := store.WaitlistJoin{Email: &store.OutboxEmail{To: email, Subject: "You're on the list", Body: "Muli shani!", Kind: "waitlist"}}
 			if i%4 == 3 {
 				join.Email.Status, join.Email.Via = store.EmailSent, "log"
 			}

@@ -22,8 +22,9 @@ type Year struct {
 var BusyYear = Year{Visitors: 500, PageViews: 2000, Pages: 60, Referrers: 30, Sources: 15, Campaigns: 15}
 
 // SeedYear fills db with a year of analytics ending today (now's UTC day):
-// the raw events of the last 30 days (rolled up by the real roll-up, except
-// today's), and the roll-ups of the 335 days before them.
+// the raw events and waitlist sign-ups of the last 30 days (rolled up by
+// the real roll-up, except today's), and the roll-ups of the 335 days
+// before them.
 func SeedYear(tb testing.TB, db *store.DB, now time.Time, y Year) {
 	tb.Helper()
 	ctx := context.Background()
@@ -45,16 +46,23 @@ func SeedYear(tb testing.TB, db *store.DB, now time.Time, y Year) {
 			events = append(events, store.AnalyticsEvent{Day: day, Name: analytics.PageView, Visitor: fmt.Sprintf("%016x", v),
 				Path: fmt.Sprintf("/page%d", i%y.Pages), ReferrerHost: ref, UTMSource: src, UTMCampaign: camp})
 		}
-		for i := range y.Visitors / 20 {
-			for _, m := range []string{analytics.WaitlistJoined, analytics.AccountCreated, analytics.OnboardingFinished} {
-				if m != analytics.WaitlistJoined && i%2 == 1 {
-					continue
-				}
+		for range y.Visitors / 40 {
+			for _, m := range []string{analytics.AccountCreated, analytics.OnboardingFinished} {
 				events = append(events, store.AnalyticsEvent{Day: day, Name: m})
 			}
 		}
 		if err := db.InTx(ctx, func(tx *store.Tx) error { return tx.AddAnalyticsEvents(ctx, events) }); err != nil {
 			tb.Fatal(err)
+		}
+		// The day's waitlist sign-ups, which the funnel counts from the
+		// waitlist's own daily roll-up.
+		at := today.AddDate(0, 0, -d).Add(9 * time.Hour)
+		for i := range y.Visitors / 20 {
+			email := fmt.Sprintf("seed-%s-%d@example.com", day, i)
+			s := &store.WaitlistSignup{Email: email, Program: "Upcycling Initiative", UnsubscribeTokenHash: "h-" + email, CreatedAt: at}
+			if _, err := db.JoinWaitlist(ctx, s, store.WaitlistJoin{}); err != nil {
+				tb.Fatal(err)
+			}
 		}
 	}
 	// The real roll-up rolls up every finished day (today stays raw).
