@@ -81,10 +81,12 @@ test.describe('1. a form kept offline', () => {
     expect(countLines(adminExport('messages'), marker)).toBe(1);
   });
 
-  test('reloaded while offline, the form shows what was typed and sends it once when back online', async ({ context, page }) => {
+  test('reloaded before the connection is back, the form shows what was typed and sends it once when it is', async ({ context, page }) => {
     const marker = `Kept across a reload ${Date.now()}`;
+    // The phone shows a signal but nothing gets through: the form's call fails as a dropped
+    // connection does, while the page itself still opens (as the service worker's cache serves it).
+    await page.route('**/functions/v1/**', (route) => route.abort('internetdisconnected'));
     await openPage(page, '/contact', /Contact/);
-    await context.setOffline(true);
     await page.getByLabel('First Name').fill('Mutale');
     await page.getByLabel('Last Name').fill('Banda');
     await page.getByLabel('Email').fill('mutale.offline@example.com');
@@ -94,9 +96,17 @@ test.describe('1. a form kept offline', () => {
     await expect(page.getByText('No internet connection. We kept what you typed')).toBeVisible();
     await expect.poll(() => queueSize(page)).toBe(1);
 
-    // A reload (the page comes back online at the same time, as the browser's cache would serve it offline).
-    await context.setOffline(false);
+    // Reloaded with the connection still down: the form comes back with what was typed, waiting.
     await page.reload();
+    await expect(page.getByLabel('Write Your Message Here')).toHaveValue(marker, { timeout: 30_000 });
+    await expect(page.getByLabel('First Name')).toHaveValue('Mutale');
+    await expect(page.getByText('No internet connection. We kept what you typed')).toBeVisible();
+    expect(countLines(adminExport('messages'), marker)).toBe(0);
+
+    // The connection comes back (the browser says so with its online event): sent, once.
+    await page.unroute('**/functions/v1/**');
+    await context.setOffline(true);
+    await context.setOffline(false);
     await expect(page.getByText("Message sent successfully! We'll be in touch soon.")).toBeVisible({ timeout: 30_000 });
     await expect.poll(() => queueSize(page)).toBe(0);
     expect(countLines(adminExport('messages'), marker)).toBe(1);
