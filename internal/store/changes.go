@@ -127,6 +127,14 @@ type notice struct {
 	Key string `json:"key,omitempty"`
 }
 
+// insertNotice is the NOTIFY payload that announces, by its key, a row
+// inserted into table.
+func insertNotice(table, key string) string {
+	// Strings and a time (of a year that has four digits): Marshal cannot fail.
+	b, _ := json.Marshal([]notice{{Change: Change{Table: table, Type: "INSERT", CommitTimestamp: time.Now().UTC()}, Key: key}})
+	return string(b)
+}
+
 // changeFeed hands committed changes to the listeners, off the writer's
 // goroutine (a slow listener never holds up a commit).
 type changeFeed struct {

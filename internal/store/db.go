@@ -322,7 +322,14 @@ func (t *Tx) importRows(ctx context.Context, into string, width, n int, row func
 // runs fn). fn may run more than once (when PostgreSQL undoes its group
 // for a deadlock): only what it does through tx and AfterCommit counts.
 func (db *DB) InTx(ctx context.Context, fn func(*Tx) error) error {
-	return db.writer.do(ctx, fn)
+	return db.writer.do(newWrite(ctx, fn))
+}
+
+// inStatement is InTx for a write of one statement (st builds it on the Tx
+// that runs it). On PostgreSQL the Writer sends a group made only of such
+// writes in one round trip (lane.pipeline).
+func (db *DB) inStatement(ctx context.Context, st statement) error {
+	return db.writer.do(statementWrite(ctx, st))
 }
 
 // IsUniqueViolation reports whether err is a unique-constraint violation on

@@ -32,7 +32,16 @@ type Group struct{ writes []*write }
 
 // Add adds a write whose caller's context is ctx.
 func (g *Group) Add(ctx context.Context, fn func(*Tx) error) {
-	g.writes = append(g.writes, &write{ctx: ctx, fn: fn, answer: make(chan result, 1)})
+	g.writes = append(g.writes, newWrite(ctx, fn))
+}
+
+// AddStatement adds a write of one statement (DB.inStatement): query,
+// written with '?' placeholders, and args; the first column of its row is
+// read into into.
+func (g *Group) AddStatement(ctx context.Context, into *string, query string, args ...any) {
+	g.writes = append(g.writes, statementWrite(ctx, func(t *Tx) (string, []any, func(row) error) {
+		return t.db.rebind(query), args, func(r row) error { return r.Scan(into) }
+	}))
 }
 
 // Answered reports whether write i has been answered.

@@ -3,7 +3,6 @@ package store
 import (
 	"context"
 	"database/sql"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"sync"
@@ -173,33 +172,41 @@ func (db *DB) joinWaitlist(ctx context.Context, s *WaitlistSignup, join Waitlist
 	if line != nil {
 		line.Email, line.Program, line.At = s.Email, s.Program, s.CreatedAt
 	}
-	err = db.InTx(ctx, func(tx *Tx) error {
-		place = nil
-		var n int
-		var err error
-		if db.dialect == Postgres {
-			n, place, err = tx.joinPostgres(ctx, s, join, line)
-		} else {
-			n, place, err = tx.join(ctx, s, join, line)
+	var n int
+	referral := line != nil && line.RefCode != "" && rule.Judge != nil
+	if db.dialect == Postgres && !referral {
+		// The sign-up is its one statement: the Writer may send it with others.
+		err = db.inStatement(ctx, func(tx *Tx) (string, []any, func(row) error) {
+			return tx.joinPostgres(s, join, line, &n, &place)
+		})
+		if err == nil && n == 1 && join.AfterCommit != nil {
+			join.AfterCommit()
 		}
-		if err != nil {
-			return err
-		}
-		if joined = n == 1; joined {
+	} else {
+		err = db.InTx(ctx, func(tx *Tx) error {
+			var err error
+			if db.dialect == Postgres {
+				q, args, scan := tx.joinPostgres(s, join, line, &n, &place)
+				err = scan(tx.QueryRow(ctx, q, args...))
+			} else {
+				n, place, err = tx.join(ctx, s, join, line)
+			}
+			if err != nil || n != 1 {
+				return err
+			}
 			if join.AfterCommit != nil {
 				tx.AfterCommit(join.AfterCommit)
 			}
-			if line != nil && line.RefCode != "" && rule.Judge != nil {
-				err = tx.referral(ctx, s.ID, *line, rule)
+			if referral {
+				return tx.referral(ctx, s.ID, *line, rule)
 			}
-			return err
-		}
-		return nil
-	})
+			return nil
+		})
+	}
 	if err != nil {
 		return false, nil, err
 	}
-	return joined, place, nil
+	return n == 1, place, nil
 }
 
 // RenewWaitlistLink gives the sign-up id a new token (its hash tokenHash:
@@ -395,15 +402,12 @@ func (t *Tx) join(ctx context.Context, s *WaitlistSignup, join WaitlistJoin, lin
 // roll-ups, write its e-mail and announce it by key (listeners
 // read the row); with line, the sign-up takes the next number of its
 // program's sequence (no counter row: lanes do not wait on each other) and
-// is told its place (the referral left to the caller). It returns how many
-// sign-ups it inserted (0 or 1) and the new place. Its text is built once
-// per shape (joinShape), already in PostgreSQL's $n placeholders.
-func (t *Tx) joinPostgres(ctx context.Context, s *WaitlistSignup, join WaitlistJoin, line *LineEntry) (int, *LinePlace, error) {
+// is told its place (the referral left to the caller). It returns the
+// statement (its text built once per shape, joinShape, already in
+// PostgreSQL's $n placeholders), its values, and what reads its row into n
+// (how many sign-ups it inserted, 0 or 1) and place (the new place, or nil).
+func (t *Tx) joinPostgres(s *WaitlistSignup, join WaitlistJoin, line *LineEntry, n *int, place **LinePlace) (string, []any, func(row) error) {
 	day := s.CreatedAt.UTC().Format(time.DateOnly)
-	notice, err := json.Marshal([]notice{{Change: Change{Table: TableWaitlist, Type: "INSERT", CommitTimestamp: time.Now().UTC()}, Key: s.ID}})
-	if err != nil {
-		return 0, nil, err
-	}
 	shape := joinShape{dialect: Postgres, line: line != nil}
 	if line != nil {
 		shape.taken, shape.program = line.seq > 0, codeOf(line.Program)
@@ -418,18 +422,21 @@ func (t *Tx) joinPostgres(ctx context.Context, s *WaitlistSignup, join WaitlistJ
 		shape.email = EmailQueued
 		args = append(args, e.row()...)
 	}
-	args = append(args, notifyChannel, string(notice))
+	args = append(args, notifyChannel, insertNotice(TableWaitlist, s.ID))
 	if line != nil {
 		args = append(args, s.Program)
 	}
 	q := shape.statement(func() string { return t.db.rebind(t.joinPostgresSQL(shape, line)) })
-	var n int
-	var seq, numbersGone int64
-	if err := t.QueryRow(ctx, q, args...).Scan(&n, &seq, &numbersGone); err != nil || n == 0 || line == nil {
-		return n, nil, err
+	return q, args, func(r row) error {
+		var seq, numbersGone int64
+		*place = nil
+		if err := r.Scan(n, &seq, &numbersGone); err != nil || *n == 0 || line == nil {
+			return err
+		}
+		line.seq = seq
+		*place = &LinePlace{SignupID: s.ID, Program: s.Program, Code: line.Code, Position: int(seq - numbersGone)}
+		return nil
 	}
-	line.seq = seq
-	return n, &LinePlace{SignupID: s.ID, Program: s.Program, Code: line.Code, Position: int(seq - numbersGone)}, nil
 }
 
 // joinPostgresSQL is the text of joinPostgres's statement of shape (line

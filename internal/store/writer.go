@@ -8,7 +8,9 @@ import (
 	"fmt"
 	"sync"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/stdlib"
 )
 
 // A Writer makes every write of the process, several at a time.
@@ -35,7 +37,10 @@ import (
 // SQLite allows one writer at a time, so its Writer has one connection and
 // one goroutine (a lane). On PostgreSQL it has a few, each taking writes
 // from the same queue and committing on its own connection, so that one
-// group's round trips overlap with another's. Counters keep a row per lane
+// group's round trips overlap with another's. A group made only of writes
+// of one statement (a waitlist sign-up: DB.inStatement) is sent to
+// PostgreSQL at once and committed as one transaction in a single round
+// trip (lane.pipeline). Counters keep a row per lane
 // (Tx.Lane), so lanes do not wait on each other's counter rows; when
 // PostgreSQL still undoes a group for a deadlock or a serialization
 // failure, the group is run again.
@@ -63,8 +68,18 @@ var errClosed = errors.New("store: database is closed")
 type write struct {
 	ctx    context.Context
 	fn     func(*Tx) error
+	stmt   statement   // set when the write is one statement (DB.inStatement); fn then runs it
 	answer chan result // buffered: the Writer never waits for the caller
 }
+
+// A statement is a write of one statement that answers one row: its text,
+// its values and what reads the row, built on the Tx that runs it (whose
+// Lane picks the counter rows it adds to). The Writer can send the
+// statements of a group together (lane.pipeline).
+type statement func(t *Tx) (query string, args []any, scan func(row) error)
+
+// row is one row of a statement's answer, from database/sql or from pgx.
+type row interface{ Scan(...any) error }
 
 // result is what became of a write: its error, or the value it panicked
 // with (raised again in the caller's goroutine).
@@ -89,15 +104,30 @@ func newWriter(db *DB, conns *sql.DB, n int) *Writer {
 	return w
 }
 
-// do hands fn to the Writer and returns once it is committed or undone. A
-// caller whose ctx ends before the Writer takes its write gets ctx's error
-// and the write is not made.
-func (w *Writer) do(ctx context.Context, fn func(*Tx) error) error {
-	wr := &write{ctx: ctx, fn: fn, answer: make(chan result, 1)}
+// newWrite is fn as the write of a caller whose context is ctx.
+func newWrite(ctx context.Context, fn func(*Tx) error) *write {
+	return &write{ctx: ctx, fn: fn, answer: make(chan result, 1)}
+}
+
+// statementWrite is st as the write of a caller whose context is ctx: its
+// fn runs st on a Tx like any write's, one statement after another's.
+func statementWrite(ctx context.Context, st statement) *write {
+	wr := newWrite(ctx, func(t *Tx) error {
+		q, args, scan := st(t)
+		return scan(t.QueryRow(ctx, q, args...))
+	})
+	wr.stmt = st
+	return wr
+}
+
+// do hands wr to the Writer and returns once it is committed or undone. A
+// caller whose context ends before the Writer takes the write gets the
+// context's error and the write is not made.
+func (w *Writer) do(wr *write) error {
 	select {
 	case w.writes <- wr:
-	case <-ctx.Done():
-		return ctx.Err()
+	case <-wr.ctx.Done():
+		return wr.ctx.Err()
 	case <-w.quit:
 		return errClosed
 	}
@@ -275,8 +305,15 @@ var errRunAgain = errors.New("store: run the group again")
 // for a deadlock or a serialization failure is undone and errRunAgain
 // returned.
 func (l *lane) runGroup(group []*write, isolate, again bool) ([]result, [][]func(), error) {
-	results := make([]result, len(group))
 	hooks := make([][]func(), len(group))
+	if !isolate && l.w.db.dialect == Postgres && statementsOnly(group) {
+		results, undone, err := l.pipeline(group)
+		if !undone {
+			return results, hooks, err
+		}
+		// Undone as a whole: run again below, one statement at a time.
+	}
+	results := make([]result, len(group))
 	if err := l.begin(); err != nil {
 		return results, hooks, err
 	}
@@ -326,6 +363,95 @@ func (l *lane) runGroup(group []*write, isolate, again bool) ([]result, [][]func
 		return results, hooks, errRunAgain
 	}
 	return results, hooks, err
+}
+
+// statementsOnly reports whether every write of group is one statement.
+func statementsOnly(group []*write) bool {
+	for _, wr := range group {
+		if wr.stmt == nil {
+			return false
+		}
+	}
+	return true
+}
+
+// pipeline sends the statements of group to PostgreSQL all at once,
+// followed by a single Sync, and then reads their answers. PostgreSQL runs
+// statements sent that way as one transaction of its own and commits it
+// before it answers the Sync, so the group takes one round trip however
+// many writes it holds, instead of one each plus BEGIN and COMMIT. When
+// PostgreSQL refuses a statement, it undoes all of them: a write alone is
+// answered with the refusal; a group is reported undone, for runGroup to
+// run again one statement at a time, which finds the write that fails
+// (and a deadlock is run again the same way). The same when the connection
+// had been ended before anything was sent (it is given up). Any other
+// error leaves it unknown whether the group was committed, like a COMMIT
+// whose answer is lost: it is returned, not run again.
+func (l *lane) pipeline(group []*write) (results []result, undone bool, err error) {
+	results = make([]result, len(group))
+	if l.conn == nil {
+		if l.conn, err = l.w.conns.Conn(context.Background()); err != nil {
+			return results, false, err
+		}
+	}
+	t := &Tx{db: l.w.db, lane: l}
+	scans := make([]func(row) error, len(group))
+	var batch pgx.Batch
+	for i, wr := range group {
+		if err := wr.ctx.Err(); err != nil {
+			results[i].err = err // its caller has gone: not made
+			continue
+		}
+		results[i] = call(func(t *Tx) error {
+			q, args, scan := wr.stmt(t)
+			batch.Queue(q, args...)
+			scans[i] = scan
+			return nil
+		}, t)
+	}
+	if batch.Len() == 0 {
+		return results, false, nil
+	}
+	var ended bool // PostgreSQL ended the connection: nothing was committed
+	err = l.conn.Raw(func(dc any) error {
+		conn := dc.(*stdlib.Conn).Conn()
+		defer func() { ended = conn.IsClosed() }()
+		answers := conn.SendBatch(context.Background(), &batch)
+		for i, scan := range scans {
+			if scan != nil {
+				if results[i] = call(func(*Tx) error { return scan(answers.QueryRow()) }, t); results[i].failed() {
+					answers.Close()
+					if results[i].panic != nil {
+						return errors.New("store: a statement's answer could not be read")
+					}
+					return results[i].err
+				}
+			}
+		}
+		return answers.Close()
+	})
+	var pe *pgconn.PgError
+	refused := errors.As(err, &pe)
+	switch {
+	case err == nil:
+		return results, false, nil
+	case ended && (refused || pgconn.SafeToRetry(err) || errors.Is(err, driver.ErrBadConn)):
+		// Ended before the statements ran, or by a refusal that undid them.
+		l.release(true)
+		return nil, true, nil
+	case refused && batch.Len() == 1 && !retryable(err):
+		// A write alone: PostgreSQL's refusal is its answer.
+		for i := range scans {
+			if scans[i] != nil {
+				results[i].err = err
+			}
+		}
+		return results, false, nil
+	case refused:
+		return nil, true, nil
+	}
+	l.release(true)
+	return results, false, err
 }
 
 // call runs fn, turning a panic into a result.

@@ -363,11 +363,25 @@ func TestSQLiteWALStaysBoundedUnderSustainedWrites(t *testing.T) {
 }
 
 // When PostgreSQL ends the writer's connections (a restart, an
-// administrator), the next writes open fresh ones and succeed.
+// administrator), the next writes open fresh ones and succeed, whether
+// they run statement by statement or are sent at once (a waitlist
+// sign-up).
 func TestWriterReconnectsAfterPostgreSQLEndsItsConnections(t *testing.T) {
+	for _, kind := range []string{"transaction", "statement"} {
+		t.Run(kind, func(t *testing.T) { testReconnect(t, kind) })
+	}
+}
+
+func testReconnect(t *testing.T, kind string) {
 	db := storetest.Open(t, store.Postgres)
 	ctx := context.Background()
-	insert := func(id string) error { return insertMessage(ctx, db, id) }
+	insert := func(id string) error {
+		if kind == "statement" {
+			_, err := db.JoinWaitlist(ctx, &store.WaitlistSignup{Email: id + "@example.com", Program: "Upcycling Initiative"}, store.WaitlistJoin{})
+			return err
+		}
+		return insertMessage(ctx, db, id)
+	}
 	var wg sync.WaitGroup
 	errs := make([]error, 8)
 	for i := range errs {
@@ -393,8 +407,9 @@ func TestWriterReconnectsAfterPostgreSQLEndsItsConnections(t *testing.T) {
 			t.Fatalf("write %d: %v", i, err)
 		}
 	}
-	if n := storetest.Count(t, db, `SELECT COUNT(*) FROM contact_messages`); n != 16 {
-		t.Fatalf("%d messages, want 16", n)
+	table := map[string]string{"transaction": "contact_messages", "statement": "waitlist_signups"}[kind]
+	if n := storetest.Count(t, db, `SELECT COUNT(*) FROM `+table); n != 16 {
+		t.Fatalf("%d rows in %s, want 16", n, table)
 	}
 }
 
@@ -499,6 +514,72 @@ func TestAGroupIsCommittedTogetherAndEachWriteAnsweredAfter(t *testing.T) {
 		}
 		if err := db.InTx(ctx, func(tx *store.Tx) error { return insert(tx, "after") }); err != nil || !stored("after") {
 			t.Fatalf("a write after the group: %v", err)
+		}
+	})
+}
+
+// A group made only of one-statement writes (on PostgreSQL sent at once,
+// one round trip) is one transaction: each write is answered with its
+// row, one that fails is undone alone and the others kept, one whose
+// caller has gone is not run, and a write alone that fails gets
+// PostgreSQL's refusal.
+func TestAGroupOfStatementsIsOneTransactionAndAFailingOneIsUndoneAlone(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		ctx := context.Background()
+		const insert = `INSERT INTO contact_messages (id, first_name, last_name, email, subject, message, created_at)
+			VALUES (?, 'A', 'B', 'a@example.com', 'other', 'hello there', ?) RETURNING id`
+		gone, cancel := context.WithCancel(ctx)
+		cancel()
+		read := make([]string, 5)
+		g := &store.Group{}
+		g.AddStatement(ctx, &read[0], insert, "s1", store.Now())
+		g.AddStatement(ctx, &read[1], insert, "s2", store.Now())
+		g.AddStatement(ctx, &read[2], insert, "s1", store.Now()) // the same key: refused
+		g.AddStatement(gone, &read[3], insert, "gone", store.Now())
+		g.AddStatement(ctx, &read[4], insert, "s4", store.Now())
+		db.CommitGroup(g)
+		for _, i := range []int{0, 1, 4} {
+			if p, err := g.Answer(i); err != nil || p != nil {
+				t.Fatalf("kept write %d answered %v, %v", i, err, p)
+			}
+		}
+		if _, err := g.Answer(2); !store.IsUniqueViolation(err) {
+			t.Fatalf("the repeated key was answered %v, want a unique violation", err)
+		}
+		if _, err := g.Answer(3); !errors.Is(err, context.Canceled) {
+			t.Fatalf("the write whose caller had gone was answered %v", err)
+		}
+		if read[0] != "s1" || read[1] != "s2" || read[4] != "s4" {
+			t.Fatalf("rows read %q, want s1, s2 and s4", read)
+		}
+		if n := storetest.Count(t, db, `SELECT COUNT(*) FROM contact_messages`); n != 3 {
+			t.Fatalf("%d messages stored, want 3 (s1, s2, s4)", n)
+		}
+
+		alone := &store.Group{}
+		alone.AddStatement(ctx, new(string), insert, "s2", store.Now())
+		db.CommitGroup(alone)
+		if _, err := alone.Answer(0); !store.IsUniqueViolation(err) {
+			t.Fatalf("a repeated key alone was answered %v, want a unique violation", err)
+		}
+
+		if db.Dialect() != store.Postgres {
+			return
+		}
+		xids := make([]string, 3)
+		together := &store.Group{}
+		for i := range xids {
+			together.AddStatement(ctx, &xids[i], `SELECT CAST(pg_current_xact_id() AS text)
+				FROM (SELECT COUNT(*) FROM contact_messages) c`)
+		}
+		db.CommitGroup(together)
+		for i := range xids {
+			if _, err := together.Answer(i); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if xids[0] == "" || xids[1] != xids[0] || xids[2] != xids[0] {
+			t.Fatalf("the group's statements ran in transactions %q, want one", xids)
 		}
 	})
 }
