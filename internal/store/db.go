@@ -97,7 +97,9 @@ func openSQLite(ctx context.Context, dataDir string) (*DB, error) {
 // sqliteDSN is the data source name that opens the SQLite file at path with
 // PocketBase's settings, but synchronous=FULL: a commit returns only once
 // it is on the disk, so an acknowledged write survives a power cut, not
-// only a crash. busy_timeout comes first, so that a connection waits for
+// only a crash. A reader (not immediate) keeps 8 MB of pages, not 32 like
+// the writer: SQLite's caches are outside the Go memory limit (decision
+// 0256). busy_timeout comes first, so that a connection waits for
 // another one setting WAL mode. SQLite copies the WAL back into the
 // database file itself once it holds 1,000 pages (its autocheckpoint, on
 // the connection that commits). The path is escaped: it is a file: URI, in
@@ -112,8 +114,12 @@ func sqliteDSN(path string, immediate bool) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("open sqlite %s: %w", path, err)
 	}
+	cache := "cache_size(-8000)" // a reader: 8 MB of pages
+	if immediate {
+		cache = "cache_size(-32000)" // the writer: 32 MB
+	}
 	q := url.Values{"_pragma": {"busy_timeout(10000)", "journal_mode(WAL)", "journal_size_limit(200000000)",
-		"synchronous(FULL)", "foreign_keys(ON)", "temp_store(MEMORY)", "cache_size(-32000)"}}
+		"synchronous(FULL)", "foreign_keys(ON)", "temp_store(MEMORY)", cache}}
 	if immediate {
 		q.Set("_txlock", "immediate")
 	}
